@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The dmafuzz command line: one function per subcommand, the exit codes,
+ * and the helpers they share. Only this layer and the fuzz entry points
+ * exit the process.
+ */
+#ifndef DMAFUZZ_CLI_H
+#define DMAFUZZ_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dmafuzz/harness.h"
+
+enum cli_exit {
+	EXIT_CLEAN = 0,       /* every input ran clean */
+	EXIT_BUG = 1,         /* an oracle found a bug */
+	EXIT_BAD_INPUT = 2,   /* a bad flag, a missing file, a corrupt plan */
+	EXIT_INTERNAL = 3,    /* the harness itself failed (out of memory) */
+};
+
+/* The header of a plan stream: records of a u32 LE length and the bytes. */
+#define CLI_STREAM_MAGIC "DFZSTREAM1\n"
+#define CLI_STREAM_MAGIC_LEN 11
+#define CLI_RECORD_MAX 4096
+
+int cli_run(int argc, char **argv);
+int cli_show(int argc, char **argv);
+int cli_encode(int argc, char **argv);
+int cli_gen(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_fuzz(int argc, char **argv);
+
+/* One-line error to stderr, prefixed "dmafuzz <cmd>: ". */
+void cli_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Parse a --bug value (a name, a comma list, or "all") into @mask. */
+int cli_add_bugs(const char *cmd, const char *list, uint32_t *mask);
+
+/* Parse an unsigned decimal number; false on junk or overflow. */
+bool cli_parse_u64(const char *s, uint64_t *out);
+
+#endif /* DMAFUZZ_CLI_H */

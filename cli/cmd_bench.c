@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `dmafuzz bench`: measured ratios, never timed tests. Plans executed per
+ * second in-process on a corpus (all oracles on), and the ram engine's copy
+ * throughput for a large contiguous transfer beside plain memcpy of the
+ * same bytes in the same process.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+#define BENCH_PLANS_MAX 512
+#define BENCH_COPY_BYTES (512u << 10)
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int load_dir(const char *dir, struct dfz_plan *plans, unsigned *n)
+{
+	struct dirent **names;
+	int k = scandir(dir, &names, NULL, alphasort);
+
+	if (k < 0) {
+		cli_error("bench", "cannot read directory '%s': %m", dir);
+		return -1;
+	}
+	*n = 0;
+	for (int i = 0; i < k; i++) {
+		char path[4096], err[300];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		if (names[i]->d_name[0] != '.' && *n < BENCH_PLANS_MAX &&
+		    dfz_plan_load(path, &plans[*n], err, sizeof(err)) == 0)
+			(*n)++;
+		free(names[i]);
+	}
+	free(names);
+	return 0;
+}
+
+static double bench_plans(const struct dfz_plan *plans, unsigned n)
+{
+	struct dfz_exec *ex;
+	struct dfz_verdict v;
+	uint64_t runs = 0;
+	double t0, t;
+
+	if (n == 0 || dfz_exec_create(DFZ_ORACLES_ALL, &ex) < 0)
+		return 0;
+	t0 = now_s();
+	do {
+		for (unsigned i = 0; i < n; i++)
+			dfz_exec_run(ex, &plans[i], 0, &v);
+		runs += n;
+		t = now_s() - t0;
+	} while (t < 2.0);
+	dfz_exec_destroy(ex);
+	return runs / t;
+}
+
+/* One engine copy L3 -> L2 of @n bytes at full bandwidth, and its wait. */
+static double engine_copy_s(struct dfz_rt *rt, uint32_t l3, void *l2,
+			    struct dfz_ram_req *req, uint32_t n)
+{
+	double t0 = now_s();
+
+	if (dfz_ram_copy(dfz_ram_get(rt), l3, l2, n, 1, req) < 0 ||
+	    dfz_ram_copy_wait(req) < 0)
+		return -1;
+	return now_s() - t0;
+}
+
+static double memcpy_s(void *dst, const void *src, uint32_t n)
+{
+	double t0 = now_s();
+
+	memcpy(dst, src, n);
+	__asm__ __volatile__("" : : "r"(dst) : "memory");
+	return now_s() - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double bench_copy(void)
+{
+	struct dfz_rt_config cfg = { .bandwidth = BENCH_COPY_BYTES };
+	double eng[31], mc[31];
+	struct dfz_ram_req *req;
+	struct dfz_rt *rt;
+	void *l2, *src;
+	uint32_t l3;
+	double ratio = -1;
+
+	if (dfz_rt_create(&rt) < 0)
+		return -1;
+	if (dfz_rt_reset(rt, &cfg) < 0 ||
+	    dfz_l3_alloc(rt, BENCH_COPY_BYTES, &l3) < 0 ||
+	    dfz_local_alloc(rt, DFZ_L2, BENCH_COPY_BYTES, &l2) < 0 ||
+	    dfz_local_alloc(rt, DFZ_L2, sizeof(*req), (void **)&req) < 0 ||
+	    !(src = malloc(BENCH_COPY_BYTES)))
+		goto out;
+	memset(src, 0x5a, BENCH_COPY_BYTES);
+	for (int i = 0; i < 31; i++) {
+		eng[i] = engine_copy_s(rt, l3, l2, req, BENCH_COPY_BYTES);
+		mc[i] = memcpy_s(l2, src, BENCH_COPY_BYTES);
+	}
+	qsort(eng, 31, sizeof(double), cmp_double);
+	qsort(mc, 31, sizeof(double), cmp_double);
+	if (eng[0] > 0)
+		ratio = mc[15] / eng[15];
+	free(src);
+out:
+	dfz_rt_destroy(rt);
+	return ratio;
+}
+
+int cli_bench(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "corpus/xfer";
+	struct dfz_plan *plans;
+	unsigned n;
+	double pps, ratio;
+
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+		fputs("usage: dmafuzz bench [DIR]\n", argc == 2 &&
+		      !strcmp(argv[1], "--help") ? stdout : stderr);
+		return argc == 2 && !strcmp(argv[1], "--help") ? EXIT_CLEAN
+							      : EXIT_BAD_INPUT;
+	}
+	plans = calloc(BENCH_PLANS_MAX, sizeof(*plans));
+	if (!plans || load_dir(dir, plans, &n) < 0) {
+		free(plans);
+		return EXIT_BAD_INPUT;
+	}
+	pps = bench_plans(plans, n);
+	ratio = bench_copy();
+	printf("| measure | value |\n|---|---|\n");
+	printf("| plans executed in-process, all oracles (%u seeds of %s) | %.0f plans/s |\n",
+	       n, dir, pps);
+	printf("| ram engine copy throughput / memcpy, %u KiB contiguous (median of 31) | %.2f |\n",
+	       BENCH_COPY_BYTES >> 10, ratio);
+	free(plans);
+	return EXIT_CLEAN;
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The plan commands: `show` (any plan file in the text form), `encode`
+ * (text form to the binary choice stream) and `gen` (a deterministic
+ * stream of random plans for `run -`, or text plans with --text).
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Parse only --help for the commands that take no other option. */
+static int help_only(int argc, char **argv, const char *cmd, const char *use)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (o == 'h') {
+			fputs(use, stdout);
+			return EXIT_CLEAN;
+		}
+		fputs(use, stderr);
+		return EXIT_BAD_INPUT;
+	}
+	(void)cmd;
+	return -1;
+}
+
+static int load(const char *cmd, const char *path, struct dfz_plan *p)
+{
+	char err[300];
+	int rc = dfz_plan_load(path, p, err, sizeof(err));
+
+	if (rc < 0) {
+		cli_error(cmd, "%s", err);
+		return rc == DFZ_ENOMEM ? EXIT_INTERNAL : EXIT_BAD_INPUT;
+	}
+	if (dfz_plan_normalise(p) < 0) {
+		cli_error(cmd, "out of memory");
+		return EXIT_INTERNAL;
+	}
+	return -1;
+}
+
+int cli_show(int argc, char **argv)
+{
+	static const char use[] =
+		"usage: dmafuzz show FILE|-\n\n"
+		"Print a plan (text or binary choice stream) in the text form,\n"
+		"clamped to the caps exactly as a run sees it.\n";
+	struct dfz_plan p;
+	int rc = help_only(argc, argv, "show", use);
+
+	if (rc >= 0)
+		return rc;
+	if (optind + 1 != argc) {
+		cli_error("show", "expects exactly one FILE (try --help)");
+		return EXIT_BAD_INPUT;
+	}
+	rc = load("show", argv[optind], &p);
+	if (rc >= 0)
+		return rc;
+	dfz_plan_print(&p, stdout);
+	return EXIT_CLEAN;
+}
+
+int cli_encode(int argc, char **argv)
+{
+	static const char use[] =
+		"usage: dmafuzz encode [FILE|-]\n\n"
+		"Write the binary choice stream of a plan to stdout (a fuzz seed).\n";
+	struct dfz_plan p;
+	uint8_t *buf;
+	size_t n;
+	int rc = help_only(argc, argv, "encode", use);
+
+	if (rc >= 0)
+		return rc;
+	if (argc - optind > 1) {
+		cli_error("encode", "expects at most one FILE (try --help)");
+		return EXIT_BAD_INPUT;
+	}
+	rc = load("encode", optind < argc ? argv[optind] : "-", &p);
+	if (rc >= 0)
+		return rc;
+	if (dfz_plan_encode(&p, &buf, &n) < 0) {
+		cli_error("encode", "out of memory");
+		return EXIT_INTERNAL;
+	}
+	rc = fwrite(buf, 1, n, stdout) == n ? EXIT_CLEAN : EXIT_INTERNAL;
+	free(buf);
+	return rc;
+}
+
+struct gen_opts {
+	uint64_t count, seed, bytes;
+	bool text;
+};
+
+static int parse_gen(int argc, char **argv, struct gen_opts *g)
+{
+	static const char use[] =
+		"usage: dmafuzz gen [--count N] [--seed S] [--bytes N] [--text]\n\n"
+		"Write N random plans to stdout as a plan stream for 'run -'\n"
+		"(or as text plans with --text). Same seed, same plans.\n\n"
+		"  -n, --count N   plans (default 100)\n"
+		"  -s, --seed S    seed (default 1)\n"
+		"  -B, --bytes N   choice-stream bytes per plan, 1..4096 (default 192)\n"
+		"  -t, --text      text plans separated by blank lines\n";
+	static const struct option opts[] = {
+		{ "count", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "bytes", required_argument, NULL, 'B' },
+		{ "text", no_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "n:s:B:th", opts, NULL)) != -1) {
+		uint64_t *dst = o == 'n' ? &g->count : o == 's' ? &g->seed : &g->bytes;
+
+		if (o == 'n' || o == 's' || o == 'B') {
+			if (!cli_parse_u64(optarg, dst)) {
+				cli_error("gen", "bad number '%s' for -%c", optarg, o);
+				return EXIT_BAD_INPUT;
+			}
+		} else if (o == 't') {
+			g->text = true;
+		} else {
+			fputs(use, o == 'h' ? stdout : stderr);
+			return o == 'h' ? EXIT_CLEAN : EXIT_BAD_INPUT;
+		}
+	}
+	if (optind != argc || g->bytes == 0 || g->bytes > CLI_RECORD_MAX) {
+		cli_error("gen", "bad arguments (try 'dmafuzz gen --help')");
+		return EXIT_BAD_INPUT;
+	}
+	return -1;
+}
+
+int cli_gen(int argc, char **argv)
+{
+	struct gen_opts g = { .count = 100, .seed = 1, .bytes = 192 };
+	uint8_t buf[CLI_RECORD_MAX];
+	struct dfz_gen rng;
+	int rc = parse_gen(argc, argv, &g);
+
+	if (rc >= 0)
+		return rc;
+	dfz_gen_init(&rng, g.seed);
+	if (!g.text)
+		fwrite(CLI_STREAM_MAGIC, 1, CLI_STREAM_MAGIC_LEN, stdout);
+	for (uint64_t i = 0; i < g.count; i++) {
+		uint32_t n = (uint32_t)g.bytes;
+		uint8_t len4[4] = { n & 0xff, n >> 8 & 0xff, n >> 16 & 0xff, n >> 24 };
+		struct dfz_plan p;
+
+		dfz_gen_bytes(&rng, buf, n);
+		if (g.text) {
+			dfz_plan_decode(buf, n, &p);
+			if (i)
+				fputc('\n', stdout);
+			dfz_plan_print(&p, stdout);
+			continue;
+		}
+		fwrite(len4, 1, 4, stdout);
+		fwrite(buf, 1, n, stdout);
+	}
+	return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_INTERNAL;
+}

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `dmafuzz run`: replay plan files, directories of them, or a plan stream
+ * (from `dmafuzz gen`) through the executor and report each verdict.
+ * Exit 0 when everything ran clean, 1 when a bug was found, 2 on bad input.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+#define FILE_MAX (1u << 20)
+
+struct run_ctx {
+	struct dfz_exec *ex;
+	uint32_t bugs;
+	bool json;
+	bool quiet;        /* print only bugs and the summary */
+	uint64_t inputs, bugs_found, rejected, bad;
+	uint64_t by_class[DFZ_CLASS_COUNT];
+};
+
+static const char run_usage[] =
+	"usage: dmafuzz run [--bug NAME]... [--json] [--quiet] FILE|DIR|-...\n"
+	"\n"
+	"Replay plans (text .plan files, binary choice streams, directories of\n"
+	"them, or a plan stream from 'dmafuzz gen' on '-') and print verdicts.\n"
+	"\n"
+	"  -b, --bug NAME   turn a bug switch on (repeatable; a comma list; all)\n"
+	"  -j, --json       one JSON object per verdict\n"
+	"  -q, --quiet      print only bugs, rejections and the summary\n"
+	"  -h, --help       this help\n"
+	"\n"
+	"exit: 0 clean, 1 bug found, 2 bad input, 3 internal error\n";
+
+static void account(struct run_ctx *c, const struct dfz_verdict *v,
+		    const char *name, bool named)
+{
+	c->inputs++;
+	if (v->kind == DFZ_VERDICT_BUG) {
+		c->bugs_found++;
+		if (v->finding.cls < DFZ_CLASS_COUNT)
+			c->by_class[v->finding.cls]++;
+	} else if (v->kind == DFZ_VERDICT_REJECTED) {
+		c->rejected++;
+	}
+	if (v->kind != DFZ_VERDICT_CLEAN || (named && !c->quiet))
+		dfz_verdict_print(v, name, c->json, stdout);
+}
+
+static void run_plan(struct run_ctx *c, const struct dfz_plan *p,
+		     const char *name)
+{
+	struct dfz_verdict v;
+
+	dfz_exec_run(c->ex, p, c->bugs, &v);
+	account(c, &v, name, true);
+}
+
+/* A plan stream: records of a u32 little-endian length and the bytes. */
+static int run_stream(struct run_ctx *c, FILE *f, const char *name)
+{
+	static uint8_t rec[CLI_RECORD_MAX];
+	char label[512];
+	uint8_t len4[4];
+
+	for (uint64_t i = 0; fread(len4, 1, 4, f) == 4; i++) {
+		uint32_t len = len4[0] | len4[1] << 8 | len4[2] << 16 |
+			       (uint32_t)len4[3] << 24;
+		struct dfz_verdict v;
+
+		if (len > CLI_RECORD_MAX || fread(rec, 1, len, f) != len) {
+			cli_error("run", "%s: plan stream record %llu is truncated",
+				  name, (unsigned long long)i);
+			c->bad++;
+			return -1;
+		}
+		dfz_exec_bytes(c->ex, rec, len, c->bugs, &v);
+		snprintf(label, sizeof(label), "%s#%llu", name,
+			 (unsigned long long)i);
+		account(c, &v, label, false);
+	}
+	return 0;
+}
+
+static int read_rest(FILE *f, uint8_t *buf, size_t have, size_t *n)
+{
+	size_t got = fread(buf + have, 1, FILE_MAX - have, f);
+
+	*n = have + got;
+	if (ferror(f) || (*n == FILE_MAX && fgetc(f) != EOF))
+		return -1;
+	buf[*n] = 0;
+	return 0;
+}
+
+static void run_file(struct run_ctx *c, const char *path)
+{
+	bool is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	uint8_t *buf = NULL;
+	struct dfz_plan p;
+	char err[256];
+	size_t n;
+
+	if (!f) {
+		cli_error("run", "cannot open '%s': %m", path);
+		c->bad++;
+		return;
+	}
+	buf = malloc(FILE_MAX + 1);
+	if (!buf) {
+		cli_error("run", "out of memory");
+		c->bad++;
+		goto out_close;
+	}
+	n = fread(buf, 1, CLI_STREAM_MAGIC_LEN, f);
+	if (n == CLI_STREAM_MAGIC_LEN &&
+	    !memcmp(buf, CLI_STREAM_MAGIC, CLI_STREAM_MAGIC_LEN)) {
+		run_stream(c, f, path);
+	} else if (read_rest(f, buf, n, &n) < 0) {
+		cli_error("run", "cannot read '%s': unreadable or over 1 MiB", path);
+		c->bad++;
+	} else if (dfz_plan_from_bytes(buf, n, &p, err, sizeof(err)) < 0) {
+		cli_error("run", "%s: %s", path, err);
+		c->bad++;
+	} else {
+		run_plan(c, &p, path);
+	}
+	free(buf);
+out_close:
+	if (!is_stdin)
+		fclose(f);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* A directory: its regular files in name order, dotfiles skipped. */
+static void run_dir(struct run_ctx *c, const char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, by_name);
+
+	if (n < 0) {
+		cli_error("run", "cannot read directory '%s': %m", dir);
+		c->bad++;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		char path[4096];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		if (names[i]->d_name[0] != '.' && stat(path, &st) == 0 &&
+		    S_ISREG(st.st_mode))
+			run_file(c, path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void run_path(struct run_ctx *c, const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		run_dir(c, path);
+	else
+		run_file(c, path);
+}
+
+static void summary(const struct run_ctx *c)
+{
+	if (c->json) {
+		printf("{\"summary\":{\"inputs\":%llu,\"bugs\":%llu,"
+		       "\"rejected\":%llu,\"bad\":%llu}}\n",
+		       (unsigned long long)c->inputs,
+		       (unsigned long long)c->bugs_found,
+		       (unsigned long long)c->rejected,
+		       (unsigned long long)c->bad);
+		return;
+	}
+	printf("SUMMARY:  %llu inputs, %llu bugs, %llu rejected, %llu bad\n",
+	       (unsigned long long)c->inputs, (unsigned long long)c->bugs_found,
+	       (unsigned long long)c->rejected, (unsigned long long)c->bad);
+	for (unsigned k = 1; k < DFZ_CLASS_COUNT; k++)
+		if (c->by_class[k])
+			printf("CLASS:    %s %llu\n", dfz_class_name(k),
+			       (unsigned long long)c->by_class[k]);
+}
+
+static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
+{
+	static const struct option opts[] = {
+		{ "bug", required_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "b:jqh", opts, NULL)) != -1) {
+		switch (o) {
+		case 'b':
+			if (cli_add_bugs("run", optarg, &c->bugs) < 0)
+				return EXIT_BAD_INPUT;
+			break;
+		case 'j':
+			c->json = true;
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		case 'h':
+			fputs(run_usage, stdout);
+			return EXIT_CLEAN + 100;
+		default:
+			fputs(run_usage, stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind >= argc) {
+		cli_error("run", "no input given (try 'dmafuzz run --help')");
+		return EXIT_BAD_INPUT;
+	}
+	return -1;
+}
+
+int cli_run(int argc, char **argv)
+{
+	struct run_ctx c = { 0 };
+	int rc = parse_run_opts(argc, argv, &c);
+
+	if (rc == EXIT_CLEAN + 100)
+		return EXIT_CLEAN;
+	if (rc >= 0)
+		return rc;
+	if (dfz_exec_create(DFZ_ORACLES_ALL, &c.ex) < 0) {
+		cli_error("run", "out of memory");
+		return EXIT_INTERNAL;
+	}
+	for (int i = optind; i < argc; i++)
+		run_path(&c, argv[i]);
+	if (c.inputs + c.bad > 1 || c.quiet)
+		summary(&c);
+	dfz_exec_destroy(c.ex);
+	if (c.bad || c.rejected)
+		return EXIT_BAD_INPUT;
+	return c.bugs_found ? EXIT_BUG : EXIT_CLEAN;
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The choice stream under every plan (as in Hypothesis): a cursor over fuzz
+ * bytes from which each field is drawn. take(lo, hi) reads just enough bytes
+ * for the range; once the bytes run out every draw returns lo, so shrinking
+ * the bytes toward zero (or cutting them short) simplifies the plan.
+ * take_size() favours boundary values and powers of two, so that exact sizes
+ * such as 4096 or 2^17 are two bytes away. The emitters are the inverse,
+ * used by the encoder: they write the bytes a draw reads back as a value.
+ */
+#include <string.h>
+
+#include "plan_int.h"
+
+#define MODE_UNIFORM 0x80u /* take_size mode bytes >= this draw uniformly */
+
+void dfz__choice_reader(struct dfz_choice *c, const uint8_t *buf, size_t n)
+{
+	memset(c, 0, offsetof(struct dfz_choice, out));
+	c->in = buf;
+	c->n = buf ? n : 0;
+}
+
+void dfz__choice_writer(struct dfz_choice *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->writing = true;
+}
+
+/* Bytes needed to hold every offset 0..range. */
+static unsigned bytes_for(uint32_t range)
+{
+	if (range <= 0xffu)
+		return 1;
+	if (range <= 0xffffu)
+		return 2;
+	if (range <= 0xffffffu)
+		return 3;
+	return 4;
+}
+
+uint32_t dfz__choice_take(struct dfz_choice *c, uint32_t lo, uint32_t hi)
+{
+	uint32_t v = 0;
+	unsigned k, i;
+
+	if (hi <= lo)
+		return lo;
+	k = bytes_for(hi - lo);
+	if (c->n - c->pos < k) {
+		c->pos = c->n;
+		return lo;
+	}
+	for (i = 0; i < k; i++)
+		v |= (uint32_t)c->in[c->pos + i] << (8 * i);
+	c->pos += k;
+	return lo + (uint32_t)(v % ((uint64_t)hi - lo + 1));
+}
+
+static unsigned add_size(uint32_t *cand, unsigned n, uint64_t v, uint32_t lo,
+			 uint32_t hi)
+{
+	if (v >= lo && v <= hi)
+		cand[n++] = (uint32_t)v;
+	return n;
+}
+
+/* Sort @cand (insertion sort: at most 100 entries) and drop duplicates. */
+static unsigned sort_unique(uint32_t *cand, unsigned n)
+{
+	unsigned i, j, out = 0;
+
+	for (i = 1; i < n; i++) {
+		uint32_t v = cand[i];
+
+		for (j = i; j > 0 && cand[j - 1] > v; j--)
+			cand[j] = cand[j - 1];
+		cand[j] = v;
+	}
+	for (i = 0; i < n; i++)
+		if (out == 0 || cand[out - 1] != cand[i])
+			cand[out++] = cand[i];
+	return out;
+}
+
+unsigned dfz__choice_sizes(uint32_t lo, uint32_t hi,
+			   uint32_t cand[DFZ_CHOICE_MAX_SIZES])
+{
+	unsigned n = 0, j;
+
+	if (hi <= lo) {
+		cand[0] = lo;
+		return 1;
+	}
+	n = add_size(cand, n, lo, lo, hi);
+	n = add_size(cand, n, (uint64_t)lo + 1, lo, hi);
+	n = add_size(cand, n, (uint64_t)hi - 1, lo, hi);
+	n = add_size(cand, n, hi, lo, hi);
+	for (j = 0; j < 32; j++) {
+		uint64_t p = (uint64_t)1 << j;
+
+		if (p < lo || p > hi)
+			continue;
+		n = add_size(cand, n, p - 1, lo, hi);
+		n = add_size(cand, n, p, lo, hi);
+		n = add_size(cand, n, p + 1, lo, hi);
+	}
+	return sort_unique(cand, n);
+}
+
+uint32_t dfz__choice_take_size(struct dfz_choice *c, uint32_t lo, uint32_t hi)
+{
+	uint32_t cand[DFZ_CHOICE_MAX_SIZES];
+	unsigned n;
+	uint8_t mode;
+
+	if (hi <= lo || c->pos >= c->n)
+		return lo;
+	mode = c->in[c->pos++];
+	if (mode >= MODE_UNIFORM)
+		return dfz__choice_take(c, lo, hi);
+	n = dfz__choice_sizes(lo, hi, cand);
+	return cand[dfz__choice_take(c, 0, n - 1)];
+}
+
+/* Append the @k little-endian bytes of @x. */
+static void put(struct dfz_choice *c, uint32_t x, unsigned k)
+{
+	unsigned i;
+
+	for (i = 0; i < k; i++) {
+		if (c->len >= sizeof(c->out)) {
+			c->overflow = true;
+			return;
+		}
+		c->out[c->len++] = (uint8_t)(x >> (8 * i));
+	}
+	if (x != 0)
+		c->keep = c->len;
+}
+
+static uint32_t clamp_u32(uint32_t v, uint32_t lo, uint32_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+void dfz__choice_emit(struct dfz_choice *c, uint32_t lo, uint32_t hi,
+		      uint32_t v)
+{
+	if (hi <= lo)
+		return;
+	put(c, clamp_u32(v, lo, hi) - lo, bytes_for(hi - lo));
+}
+
+void dfz__choice_emit_size(struct dfz_choice *c, uint32_t lo, uint32_t hi,
+			   uint32_t v)
+{
+	uint32_t cand[DFZ_CHOICE_MAX_SIZES];
+	unsigned n, i;
+
+	if (hi <= lo)
+		return;
+	v = clamp_u32(v, lo, hi);
+	n = dfz__choice_sizes(lo, hi, cand);
+	for (i = 0; i < n; i++) {
+		if (cand[i] == v) {
+			put(c, 0, 1);
+			dfz__choice_emit(c, 0, n - 1, i);
+			return;
+		}
+	}
+	put(c, MODE_UNIFORM, 1);
+	dfz__choice_emit(c, lo, hi, v);
+}
+
+uint32_t dfz__choice_draw(struct dfz_choice *c, uint32_t lo, uint32_t hi,
+			  uint32_t v)
+{
+	if (!c->writing)
+		return dfz__choice_take(c, lo, hi);
+	v = hi <= lo ? lo : clamp_u32(v, lo, hi);
+	dfz__choice_emit(c, lo, hi, v);
+	return v;
+}
+
+uint32_t dfz__choice_draw_size(struct dfz_choice *c, uint32_t lo, uint32_t hi,
+			       uint32_t v)
+{
+	if (!c->writing)
+		return dfz__choice_take_size(c, lo, hi);
+	v = hi <= lo ? lo : clamp_u32(v, lo, hi);
+	dfz__choice_emit_size(c, lo, hi, v);
+	return v;
+}

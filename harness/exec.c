@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The executor: turns a plan into one run of the runtime. It sizes the
+ * memories, allocates and fills the tensors, builds the tiled program, the
+ * adapter and the scheduler from the plan, attaches the oracles, runs the
+ * program and collects the verdict. One executor is created once and reset
+ * per run, so a fuzz execution does no setup that could be done once.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmafuzz/harness.h"
+#include "harness_int.h"
+
+struct dfz_exec {
+	struct dfz_rt *rt;
+	struct dfz_oracles *oracles;
+	struct dfz_observer forward;  /* the oracle set's observer */
+	const struct dfz_plan_xfer *x; /* plan of the current run */
+	unsigned sched_next;          /* cursor in x->sched */
+	uint32_t issues;              /* ISSUE events of the current run */
+	struct dfz_prog prog;
+	uint8_t fill[DFZ_CAP_TENSOR_BYTES];
+};
+
+/* The scheduler hook: steps per yield come from the plan, cycled. */
+static unsigned sched_draw(void *ctx, enum dfz_yield where)
+{
+	struct dfz_exec *ex = ctx;
+
+	(void)where;
+	if (ex->x->nsched == 0)
+		return 0;
+	return ex->x->sched[ex->sched_next++ % ex->x->nsched];
+}
+
+/* Counts transfers for the verdict, then hands the event to the oracles. */
+static void observe(void *ctx, const struct dfz_event *ev)
+{
+	struct dfz_exec *ex = ctx;
+
+	if (ev->kind == DFZ_EV_ISSUE)
+		ex->issues++;
+	if (ex->forward.fn)
+		ex->forward.fn(ex->forward.ctx, ev);
+}
+
+int dfz_exec_create(uint32_t oracles, struct dfz_exec **out)
+{
+	struct dfz_exec *ex = calloc(1, sizeof(*ex));
+
+	if (!ex)
+		return DFZ_ENOMEM;
+	if (dfz_rt_create(&ex->rt) < 0)
+		goto err_free_exec;
+	if (dfz_oracles_create(oracles, &ex->oracles) < 0)
+		goto err_destroy_rt;
+	ex->forward = dfz_oracles_observer(ex->oracles);
+	*out = ex;
+	return 0;
+
+err_destroy_rt:
+	dfz_rt_destroy(ex->rt);
+err_free_exec:
+	free(ex);
+	return DFZ_ENOMEM;
+}
+
+void dfz_exec_destroy(struct dfz_exec *ex)
+{
+	if (!ex)
+		return;
+	dfz_oracles_destroy(ex->oracles);
+	dfz_rt_destroy(ex->rt);
+	free(ex);
+}
+
+/*
+ * A wait may legitimately run until everything in flight has moved: in the
+ * fixed runtime that is at most the local level's bytes (every transfer has
+ * one side in a local buffer) plus each queued descriptor's latency.
+ */
+static uint32_t wait_bound(const struct dfz_plan_xfer *x)
+{
+	uint64_t b = 2ull * (x->local_size / x->bandwidth + 1) +
+		     128ull * (x->latency + 2) + 1024;
+
+	return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
+}
+
+static void config_of(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
+		      uint32_t bugs, struct dfz_rt_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->mem_size[DFZ_L3] = DFZ_CAP_L3;
+	cfg->mem_size[DFZ_L2] = DFZ_CAP_L2;
+	cfg->mem_size[DFZ_L1] = DFZ_CAP_L1;
+	cfg->mem_size[x->local_level] = x->local_size;
+	cfg->latency = x->latency;
+	cfg->bandwidth = x->bandwidth;
+	cfg->wait_bound = wait_bound(x);
+	cfg->bugs = bugs;
+	cfg->sched = sched_draw;
+	cfg->sched_ctx = ex;
+	cfg->obs.fn = observe;
+	cfg->obs.ctx = ex;
+}
+
+/* Allocate one tensor of layout @l in the external level. */
+static int tensor_alloc(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
+			const struct dfz_plan_layout *l, struct dfz_tensor *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->level = x->ext_level;
+	t->bytes = dfz__layout_strides(x, l, t->stride);
+	return dfz_l3_alloc(ex->rt, t->bytes ? t->bytes : 1, &t->off);
+}
+
+/* Fill a pure input tensor (padding included) from the plan's seed. */
+static int tensor_fill(struct dfz_exec *ex, const struct dfz_tensor *t,
+		       uint64_t seed)
+{
+	struct dfz_gen g;
+
+	if (t->bytes == 0)
+		return 0;
+	dfz_gen_init(&g, seed);
+	dfz_gen_bytes(&g, ex->fill, t->bytes);
+	return dfz_l3_write(ex->rt, t->off, ex->fill, t->bytes);
+}
+
+/* Tensors: the input, then per node its aux (ADD) and its output. */
+static int build_prog(struct dfz_exec *ex, const struct dfz_plan_xfer *x)
+{
+	struct dfz_prog *p = &ex->prog;
+	struct dfz_tensor in;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->rank = x->rank;
+	p->elem = x->elem;
+	memcpy(p->shape, x->shape, sizeof(p->shape));
+	p->nnodes = x->nnodes;
+	p->buffering = x->buffering;
+	p->strategy = x->strategy;
+	p->local_level = x->local_level;
+	p->compute_chunks = x->compute_chunks;
+	rc = tensor_alloc(ex, x, &x->in, &in);
+	if (rc == 0)
+		rc = tensor_fill(ex, &in, x->seed);
+	for (unsigned k = 0; rc == 0 && k < x->nnodes; k++) {
+		struct dfz_node *n = &p->node[k];
+		const struct dfz_plan_node *pn = &x->node[k];
+
+		n->kernel = pn->kernel;
+		n->in = in;
+		memcpy(n->tile, pn->tile, sizeof(n->tile));
+		if (pn->kernel == DFZ_KERNEL_ADD) {
+			rc = tensor_alloc(ex, x, &pn->aux, &n->aux);
+			if (rc == 0)
+				rc = tensor_fill(ex, &n->aux, x->seed + k + 1);
+		}
+		if (rc == 0)
+			rc = tensor_alloc(ex, x, &pn->out, &n->out);
+		in = n->out;
+	}
+	return rc;
+}
+
+static void verdict_of(struct dfz_exec *ex, int rc, struct dfz_verdict *v)
+{
+	const struct dfz_finding *f = dfz_oracles_finding(ex->oracles);
+
+	v->steps = dfz_rt_now(ex->rt);
+	v->xfers = ex->issues;
+	if (f) {
+		v->kind = DFZ_VERDICT_BUG;
+		v->finding = *f;
+	} else if (rc < 0 && rc != DFZ_EHANG) {
+		v->kind = DFZ_VERDICT_REJECTED;
+		dfz__verdict_reason(v, "the runtime could not run the plan: %s",
+				    dfz_strerror(rc));
+	} else {
+		v->kind = DFZ_VERDICT_CLEAN;
+	}
+}
+
+static int run_xfer(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
+		    uint32_t bugs, struct dfz_verdict *v)
+{
+	struct dfz_rt_config cfg;
+	struct dfz_adapter ad;
+	int rc;
+
+	ex->x = x;
+	ex->sched_next = 0;
+	ex->issues = 0;
+	config_of(ex, x, bugs, &cfg);
+	rc = dfz_rt_reset(ex->rt, &cfg);
+	if (rc < 0) {
+		dfz__verdict_reason(v, "bad runtime configuration: %s",
+				    dfz_strerror(rc));
+		return v->kind = DFZ_VERDICT_REJECTED;
+	}
+	dfz_oracles_reset(ex->oracles, ex->rt);
+	rc = build_prog(ex, x);
+	if (rc < 0) {
+		dfz__verdict_reason(v, "tensors do not fit the memory: %s",
+				    dfz_strerror(rc));
+		return v->kind = DFZ_VERDICT_REJECTED;
+	}
+	ad = (struct dfz_adapter){ .rt = ex->rt, .engine = x->engine,
+				   .policy = x->policy, .pool_k = x->pool_k,
+				   .req_level = x->local_level };
+	dfz_oracles_begin(ex->oracles, &ex->prog);
+	rc = dfz_prog_run(&ad, &ex->prog);
+	dfz_oracles_end(ex->oracles);
+	verdict_of(ex, rc, v);
+	return v->kind;
+}
+
+/* Run a plan that is known to be within the caps (decoded, or normalised). */
+static int run_plan(struct dfz_exec *ex, const struct dfz_plan *p,
+		    uint32_t bugs, struct dfz_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	switch (p->family) {
+	case DFZ_FAMILY_XFER:
+		return run_xfer(ex, &p->xfer, bugs, v);
+	default:
+		dfz__verdict_reason(v, "unknown plan family %u", p->family);
+		return v->kind = DFZ_VERDICT_REJECTED;
+	}
+}
+
+int dfz_exec_run(struct dfz_exec *ex, const struct dfz_plan *p, uint32_t bugs,
+		 struct dfz_verdict *v)
+{
+	struct dfz_plan norm = *p;
+
+	if (dfz_plan_normalise(&norm) < 0) {
+		memset(v, 0, sizeof(*v));
+		dfz__verdict_reason(v, "out of memory while normalising the plan");
+		return v->kind = DFZ_VERDICT_REJECTED;
+	}
+	return run_plan(ex, &norm, bugs, v);
+}
+
+int dfz_exec_bytes(struct dfz_exec *ex, const uint8_t *buf, size_t n,
+		   uint32_t bugs, struct dfz_verdict *v)
+{
+	struct dfz_plan p;
+
+	dfz_plan_decode(buf, n, &p);
+	return run_plan(ex, &p, bugs, v);
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The plan encoder: runs the decoder's own field walk with a writing choice
+ * stream, so the bytes it produces decode back to the plan. A plan is first
+ * normalised (its fields clamped to their ranges, undrawn fields made
+ * canonical, the caps applied), then encoded; the stream is cut after its
+ * last nonzero draw, since a missing draw reads back as its simplest value,
+ * and a local level the clamp raised is drawn as its simplest value when
+ * the clamp raises it back.
+ * Also plan equality, strict and up to normalisation.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan_int.h"
+
+/* One walk over @p with a writing stream; never allocates. */
+static void emit_plan(const struct dfz_plan *p, struct dfz_choice *c)
+{
+	struct dfz_plan scratch;
+
+	dfz__choice_writer(c);
+	dfz__plan_visit(c, p, &scratch);
+	assert(!c->overflow); /* DFZ_PLAN_MAX_STREAM bounds every plan */
+}
+
+int dfz_plan_normalise(struct dfz_plan *p)
+{
+	struct dfz_choice c;
+
+	emit_plan(p, &c);
+	dfz_plan_decode(c.out, c.keep, p);
+	return 0;
+}
+
+int dfz_plan_encode(const struct dfz_plan *p, uint8_t **buf, size_t *n)
+{
+	struct dfz_plan q = *p, simpler, back;
+	struct dfz_choice c;
+	uint8_t *out;
+
+	dfz_plan_normalise(&q);
+	/* A local level the clamp raised reads back from the simplest draw
+	 * too (the clamp raises it again): use that shorter stream when the
+	 * plan survives it. */
+	simpler = q;
+	simpler.xfer.local_size = DFZ_PLAN_LOCAL_MIN;
+	emit_plan(&simpler, &c);
+	dfz_plan_decode(c.out, c.keep, &back);
+	if (!dfz__plan_same(&back, &q))
+		emit_plan(&q, &c);
+	out = malloc(c.keep ? c.keep : 1);
+	if (!out)
+		return DFZ_ENOMEM;
+	memcpy(out, c.out, c.keep);
+	*buf = out;
+	*n = c.keep;
+	return 0;
+}
+
+static bool layout_same(const struct dfz_plan_layout *a,
+			const struct dfz_plan_layout *b)
+{
+	return !memcmp(a->order, b->order, sizeof(a->order)) &&
+	       !memcmp(a->pad, b->pad, sizeof(a->pad));
+}
+
+static bool node_same(const struct dfz_plan_node *a,
+		      const struct dfz_plan_node *b)
+{
+	return a->kernel == b->kernel && layout_same(&a->out, &b->out) &&
+	       layout_same(&a->aux, &b->aux) &&
+	       !memcmp(a->tile, b->tile, sizeof(a->tile));
+}
+
+static bool tensors_same(const struct dfz_plan_xfer *a,
+			 const struct dfz_plan_xfer *b)
+{
+	unsigned i;
+
+	if (a->rank != b->rank || a->elem != b->elem ||
+	    a->nnodes != b->nnodes ||
+	    memcmp(a->shape, b->shape, sizeof(a->shape)) ||
+	    !layout_same(&a->in, &b->in))
+		return false;
+	for (i = 0; i < DFZ_MAX_NODES; i++)
+		if (!node_same(&a->node[i], &b->node[i]))
+			return false;
+	return true;
+}
+
+static bool run_same(const struct dfz_plan_xfer *a,
+		     const struct dfz_plan_xfer *b)
+{
+	return a->ext_level == b->ext_level &&
+	       a->local_level == b->local_level &&
+	       a->local_size == b->local_size && a->engine == b->engine &&
+	       a->buffering == b->buffering && a->policy == b->policy &&
+	       a->pool_k == b->pool_k && a->strategy == b->strategy &&
+	       a->compute_chunks == b->compute_chunks &&
+	       a->latency == b->latency && a->bandwidth == b->bandwidth &&
+	       a->nsched == b->nsched &&
+	       !memcmp(a->sched, b->sched, sizeof(a->sched)) &&
+	       a->seed == b->seed;
+}
+
+bool dfz__plan_same(const struct dfz_plan *a, const struct dfz_plan *b)
+{
+	return a->family == b->family && tensors_same(&a->xfer, &b->xfer) &&
+	       run_same(&a->xfer, &b->xfer);
+}
+
+bool dfz_plan_equal(const struct dfz_plan *a, const struct dfz_plan *b)
+{
+	struct dfz_plan na = *a, nb = *b;
+
+	dfz_plan_normalise(&na);
+	dfz_plan_normalise(&nb);
+	return dfz__plan_same(&na, &nb);
+}

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Verdicts as people and machines read them: a fixed `KEY: value` block for
+ * people (greppable, in the manner of honggfuzz's crash reports) and one
+ * JSON object per line for tools.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness_int.h"
+
+void dfz__verdict_reason(struct dfz_verdict *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->kind = DFZ_VERDICT_REJECTED;
+	va_start(ap, fmt);
+	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
+	va_end(ap);
+}
+
+static const char *kind_name(unsigned kind)
+{
+	static const char *const names[] = { "clean", "bug", "rejected" };
+
+	return kind < 3 ? names[kind] : "unknown";
+}
+
+static void json_string(const char *s, FILE *f)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void print_json(const struct dfz_verdict *v, const char *name, FILE *f)
+{
+	const struct dfz_finding *fi = &v->finding;
+
+	fputs("{\"input\":", f);
+	json_string(name ? name : "", f);
+	fprintf(f, ",\"verdict\":\"%s\"", kind_name(v->kind));
+	if (v->kind == DFZ_VERDICT_BUG) {
+		fprintf(f, ",\"class\":\"%s\",\"oracle\":", dfz_class_name(fi->cls));
+		json_string(fi->oracle, f);
+		fputs(",\"message\":", f);
+		json_string(fi->msg, f);
+		fprintf(f, ",\"evidence\":{\"step\":%" PRId64 ",\"xfer\":%" PRId64
+			",\"elem\":%" PRId64 ",\"level\":%" PRId64
+			",\"off\":%" PRId64 "}", fi->ev.step, fi->ev.xfer,
+			fi->ev.elem, fi->ev.level, fi->ev.off);
+	} else if (v->kind == DFZ_VERDICT_REJECTED) {
+		fputs(",\"reason\":", f);
+		json_string(v->reason, f);
+	}
+	fprintf(f, ",\"steps\":%" PRIu64 ",\"xfers\":%u}\n", v->steps, v->xfers);
+}
+
+static void print_field(FILE *f, const char *key, int64_t val)
+{
+	if (val >= 0)
+		fprintf(f, "%-9s %" PRId64 "\n", key, val);
+}
+
+static void print_text(const struct dfz_verdict *v, const char *name, FILE *f)
+{
+	const struct dfz_finding *fi = &v->finding;
+	static const char *const levels[] = { "L3", "L2", "L1" };
+
+	fprintf(f, "INPUT:    %s\nVERDICT:  %s\n", name ? name : "-",
+		kind_name(v->kind));
+	if (v->kind == DFZ_VERDICT_REJECTED)
+		fprintf(f, "REASON:   %s\n", v->reason);
+	if (v->kind != DFZ_VERDICT_BUG) {
+		fprintf(f, "STEPS:    %" PRIu64 "\nXFERS:    %u\n", v->steps,
+			v->xfers);
+		return;
+	}
+	fprintf(f, "CLASS:    %s\nORACLE:   %s\nMESSAGE:  %s\n",
+		dfz_class_name(fi->cls), fi->oracle, fi->msg);
+	print_field(f, "STEP:", fi->ev.step);
+	print_field(f, "XFER:", fi->ev.xfer);
+	print_field(f, "ELEM:", fi->ev.elem);
+	if (fi->ev.level >= 0 && fi->ev.level < 3 && fi->ev.off >= 0)
+		fprintf(f, "WHERE:    %s+0x%" PRIx64 "\n", levels[fi->ev.level],
+			(uint64_t)fi->ev.off);
+	fprintf(f, "STEPS:    %" PRIu64 "\nXFERS:    %u\n", v->steps, v->xfers);
+}
+
+void dfz_verdict_print(const struct dfz_verdict *v, const char *name,
+		       bool json, FILE *f)
+{
+	if (json)
+		print_json(v, name, f);
+	else
+		print_text(v, name, f);
+}

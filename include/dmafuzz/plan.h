@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dmafuzz plans: the full description of one run.
+ *
+ * Fuzz bytes are decoded as a choice stream: every field is drawn by
+ * take(lo, hi) from the next bytes, and when the bytes run out every draw
+ * returns its simplest value. The decoder is total: any byte string is a
+ * valid plan, and plans over a cap are clamped, never rejected. The text
+ * form (.plan, `key value` lines, `#` comments) is what people read and
+ * write; encode(parse(print(decode(b)))) decodes to the same plan.
+ */
+#ifndef DMAFUZZ_PLAN_H
+#define DMAFUZZ_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dmafuzz/runtime.h"
+
+enum dfz_family { DFZ_FAMILY_XFER = 0, DFZ_FAMILY_COUNT };
+
+#define DFZ_MAX_SCHED 32
+
+/* Caps: a plan over them is clamped by the decoder. */
+#define DFZ_CAP_TENSOR_BYTES (64u << 10)  /* bytes of one tensor (padded) */
+#define DFZ_CAP_DIM 4096u                 /* elements of one dim */
+#define DFZ_CAP_PAD 3u                    /* padding elements per dim */
+#define DFZ_CAP_LATENCY 16u
+#define DFZ_CAP_BANDWIDTH 4096u
+#define DFZ_CAP_SCHED_STEPS 15u
+
+/* Physical layout of a tensor over the plan's logical shape. */
+struct dfz_plan_layout {
+	uint8_t order[DFZ_MAX_RANK]; /* physical dim order, outermost first:
+				      * a permutation of 0..rank-1 */
+	uint8_t pad[DFZ_MAX_RANK];   /* padding elements after each logical dim */
+};
+
+struct dfz_plan_node {
+	uint8_t kernel;                  /* enum dfz_kernel */
+	struct dfz_plan_layout out;      /* this node's output tensor */
+	struct dfz_plan_layout aux;      /* second input (DFZ_KERNEL_ADD) */
+	uint32_t tile[DFZ_MAX_RANK];     /* 1..shape[d] (1 when shape[d]==0) */
+};
+
+/* The xfer family: a tiled chain of copy-like nodes on one hop. */
+struct dfz_plan_xfer {
+	uint8_t rank;                    /* 1..DFZ_MAX_RANK */
+	uint8_t elem;                    /* 1, 2, 4 or 8 */
+	uint32_t shape[DFZ_MAX_RANK];    /* 0..DFZ_CAP_DIM; 0 is legal */
+	struct dfz_plan_layout in;       /* layout of the program input */
+	uint8_t nnodes;                  /* 1..DFZ_MAX_NODES */
+	struct dfz_plan_node node[DFZ_MAX_NODES];
+	uint8_t ext_level;               /* DFZ_L3 (ram hop) */
+	uint8_t local_level;             /* DFZ_L2 for the ram hop */
+	uint32_t local_size;             /* bytes of the local level */
+	uint8_t engine;                  /* enum dfz_engine_id */
+	uint8_t buffering;               /* 1 or 2 */
+	uint8_t policy;                  /* enum dfz_policy */
+	uint8_t pool_k;                  /* 1..DFZ_MAX_POOL */
+	uint8_t strategy;                /* enum dfz_strategy */
+	uint8_t compute_chunks;          /* 1..8 */
+	uint32_t latency;                /* 0..DFZ_CAP_LATENCY */
+	uint32_t bandwidth;              /* 1..DFZ_CAP_BANDWIDTH */
+	uint8_t nsched;                  /* 0..DFZ_MAX_SCHED; 0: no steps */
+	uint8_t sched[DFZ_MAX_SCHED];    /* steps per yield, cycled */
+	uint32_t seed;                   /* input data fill */
+};
+
+struct dfz_plan {
+	uint8_t family;                  /* enum dfz_family */
+	struct dfz_plan_xfer xfer;
+};
+
+/**
+ * dfz_plan_decode() - decode @n bytes of @buf as a choice stream.
+ * @buf: borrowed; may be NULL when @n is 0. @out: filled completely.
+ * Never fails: the decoder is total and clamps every cap.
+ */
+void dfz_plan_decode(const uint8_t *buf, size_t n, struct dfz_plan *out);
+
+/**
+ * dfz_plan_encode() - the choice stream that decodes to @p (after the
+ * decoder's clamping, so decode(encode(p)) == normalise(p)).
+ * @buf: out, caller owns; release with free().
+ * Return: 0 or DFZ_ENOMEM.
+ */
+int dfz_plan_encode(const struct dfz_plan *p, uint8_t **buf, size_t *n);
+
+/** dfz_plan_normalise() - decode(encode(@p)) in place: clamp to the caps. */
+int dfz_plan_normalise(struct dfz_plan *p);
+
+/** dfz_plan_print() - write @p in the text form to @f. */
+void dfz_plan_print(const struct dfz_plan *p, FILE *f);
+
+/**
+ * dfz_plan_parse() - parse the text form.
+ * @text: borrowed, NUL-terminated. Keys not given keep the simplest value.
+ * @err: out, a one-line message on failure ("line 3: unknown key 'x'").
+ * Return: 0, or DFZ_EINVAL on bad input (@out unspecified).
+ */
+int dfz_plan_parse(const char *text, struct dfz_plan *out, char *err,
+		   size_t errlen);
+
+/** dfz_plan_equal() - true when @a and @b describe the same run. */
+bool dfz_plan_equal(const struct dfz_plan *a, const struct dfz_plan *b);
+
+#endif /* DMAFUZZ_PLAN_H */

@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dmafuzz runtime: the host-side model of the system under test.
+ *
+ * This header holds the memory model (L3 addressed by 32-bit offsets, L2/L1
+ * arenas of pointer-addressable buffers with redzones), virtual time and the
+ * scheduler hook, the one observer interface through which every observable
+ * action is published, the PMSIS-shaped ram engine (L3<->L2), the N-d
+ * transfer adapter that compilers generate on top of an engine, and the
+ * tiling executor. The runtime knows nothing of oracles or the harness.
+ */
+#ifndef DMAFUZZ_RUNTIME_H
+#define DMAFUZZ_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------- errors */
+
+/* X(name, value, message): one list yields the enum and the message table. */
+#define DFZ_ERRNO_MAP(X)                                              \
+	X(EINVAL, -1, "invalid argument")                              \
+	X(ENOMEM, -2, "out of memory")                                 \
+	X(ERANGE, -3, "value out of range")                            \
+	X(EBUSY, -4, "resource busy")                                  \
+	X(EHANG, -5, "wait did not complete within the step bound")    \
+	X(EFAULT, -6, "address outside the memory model")             \
+	X(ENOENT, -7, "no such object")
+
+enum dfz_errno {
+#define DFZ_ERRNO_ENUM(name, val, msg) DFZ_##name = (val),
+	DFZ_ERRNO_MAP(DFZ_ERRNO_ENUM)
+#undef DFZ_ERRNO_ENUM
+};
+
+/**
+ * dfz_strerror() - message for a DFZ_E* code (or "ok" for 0).
+ * Return: a static string; never NULL.
+ */
+const char *dfz_strerror(int err);
+
+/* ------------------------------------------------------------ bug switches */
+
+/* X(id, name): the ground-truth bug zoo. Each restores a faulty code path. */
+#define DFZ_BUG_MAP(X)                       \
+	X(SHARED_HANDLE, "shared-handle")    \
+	X(EARLY_COMPUTE, "early-compute")    \
+	X(DB_WAR, "db-war")                  \
+	X(EDGE_TILE, "edge-tile")            \
+	X(REQ_ESCAPE, "req-escape")
+
+enum dfz_bug {
+#define DFZ_BUG_ENUM(id, name) DFZ_BUG_##id,
+	DFZ_BUG_MAP(DFZ_BUG_ENUM)
+#undef DFZ_BUG_ENUM
+	DFZ_BUG_COUNT
+};
+
+#define DFZ_BUG_BIT(id) (1u << (DFZ_BUG_##id))
+
+/** dfz_bug_name() - switch name of @bug, or NULL when out of range. */
+const char *dfz_bug_name(unsigned bug);
+
+/**
+ * dfz_bugs_parse() - parse a comma-separated list of switch names.
+ * @list: borrowed; "" or NULL yields 0.
+ * @mask: out, a bitmask of DFZ_BUG_BIT values.
+ * Return: 0, or DFZ_EINVAL naming no known switch (mask untouched).
+ */
+int dfz_bugs_parse(const char *list, uint32_t *mask);
+
+/* ------------------------------------------------------------ memory model */
+
+enum dfz_level { DFZ_L3 = 0, DFZ_L2 = 1, DFZ_L1 = 2, DFZ_NLEVELS = 3 };
+
+#define DFZ_REDZONE 16        /* canary bytes on each side of an allocation */
+#define DFZ_MAX_ALLOCS 256    /* live allocations per level */
+
+/* A byte range of one memory level, addressed by offset into the level. */
+struct dfz_span {
+	uint8_t level;        /* enum dfz_level */
+	uint32_t off;
+	uint32_t len;
+};
+
+/* ------------------------------------------------------------------ events */
+
+enum dfz_ev_kind {
+	DFZ_EV_ALLOC,         /* span = user region; aux = redzone bytes */
+	DFZ_EV_FREE,          /* span = user region being released */
+	DFZ_EV_ISSUE,         /* handle, desc as stamped by the caller */
+	DFZ_EV_SERVICE,       /* engine reads desc from handle (start or resume) */
+	DFZ_EV_MOVE,          /* engine moved bytes: dst <- src, handle */
+	DFZ_EV_COMPLETE,      /* engine finished handle's transfer */
+	DFZ_EV_WAIT,          /* a wait on handle begins */
+	DFZ_EV_WAITED,        /* the wait on handle returned; aux = rc */
+	DFZ_EV_HANG,          /* a wait hit the step bound; handle */
+	DFZ_EV_FAULT,         /* engine met an address outside memory; aux */
+	DFZ_EV_COMPUTE_READ,  /* compute reads span (src) */
+	DFZ_EV_COMPUTE_WRITE, /* compute writes span (dst) */
+	DFZ_EV_COUNT
+};
+
+/*
+ * A generic kernel-rank descriptor, as an engine reads it from a request:
+ * the external side (L3 for ram) and the local side, each possibly 2-D.
+ * A 1-D descriptor has length == size and stride == length.
+ */
+struct dfz_desc {
+	uint8_t ext_level;    /* enum dfz_level of the external side */
+	uint8_t loc_level;    /* enum dfz_level of the local side */
+	uint8_t ext2loc;      /* 1: external -> local (a load) */
+	uint8_t is_2d;
+	uint32_t ext_off;     /* offset into ext_level */
+	uint32_t loc_off;     /* offset into loc_level */
+	uint32_t size;        /* total bytes */
+	uint32_t length;      /* bytes per line (2-D) */
+	uint32_t ext_stride;  /* bytes from a line's start to the next, ext side */
+	uint32_t loc_stride;  /* same, local side (== length when contiguous) */
+};
+
+struct dfz_event {
+	uint8_t kind;         /* enum dfz_ev_kind */
+	uint8_t engine;       /* enum dfz_engine_id */
+	uint64_t step;        /* virtual time of the event */
+	const void *handle;   /* engine request / handle address, or NULL */
+	struct dfz_desc desc; /* ISSUE, SERVICE */
+	struct dfz_span dst;  /* MOVE, COMPUTE_WRITE, ALLOC, FREE */
+	struct dfz_span src;  /* MOVE, COMPUTE_READ */
+	int64_t aux;          /* kind-specific, see above */
+};
+
+typedef void (*dfz_observer_fn)(void *ctx, const struct dfz_event *ev);
+
+/* The one observer interface. fn may be NULL (no observer). */
+struct dfz_observer {
+	dfz_observer_fn fn;
+	void *ctx;            /* borrowed until the runtime is destroyed */
+};
+
+/* -------------------------------------------------------- time, scheduling */
+
+enum dfz_yield {
+	DFZ_YIELD_ISSUE,      /* right after a transfer is issued */
+	DFZ_YIELD_COMPUTE,    /* between compute chunks */
+	DFZ_YIELD_WAIT,       /* once per wait, before it polls */
+	DFZ_YIELD_COUNT
+};
+
+/* How many engine steps to run at a yield point; drawn from the plan. */
+typedef unsigned (*dfz_sched_fn)(void *ctx, enum dfz_yield where);
+
+enum dfz_engine_id { DFZ_ENGINE_RAM = 0, DFZ_ENGINE_COUNT };
+
+struct dfz_rt_config {
+	uint32_t mem_size[DFZ_NLEVELS]; /* bytes usable per level this run */
+	uint32_t latency;     /* steps before a descriptor starts moving */
+	uint32_t bandwidth;   /* bytes per step per active slot (>= 1) */
+	uint32_t wait_bound;  /* steps a wait may run before it is a hang */
+	uint32_t bugs;        /* DFZ_BUG_BIT mask */
+	dfz_sched_fn sched;   /* NULL: no steps at yield points */
+	void *sched_ctx;
+	struct dfz_observer obs;
+};
+
+/* Capacity caps: a runtime is created once at these sizes and reused. */
+#define DFZ_CAP_L3 (8u << 20)
+#define DFZ_CAP_L2 (1u << 20)
+#define DFZ_CAP_L1 (64u << 10)
+
+struct dfz_rt;
+
+/**
+ * dfz_rt_create() - allocate a runtime with arenas at the capacity caps.
+ * @out: caller owns; release with dfz_rt_destroy().
+ * Return: 0 or DFZ_ENOMEM.
+ */
+int dfz_rt_create(struct dfz_rt **out);
+
+/** dfz_rt_destroy() - release @rt; accepts NULL. */
+void dfz_rt_destroy(struct dfz_rt *rt);
+
+/**
+ * dfz_rt_reset() - start a new run with @cfg: arenas re-filled with the known
+ * pattern (only the part the last run touched), allocations dropped, engines
+ * idle, time at 0.
+ * @cfg: borrowed; sizes above the caps are clamped.
+ * Return: 0 or DFZ_EINVAL.
+ */
+int dfz_rt_reset(struct dfz_rt *rt, const struct dfz_rt_config *cfg);
+
+/** dfz_rt_bugs() - the bug mask of the current run. */
+uint32_t dfz_rt_bugs(const struct dfz_rt *rt);
+
+/** dfz_rt_now() - current virtual step. */
+uint64_t dfz_rt_now(const struct dfz_rt *rt);
+
+/**
+ * dfz_rt_yield() - a yield point: run as many engine steps as the scheduler
+ * draws for @where.
+ */
+void dfz_rt_yield(struct dfz_rt *rt, enum dfz_yield where);
+
+/** dfz_rt_emit() - publish @ev (step and engine filled by the caller). */
+void dfz_rt_emit(struct dfz_rt *rt, const struct dfz_event *ev);
+
+/* Memory. L3 is not CPU-addressable: only engines and the host-side
+ * loader (dfz_l3_read/write, the debugger's view) touch it. */
+
+/** The fill byte of a fresh arena at offset @off of @level. */
+uint8_t dfz_mem_fill_byte(enum dfz_level level, uint32_t off);
+
+/** The canary byte at offset @off of @level (redzones). */
+uint8_t dfz_mem_canary_byte(enum dfz_level level, uint32_t off);
+
+/**
+ * dfz_l3_alloc() - allocate @size bytes of L3 with redzones.
+ * @off: out, the L3 offset of the first usable byte.
+ * Return: 0, DFZ_EINVAL for size 0, or DFZ_ENOMEM.
+ */
+int dfz_l3_alloc(struct dfz_rt *rt, uint32_t size, uint32_t *off);
+int dfz_l3_free(struct dfz_rt *rt, uint32_t off);
+/** Host-side access to L3 (setup and readback). Return 0 or DFZ_EFAULT. */
+int dfz_l3_write(struct dfz_rt *rt, uint32_t off, const void *src, uint32_t n);
+int dfz_l3_read(const struct dfz_rt *rt, uint32_t off, void *dst, uint32_t n);
+
+/**
+ * dfz_local_alloc() - allocate @size bytes of L2 or L1 with redzones.
+ * @ptr: out; caller owns, release with dfz_local_free(). Freed memory is
+ *       not poisoned (like a stack): it keeps its bytes until reused.
+ * Return: 0, DFZ_EINVAL, or DFZ_ENOMEM.
+ */
+int dfz_local_alloc(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
+		    void **ptr);
+int dfz_local_free(struct dfz_rt *rt, void *ptr);
+
+/**
+ * dfz_mem_locate() - map @ptr (L2/L1 memory) to a span of @len bytes.
+ * Return: true when [ptr, ptr+len) lies inside the usable part of a level.
+ */
+bool dfz_mem_locate(const struct dfz_rt *rt, const void *ptr, uint32_t len,
+		    struct dfz_span *out);
+
+/** dfz_mem_ptr() - pointer to @level at @off (L2/L1; L3 for engines and
+ * oracles only), or NULL when out of range. */
+uint8_t *dfz_mem_ptr(const struct dfz_rt *rt, enum dfz_level level,
+		     uint32_t off);
+
+/** dfz_mem_size() - usable bytes of @level in this run. */
+uint32_t dfz_mem_size(const struct dfz_rt *rt, enum dfz_level level);
+
+/* ------------------------------------------------- ram engine (PMSIS-like) */
+
+struct dfz_ram;
+
+/*
+ * struct dfz_ram_req - caller-owned request; the driver's own queue node.
+ * It must live in L2 or L1 (the driver reads it from there) and stay alive
+ * and untouched until dfz_ram_copy_wait() on it returns, as PMSIS says.
+ */
+struct dfz_ram_req {
+	struct dfz_ram *device; /* engine the request was issued on */
+	void *addr;             /* L2 side, contiguous */
+	uint32_t ram_addr;      /* L3 offset */
+	uint32_t size;          /* total bytes */
+	uint32_t stride;        /* RAM side: line start to next line start */
+	uint32_t length;        /* bytes per line */
+	uint8_t ext2loc;        /* 1: L3 -> L2 */
+	uint8_t is_2d;
+	volatile uint8_t done;  /* set by any completion; no generation */
+	struct dfz_ram_req *next; /* driver queue link */
+};
+
+#define DFZ_RAM_SLOTS 2
+
+/** dfz_ram_get() - the runtime's ram engine (one per runtime). */
+struct dfz_ram *dfz_ram_get(struct dfz_rt *rt);
+
+/**
+ * dfz_ram_copy() - queue a 1-D copy between L3 and L2 (pi_cl_ram_copy).
+ * @req: caller-owned; borrowed by the driver until dfz_ram_copy_wait(@req)
+ *       returns. Reusing it earlier corrupts the queue, as on hardware.
+ * Return: 0, or a negative DFZ_E* code; on error @req is untouched.
+ */
+int dfz_ram_copy(struct dfz_ram *dev, uint32_t ram_addr, void *addr,
+		 uint32_t size, int ext2loc, struct dfz_ram_req *req);
+
+/**
+ * dfz_ram_copy_2d() - queue a 2-D copy (pi_cl_ram_copy_2d): @size bytes in
+ * lines of @length bytes, @stride apart on the RAM side; L2 side contiguous.
+ * @req: as for dfz_ram_copy().
+ * Return: 0, or a negative DFZ_E* code; on error @req is untouched.
+ */
+int dfz_ram_copy_2d(struct dfz_ram *dev, uint32_t ram_addr, void *addr,
+		    uint32_t size, uint32_t stride, uint32_t length,
+		    int ext2loc, struct dfz_ram_req *req);
+
+/**
+ * dfz_ram_copy_wait() - advance the engine until @req->done is set
+ * (pi_cl_ram_copy_wait). @req: borrowed.
+ * Return: 0, or DFZ_EHANG when the step bound ran out.
+ */
+int dfz_ram_copy_wait(struct dfz_ram_req *req);
+
+/** dfz_ram_queue_head() - first node of the waiting list (read-only view
+ * for integrity checks), or NULL. */
+const struct dfz_ram_req *dfz_ram_queue_head(const struct dfz_ram *dev);
+
+/** dfz_ram_slot() - request in hardware slot @i, or NULL. */
+const struct dfz_ram_req *dfz_ram_slot(const struct dfz_ram *dev, unsigned i);
+
+/* --------------------------------------------------- N-d transfer adapter */
+
+#define DFZ_MAX_RANK 5
+#define DFZ_MAX_POOL 8
+
+/* An N-d strided transfer in bytes; dims outermost first. */
+struct dfz_xfer {
+	uint8_t rank;                     /* 1..DFZ_MAX_RANK */
+	uint8_t elem;                     /* element size in bytes */
+	uint8_t ext2loc;
+	uint8_t ext_level;
+	uint8_t loc_level;
+	uint32_t ext_off;
+	uint32_t loc_off;
+	uint32_t shape[DFZ_MAX_RANK];     /* elements per dim */
+	uint32_t ext_stride[DFZ_MAX_RANK]; /* bytes */
+	uint32_t loc_stride[DFZ_MAX_RANK]; /* bytes */
+};
+
+enum dfz_policy {
+	DFZ_POLICY_ASYNC_SHARED,  /* all sub-transfers on one handle */
+	DFZ_POLICY_WAIT_EACH,     /* wait the previous sub-transfer first */
+	DFZ_POLICY_POOL,          /* K requests round-robin */
+	DFZ_POLICY_BLOCKING,      /* wait right after each whole transfer */
+	DFZ_POLICY_COUNT
+};
+
+enum dfz_strategy {
+	DFZ_STRAT_TENSOR_DIR,     /* one handle per (tensor, direction) */
+	DFZ_STRAT_DIR,            /* one handle per direction */
+	DFZ_STRAT_BARRIER,        /* one handle for everything */
+	DFZ_STRAT_FRESH,          /* a fresh handle per transfer */
+	DFZ_STRAT_COUNT
+};
+
+const char *dfz_policy_name(unsigned p);
+const char *dfz_strategy_name(unsigned s);
+
+/*
+ * struct dfz_handle - what generated code calls a DMA handle: one or more
+ * engine requests (DFZ_MAX_POOL at most) living in local memory, and the
+ * adapter's own record of which of them are in flight (issued, not waited).
+ */
+struct dfz_handle {
+	void *req[DFZ_MAX_POOL];  /* engine request storage, L2/L1 */
+	uint8_t nreq;
+	uint8_t next;             /* round-robin cursor (pool) */
+	uint8_t in_flight[DFZ_MAX_POOL];
+};
+
+struct dfz_adapter {
+	struct dfz_rt *rt;
+	uint8_t engine;           /* enum dfz_engine_id */
+	uint8_t policy;           /* enum dfz_policy */
+	uint8_t pool_k;           /* requests per handle for DFZ_POLICY_POOL */
+	uint8_t req_level;        /* where request storage lives (L2/L1) */
+};
+
+/**
+ * dfz_handle_init() - allocate @h's request storage in local memory.
+ * Return: 0 or a negative DFZ_E*; on error nothing is allocated.
+ */
+int dfz_handle_init(struct dfz_adapter *ad, struct dfz_handle *h);
+/** dfz_handle_fini() - release @h's storage (waits nothing); NULL-safe. */
+void dfz_handle_fini(struct dfz_adapter *ad, struct dfz_handle *h);
+
+/**
+ * dfz_xfer_issue() - run @x on the adapter's engine, decomposed to the
+ * engine's kernel rank by the adapter's policy, on handle @h.
+ * @x: borrowed. @h: borrowed until dfz_handle_wait(@h) returns.
+ * Return: 0 or a negative DFZ_E* code (DFZ_EHANG from an internal wait).
+ */
+int dfz_xfer_issue(struct dfz_adapter *ad, const struct dfz_xfer *x,
+		   struct dfz_handle *h);
+
+/** dfz_handle_wait() - wait every request of @h that is in flight. */
+int dfz_handle_wait(struct dfz_adapter *ad, struct dfz_handle *h);
+
+/**
+ * dfz_xfer_rank() - the transfer rank of @x after normalisation (a byte
+ * dimension appended, size-1 dims dropped, dims contiguous on both sides
+ * merged); 0 for an empty transfer.
+ */
+unsigned dfz_xfer_rank(const struct dfz_xfer *x);
+
+/* --------------------------------------------------------- tiling executor */
+
+#define DFZ_MAX_NODES 3
+
+enum dfz_kernel {
+	DFZ_KERNEL_COPY,          /* out = in */
+	DFZ_KERNEL_INC,           /* out = in + 1 (mod 2^(8*elem)) */
+	DFZ_KERNEL_ADD,           /* out = in + aux (mod 2^(8*elem)) */
+	DFZ_KERNEL_COUNT
+};
+
+const char *dfz_kernel_name(unsigned k);
+
+/* A tensor in external memory: a strided view in logical dim order. */
+struct dfz_tensor {
+	uint8_t level;
+	uint32_t off;                     /* level offset of element 0 */
+	uint32_t stride[DFZ_MAX_RANK];    /* bytes per logical dim */
+	uint32_t bytes;                   /* allocation size */
+};
+
+struct dfz_node {
+	uint8_t kernel;                   /* enum dfz_kernel */
+	struct dfz_tensor in;
+	struct dfz_tensor aux;            /* DFZ_KERNEL_ADD only */
+	struct dfz_tensor out;
+	uint32_t tile[DFZ_MAX_RANK];      /* tile extent per dim, >= 1 */
+};
+
+/* A tiled program: a chain of copy-like nodes over one logical shape. */
+struct dfz_prog {
+	uint8_t rank;
+	uint8_t elem;
+	uint32_t shape[DFZ_MAX_RANK];
+	uint8_t nnodes;
+	struct dfz_node node[DFZ_MAX_NODES];
+	uint8_t buffering;                /* 1 single, 2 double */
+	uint8_t strategy;                 /* enum dfz_strategy */
+	uint8_t local_level;              /* where tiles live (L2 or L1) */
+	uint8_t compute_chunks;           /* yields inside one tile's compute */
+};
+
+/**
+ * dfz_prog_run() - execute @p through @ad as a tiling compiler's generated
+ * code would: per node, tiles loaded into local buffers, computed, stored.
+ * @p: borrowed. Local buffers and handles are allocated in p->local_level
+ * and released before return.
+ * Return: 0 or the first negative DFZ_E* code (a hang or an allocation
+ * failure); a run that returns an error leaves memory as it is.
+ */
+int dfz_prog_run(struct dfz_adapter *ad, const struct dfz_prog *p);
+
+/** dfz_prog_local_bytes() - local bytes dfz_prog_run() needs for @p's
+ * largest node (buffers, requests and redzones). */
+uint32_t dfz_prog_local_bytes(const struct dfz_prog *p, const struct dfz_adapter *ad);
+
+#endif /* DMAFUZZ_RUNTIME_H */

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private oracle interfaces: the operations every oracle implements, the
+ * set that owns them and dispatches events to them, and the small shared
+ * tools they are built from (a bounded pointer table, descriptor
+ * footprints). Oracles keep their own state machines and never call the
+ * runtime code paths they judge; they only read events and memory.
+ */
+#ifndef DMAFUZZ_ORACLE_INT_H
+#define DMAFUZZ_ORACLE_INT_H
+
+#include "dmafuzz/oracle.h"
+
+#define DFZ_EV_BIT(kind) (1u << (kind))
+
+/*
+ * struct dfz_oracle_ops - one oracle.
+ * @name:   short name, copied into findings.
+ * @size:   bytes of the oracle's state (allocated zeroed by the set).
+ * @events: DFZ_EV_BIT mask of the event kinds @event wants.
+ * @init:   allocate everything at the caps, once. Return 0 or DFZ_ENOMEM;
+ *          on error @fini still runs on the state.
+ * @fini:   release what @init allocated (state possibly half built).
+ * @reset:  start a run on @rt; forget the previous run (only what it used).
+ * @event:  observe @ev (borrowed for the call).
+ * @begin:  the program @spec is set up (may be NULL in the ops table).
+ * @end:    the run is over: post-checks (may be NULL).
+ */
+struct dfz_oracle_ops {
+	const char *name;
+	size_t size;
+	uint32_t events;
+	int (*init)(void *st);
+	void (*fini)(void *st);
+	void (*reset)(void *st, struct dfz_oracles *set, struct dfz_rt *rt);
+	void (*event)(void *st, const struct dfz_event *ev);
+	void (*begin)(void *st, const struct dfz_prog *spec);
+	void (*end)(void *st);
+};
+
+extern const struct dfz_oracle_ops dfz__oracle_ref;
+extern const struct dfz_oracle_ops dfz__oracle_redzone;
+extern const struct dfz_oracle_ops dfz__oracle_handle;
+extern const struct dfz_oracle_ops dfz__oracle_queue;
+extern const struct dfz_oracle_ops dfz__oracle_desc;
+extern const struct dfz_oracle_ops dfz__oracle_hang;
+extern const struct dfz_oracle_ops dfz__oracle_hazard;
+
+/*
+ * struct dfz_oracles - the set. Events go to the attached oracles in enum
+ * order; once a finding exists the run is decided and nothing more is
+ * dispatched (first violation wins).
+ */
+struct dfz_oracles {
+	uint32_t mask;                /* attached oracles */
+	bool running;                 /* between reset and end */
+	struct dfz_rt *rt;            /* borrowed until the next reset */
+	int64_t nissue;               /* ISSUE events seen this run */
+	int64_t xfer;                 /* sequence number of the current ISSUE */
+	const struct dfz_oracle_ops *ops[DFZ_ORACLE_COUNT];
+	void *st[DFZ_ORACLE_COUNT];
+	uint8_t disp[DFZ_EV_COUNT][DFZ_ORACLE_COUNT]; /* oracle ids per kind */
+	uint8_t ndisp[DFZ_EV_COUNT];
+	struct dfz_finding finding;
+};
+
+/** dfz__oracles_decided() - true once the run has a finding. */
+static inline bool dfz__oracles_decided(const struct dfz_oracles *set)
+{
+	return set->finding.cls != DFZ_CLASS_NONE;
+}
+
+/** dfz__oracles_state() - state of oracle @id in @set, or NULL (tests). */
+void *dfz__oracles_state(struct dfz_oracles *set, enum dfz_oracle_id id);
+
+/* Largest tensor the reference oracle judges: DFZ_CAP_TENSOR_BYTES of the
+ * plan layer (checked by the tests); larger specs are not judged. */
+#define DFZ__REF_CAP_BYTES (64u << 10)
+
+/** dfz__ref_snapshot() - the begin-of-run copy of tensor @t of the ref
+ * oracle (0: node[0].in, 1 + k: node k's aux, 1 + DFZ_MAX_NODES + k: node
+ * k's out), for sabotage tests; NULL when @t is out of range. */
+uint8_t *dfz__ref_snapshot(void *ref_state, unsigned t);
+
+/** dfz__level_name() - "L3", "L2", "L1" or "L?". */
+const char *dfz__level_name(unsigned level);
+
+/* ------------------------------------------------------- pointer table */
+
+/*
+ * struct dfz__ptab - a bounded open-addressing map from a pointer to a
+ * dense index 0..n-1 (the order of first insertion). Entries are never
+ * removed during a run; clearing costs O(entries).
+ */
+struct dfz__ptab {
+	const void **key;             /* slots, NULL: empty */
+	uint32_t *val;
+	uint32_t *used;               /* slot of each entry, for clearing */
+	uint32_t n;                   /* entries */
+	uint32_t max;                 /* entry bound */
+	uint32_t mask;                /* slots - 1 */
+};
+
+int dfz__ptab_init(struct dfz__ptab *t, uint32_t max);
+void dfz__ptab_fini(struct dfz__ptab *t);
+void dfz__ptab_clear(struct dfz__ptab *t);
+/** dfz__ptab_find() - index of @key, or -1. */
+int32_t dfz__ptab_find(const struct dfz__ptab *t, const void *key);
+/** dfz__ptab_add() - index of @key, inserted when new; -1 when full. */
+int32_t dfz__ptab_add(struct dfz__ptab *t, const void *key, bool *added);
+
+/* ------------------------------------------------------------ footprints */
+
+/*
+ * struct dfz__fp - the bytes one side of a descriptor covers, as disjoint
+ * ranges in increasing line order: lines of @length bytes every @stride
+ * (the last partial), @size bytes in all. A 1-D side, a contiguous side
+ * and lines that overlap (stride < length) come out as one range.
+ */
+struct dfz__fp {
+	uint8_t level;
+	uint64_t base;
+	uint64_t stride;
+	uint64_t length;
+	uint64_t size;
+	uint64_t done;                /* bytes produced so far */
+	uint64_t line;
+};
+
+/** dfz__fp_init() - the external (@ext) or local side of @d. */
+void dfz__fp_init(struct dfz__fp *fp, const struct dfz_desc *d, bool ext);
+
+/** dfz__fp_next() - next range [*off, *off + *len); false when done. */
+bool dfz__fp_next(struct dfz__fp *fp, uint64_t *off, uint64_t *len);
+
+/** dfz__fp_contains() - true when the span lies inside one range of @d's
+ * @ext side footprint. */
+bool dfz__fp_contains(const struct dfz_desc *d, bool ext,
+		      const struct dfz_span *s);
+
+#endif /* DMAFUZZ_ORACLE_INT_H */

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The oracle set: creates the oracles of a mask once, resets them per run,
+ * dispatches every runtime event to the oracles that want it (in enum
+ * order), and keeps the first violation of the run as its finding. Also
+ * the class names and the small tools the oracles share: a bounded
+ * pointer table and descriptor footprints.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle_int.h"
+
+static const char *const class_names[DFZ_CLASS_COUNT] = {
+	[DFZ_CLASS_NONE] = "none",
+#define CLASS_NAME(id, name) [DFZ_CLASS_##id] = name,
+	DFZ_CLASS_MAP(CLASS_NAME)
+#undef CLASS_NAME
+};
+
+static const struct dfz_oracle_ops *const oracle_ops[DFZ_ORACLE_COUNT] = {
+	[DFZ_ORACLE_REF] = &dfz__oracle_ref,
+	[DFZ_ORACLE_REDZONE] = &dfz__oracle_redzone,
+	[DFZ_ORACLE_HANDLE] = &dfz__oracle_handle,
+	[DFZ_ORACLE_QUEUE] = &dfz__oracle_queue,
+	[DFZ_ORACLE_DESC] = &dfz__oracle_desc,
+	[DFZ_ORACLE_HANG] = &dfz__oracle_hang,
+	[DFZ_ORACLE_HAZARD] = &dfz__oracle_hazard,
+};
+
+const char *dfz_class_name(unsigned cls)
+{
+	return cls < DFZ_CLASS_COUNT ? class_names[cls] : NULL;
+}
+
+unsigned dfz_class_parse(const char *name)
+{
+	unsigned i;
+
+	if (!name)
+		return DFZ_CLASS_NONE;
+	for (i = 1; i < DFZ_CLASS_COUNT; i++)
+		if (strcmp(name, class_names[i]) == 0)
+			return i;
+	return DFZ_CLASS_NONE;
+}
+
+struct dfz_evidence dfz_evidence_none(void)
+{
+	struct dfz_evidence ev = {
+		.handle = NULL, .step = -1, .xfer = -1,
+		.elem = -1, .level = -1, .off = -1,
+	};
+
+	return ev;
+}
+
+const char *dfz__level_name(unsigned level)
+{
+	static const char *const names[DFZ_NLEVELS] = { "L3", "L2", "L1" };
+
+	return level < DFZ_NLEVELS ? names[level] : "L?";
+}
+
+void dfz_oracle_fail(struct dfz_oracles *set, const char *oracle,
+		     enum dfz_class cls, const struct dfz_evidence *ev,
+		     const char *fmt, ...)
+{
+	struct dfz_finding *f;
+	va_list ap;
+
+	if (!set || dfz__oracles_decided(set) || cls == DFZ_CLASS_NONE ||
+	    (unsigned)cls >= DFZ_CLASS_COUNT)
+		return;
+	f = &set->finding;
+	f->cls = (uint8_t)cls;
+	snprintf(f->oracle, sizeof(f->oracle), "%s", oracle ? oracle : "?");
+	va_start(ap, fmt);
+	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	va_end(ap);
+	f->ev = ev ? *ev : dfz_evidence_none();
+}
+
+/* ------------------------------------------------------------ the set */
+
+static void build_dispatch(struct dfz_oracles *set)
+{
+	unsigned k, id;
+
+	for (k = 0; k < DFZ_EV_COUNT; k++) {
+		set->ndisp[k] = 0;
+		for (id = 0; id < DFZ_ORACLE_COUNT; id++)
+			if (set->ops[id] && set->ops[id]->event &&
+			    (set->ops[id]->events & DFZ_EV_BIT(k)))
+				set->disp[k][set->ndisp[k]++] = (uint8_t)id;
+	}
+}
+
+int dfz_oracles_create(uint32_t mask, struct dfz_oracles **out)
+{
+	struct dfz_oracles *set = calloc(1, sizeof(*set));
+	unsigned id;
+
+	if (!set)
+		return DFZ_ENOMEM;
+	set->mask = mask & DFZ_ORACLES_ALL;
+	for (id = 0; id < DFZ_ORACLE_COUNT; id++) {
+		if (!(set->mask & (1u << id)))
+			continue;
+		set->ops[id] = oracle_ops[id];
+		set->st[id] = calloc(1, oracle_ops[id]->size);
+		if (!set->st[id] || oracle_ops[id]->init(set->st[id]) != 0)
+			goto err_destroy;
+	}
+	build_dispatch(set);
+	*out = set;
+	return 0;
+
+err_destroy:
+	dfz_oracles_destroy(set);
+	return DFZ_ENOMEM;
+}
+
+void dfz_oracles_destroy(struct dfz_oracles *set)
+{
+	unsigned id;
+
+	if (!set)
+		return;
+	for (id = 0; id < DFZ_ORACLE_COUNT; id++) {
+		if (set->st[id])
+			set->ops[id]->fini(set->st[id]);
+		free(set->st[id]);
+	}
+	free(set);
+}
+
+static void observe(void *ctx, const struct dfz_event *ev)
+{
+	struct dfz_oracles *set = ctx;
+	unsigned i, k = ev->kind;
+
+	if (!set->running || dfz__oracles_decided(set) || k >= DFZ_EV_COUNT)
+		return;
+	if (k == DFZ_EV_ISSUE)
+		set->xfer = set->nissue++;
+	for (i = 0; i < set->ndisp[k] && !dfz__oracles_decided(set); i++) {
+		unsigned id = set->disp[k][i];
+
+		set->ops[id]->event(set->st[id], ev);
+	}
+}
+
+struct dfz_observer dfz_oracles_observer(struct dfz_oracles *set)
+{
+	struct dfz_observer obs = { .fn = observe, .ctx = set };
+
+	return obs;
+}
+
+void dfz_oracles_reset(struct dfz_oracles *set, struct dfz_rt *rt)
+{
+	unsigned id;
+
+	memset(&set->finding, 0, sizeof(set->finding));
+	set->finding.ev = dfz_evidence_none();
+	set->rt = rt;
+	set->nissue = 0;
+	set->xfer = -1;
+	set->running = true;
+	for (id = 0; id < DFZ_ORACLE_COUNT; id++)
+		if (set->st[id])
+			set->ops[id]->reset(set->st[id], set, rt);
+}
+
+void dfz_oracles_begin(struct dfz_oracles *set, const struct dfz_prog *spec)
+{
+	unsigned id;
+
+	if (!set->running)
+		return;
+	for (id = 0; id < DFZ_ORACLE_COUNT; id++)
+		if (set->st[id] && set->ops[id]->begin &&
+		    !dfz__oracles_decided(set))
+			set->ops[id]->begin(set->st[id], spec);
+}
+
+void dfz_oracles_end(struct dfz_oracles *set)
+{
+	unsigned id;
+
+	if (!set->running)
+		return;
+	for (id = 0; id < DFZ_ORACLE_COUNT; id++)
+		if (set->st[id] && set->ops[id]->end &&
+		    !dfz__oracles_decided(set))
+			set->ops[id]->end(set->st[id]);
+	set->running = false;
+}
+
+const struct dfz_finding *dfz_oracles_finding(const struct dfz_oracles *set)
+{
+	return dfz__oracles_decided(set) ? &set->finding : NULL;
+}
+
+void *dfz__oracles_state(struct dfz_oracles *set, enum dfz_oracle_id id)
+{
+	return (unsigned)id < DFZ_ORACLE_COUNT ? set->st[id] : NULL;
+}
+
+/* ------------------------------------------------------- pointer table */
+
+int dfz__ptab_init(struct dfz__ptab *t, uint32_t max)
+{
+	uint32_t slots = 1;
+
+	while (slots < 2 * max)
+		slots <<= 1;
+	t->key = calloc(slots, sizeof(*t->key));
+	t->val = calloc(slots, sizeof(*t->val));
+	t->used = calloc(max, sizeof(*t->used));
+	t->n = 0;
+	t->max = max;
+	t->mask = slots - 1;
+	return t->key && t->val && t->used ? 0 : DFZ_ENOMEM;
+}
+
+void dfz__ptab_fini(struct dfz__ptab *t)
+{
+	free(t->key);
+	free(t->val);
+	free(t->used);
+	memset(t, 0, sizeof(*t));
+}
+
+void dfz__ptab_clear(struct dfz__ptab *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		t->key[t->used[i]] = NULL;
+	t->n = 0;
+}
+
+static uint32_t ptab_hash(const void *key)
+{
+	uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 32);
+}
+
+int32_t dfz__ptab_find(const struct dfz__ptab *t, const void *key)
+{
+	uint32_t i = ptab_hash(key) & t->mask;
+
+	if (!key)
+		return -1;
+	while (t->key[i]) {
+		if (t->key[i] == key)
+			return (int32_t)t->val[i];
+		i = (i + 1) & t->mask;
+	}
+	return -1;
+}
+
+int32_t dfz__ptab_add(struct dfz__ptab *t, const void *key, bool *added)
+{
+	uint32_t i = ptab_hash(key) & t->mask;
+
+	*added = false;
+	if (!key)
+		return -1;
+	while (t->key[i]) {
+		if (t->key[i] == key)
+			return (int32_t)t->val[i];
+		i = (i + 1) & t->mask;
+	}
+	if (t->n >= t->max)
+		return -1;
+	t->key[i] = key;
+	t->val[i] = t->n;
+	t->used[t->n] = i;
+	*added = true;
+	return (int32_t)t->n++;
+}
+
+/* ------------------------------------------------------------ footprints */
+
+void dfz__fp_init(struct dfz__fp *fp, const struct dfz_desc *d, bool ext)
+{
+	uint64_t nlines, last, end;
+
+	fp->level = ext ? d->ext_level : d->loc_level;
+	fp->base = ext ? d->ext_off : d->loc_off;
+	fp->stride = ext ? d->ext_stride : d->loc_stride;
+	fp->length = d->length;
+	fp->size = d->size;
+	fp->done = 0;
+	fp->line = 0;
+	if (d->is_2d && d->length == 0) {
+		fp->size = 0;             /* no line can hold a byte */
+	} else if (!d->is_2d || fp->length >= fp->size ||
+		   fp->stride == fp->length) {
+		fp->length = fp->size;    /* one contiguous range */
+		fp->stride = fp->size;
+	} else if (fp->stride < fp->length) {
+		/* Overlapping lines: their union is one range from base. */
+		nlines = (fp->size + fp->length - 1) / fp->length;
+		last = fp->size - (nlines - 1) * fp->length;
+		end = (nlines - 1) * fp->stride + last;
+		if (nlines > 1 && (nlines - 2) * fp->stride + fp->length > end)
+			end = (nlines - 2) * fp->stride + fp->length;
+		fp->size = fp->length = fp->stride = end;
+	}
+}
+
+bool dfz__fp_next(struct dfz__fp *fp, uint64_t *off, uint64_t *len)
+{
+	uint64_t n;
+
+	if (fp->done >= fp->size)
+		return false;
+	n = fp->size - fp->done;
+	if (n > fp->length)
+		n = fp->length;
+	*off = fp->base + fp->line * fp->stride;
+	*len = n;
+	fp->done += n;
+	fp->line++;
+	return true;
+}
+
+bool dfz__fp_contains(const struct dfz_desc *d, bool ext,
+		      const struct dfz_span *s)
+{
+	struct dfz__fp fp;
+	uint64_t rel, line, col, linelen;
+
+	dfz__fp_init(&fp, d, ext);
+	if (s->level != fp.level || fp.size == 0 || s->off < fp.base)
+		return false;
+	rel = s->off - fp.base;
+	line = rel / fp.stride;
+	if (line * fp.length >= fp.size)
+		return false;
+	col = rel - line * fp.stride;
+	linelen = fp.size - line * fp.length;
+	if (linelen > fp.length)
+		linelen = fp.length;
+	return col + s->len <= linelen;
+}

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The memory model (DESIGN 3.1): three levels, L3 addressed by offsets and
+ * L2/L1 by pointers, each an arena allocated once at its cap of which a run
+ * uses a configurable prefix. Fresh bytes follow a position-dependent fill
+ * pattern; allocations are first-fit by address, carry canary redzones on
+ * both sides, and are not poisoned when freed (like a stack, storage keeps
+ * its bytes until it is handed out again). A reset refills only the part of
+ * each arena below its high-water mark.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime_int.h"
+
+_Static_assert(DFZ_REDZONE % DFZ__MEM_ALIGN == 0,
+	       "user offsets stay aligned after the leading redzone");
+_Static_assert(DFZ__MEM_RESERVED % DFZ__MEM_ALIGN == 0,
+	       "the first block starts aligned");
+
+static const uint32_t caps[DFZ_NLEVELS] = {
+	[DFZ_L3] = DFZ_CAP_L3,
+	[DFZ_L2] = DFZ_CAP_L2,
+	[DFZ_L1] = DFZ_CAP_L1,
+};
+
+/* ---------------------------------------------------------------- patterns */
+
+/* A cheap integer hash: neighbouring offsets get unrelated bytes, so a byte
+ * copied to the wrong place (or level) is visible. */
+static uint32_t mix(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352du;
+	x ^= x >> 15;
+	x *= 0x846ca68bu;
+	x ^= x >> 16;
+	return x;
+}
+
+uint8_t dfz_mem_fill_byte(enum dfz_level level, uint32_t off)
+{
+	return (uint8_t)mix(off ^ ((uint32_t)level + 1u) * 0x9e3779b9u);
+}
+
+/* Distinct from the fill byte at every offset, so a canary overwritten with
+ * fresh-looking bytes is still caught. */
+uint8_t dfz_mem_canary_byte(enum dfz_level level, uint32_t off)
+{
+	uint8_t c = (uint8_t)(mix(off + ((uint32_t)level + 1u) * 0x85ebca6bu) >> 8);
+
+	return c == dfz_mem_fill_byte(level, off) ? (uint8_t)~c : c;
+}
+
+/* -------------------------------------------------------- arena lifecycle */
+
+int dfz__mem_init(struct dfz_rt *rt)
+{
+	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
+		struct dfz_arena *a = &rt->arena[l];
+
+		a->cap = caps[l];
+		a->base = malloc(a->cap);
+		a->fill = malloc(a->cap);
+		if (!a->base || !a->fill)
+			goto err_fini;
+		for (uint32_t off = 0; off < a->cap; off++)
+			a->fill[off] = dfz_mem_fill_byte((enum dfz_level)l, off);
+		memcpy(a->base, a->fill, a->cap);
+		a->high = 0;
+		a->size = a->cap;
+		a->nblocks = 0;
+	}
+	return 0;
+
+err_fini:
+	dfz__mem_fini(rt);
+	return DFZ_ENOMEM;
+}
+
+void dfz__mem_fini(struct dfz_rt *rt)
+{
+	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
+		free(rt->arena[l].base);
+		free(rt->arena[l].fill);
+		rt->arena[l].base = NULL;
+		rt->arena[l].fill = NULL;
+	}
+}
+
+void dfz__mem_reset(struct dfz_rt *rt)
+{
+	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
+		struct dfz_arena *a = &rt->arena[l];
+
+		memcpy(a->base, a->fill, a->high);
+		a->high = 0;
+		a->nblocks = 0;
+		a->size = rt->cfg.mem_size[l];
+	}
+}
+
+void dfz__mem_touch(struct dfz_rt *rt, unsigned level, uint32_t off,
+		    uint32_t len)
+{
+	struct dfz_arena *a;
+	uint64_t end = (uint64_t)off + len;
+
+	if (level >= DFZ_NLEVELS)
+		return;
+	a = &rt->arena[level];
+	if (end > a->cap)
+		end = a->cap;
+	if (end > a->high)
+		a->high = (uint32_t)end;
+}
+
+/* ------------------------------------------------------------- allocation */
+
+static void emit_span(struct dfz_rt *rt, enum dfz_ev_kind kind,
+		      unsigned level, const struct dfz_block *b)
+{
+	struct dfz_event ev = {
+		.kind = (uint8_t)kind,
+		.step = dfz_rt_now(rt),
+		.dst = { .level = (uint8_t)level, .off = b->off, .len = b->size },
+		.aux = kind == DFZ_EV_ALLOC ? DFZ_REDZONE : 0,
+	};
+
+	dfz_rt_emit(rt, &ev);
+}
+
+static uint64_t align_up(uint64_t x)
+{
+	return (x + DFZ__MEM_ALIGN - 1) & ~(uint64_t)(DFZ__MEM_ALIGN - 1);
+}
+
+/* End of block @b's trailing redzone. */
+static uint64_t block_end(const struct dfz_block *b)
+{
+	return (uint64_t)b->off + b->size + DFZ_REDZONE;
+}
+
+/*
+ * First fit by address: the lowest gap of @need bytes (redzones included).
+ * @start: out, where the block begins; @idx: out, its index in the table.
+ */
+static int find_gap(const struct dfz_arena *a, uint64_t need, uint64_t *start,
+		    uint32_t *idx)
+{
+	uint64_t cur = DFZ__MEM_RESERVED;
+	uint32_t i;
+
+	for (i = 0; i < a->nblocks; i++) {
+		if (cur + need <= (uint64_t)a->block[i].off - DFZ_REDZONE)
+			break;
+		cur = align_up(block_end(&a->block[i]));
+	}
+	if (i == a->nblocks && cur + need > a->size)
+		return DFZ_ENOMEM;
+	*start = cur;
+	*idx = i;
+	return 0;
+}
+
+static void write_canaries(struct dfz_arena *a, unsigned level, uint32_t from)
+{
+	for (uint32_t k = from; k < from + DFZ_REDZONE; k++)
+		a->base[k] = dfz_mem_canary_byte((enum dfz_level)level, k);
+}
+
+static int alloc_block(struct dfz_rt *rt, unsigned level, uint32_t size,
+		       uint32_t *off)
+{
+	struct dfz_arena *a = &rt->arena[level];
+	struct dfz_block *b;
+	uint64_t start;
+	uint32_t i;
+
+	if (size == 0)
+		return DFZ_EINVAL;
+	if (a->nblocks == DFZ_MAX_ALLOCS)
+		return DFZ_ENOMEM;
+	if (find_gap(a, (uint64_t)size + 2 * DFZ_REDZONE, &start, &i) < 0)
+		return DFZ_ENOMEM;
+	memmove(&a->block[i + 1], &a->block[i],
+		(a->nblocks - i) * sizeof(a->block[0]));
+	a->nblocks++;
+	b = &a->block[i];
+	b->off = (uint32_t)start + DFZ_REDZONE;
+	b->size = size;
+	write_canaries(a, level, (uint32_t)start);
+	write_canaries(a, level, b->off + size);
+	dfz__mem_touch(rt, level, (uint32_t)start, size + 2 * DFZ_REDZONE);
+	emit_span(rt, DFZ_EV_ALLOC, level, b);
+	*off = b->off;
+	return 0;
+}
+
+/* Index of the block whose user region starts at @off, or -1. */
+static int find_block(const struct dfz_arena *a, uint32_t off)
+{
+	uint32_t lo = 0, hi = a->nblocks;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (a->block[mid].off == off)
+			return (int)mid;
+		if (a->block[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static int free_block(struct dfz_rt *rt, unsigned level, uint32_t off)
+{
+	struct dfz_arena *a = &rt->arena[level];
+	int i = find_block(a, off);
+
+	if (i < 0)
+		return DFZ_EINVAL;
+	emit_span(rt, DFZ_EV_FREE, level, &a->block[i]);
+	a->nblocks--;
+	memmove(&a->block[i], &a->block[i + 1],
+		(a->nblocks - (uint32_t)i) * sizeof(a->block[0]));
+	return 0;
+}
+
+int dfz_l3_alloc(struct dfz_rt *rt, uint32_t size, uint32_t *off)
+{
+	if (!rt || !off)
+		return DFZ_EINVAL;
+	return alloc_block(rt, DFZ_L3, size, off);
+}
+
+int dfz_l3_free(struct dfz_rt *rt, uint32_t off)
+{
+	if (!rt)
+		return DFZ_EINVAL;
+	return free_block(rt, DFZ_L3, off);
+}
+
+int dfz_local_alloc(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
+		    void **ptr)
+{
+	uint32_t off;
+	int rc;
+
+	if (!rt || !ptr || (level != DFZ_L2 && level != DFZ_L1))
+		return DFZ_EINVAL;
+	rc = alloc_block(rt, level, size, &off);
+	if (rc == 0)
+		*ptr = rt->arena[level].base + off;
+	return rc;
+}
+
+int dfz_local_free(struct dfz_rt *rt, void *ptr)
+{
+	struct dfz_span s;
+
+	if (!rt || !dfz_mem_locate(rt, ptr, 1, &s))
+		return DFZ_EINVAL;
+	return free_block(rt, s.level, s.off);
+}
+
+/* ------------------------------------------------------------------ access */
+
+int dfz_l3_write(struct dfz_rt *rt, uint32_t off, const void *src, uint32_t n)
+{
+	struct dfz_arena *a;
+
+	if (!rt || (!src && n))
+		return DFZ_EINVAL;
+	a = &rt->arena[DFZ_L3];
+	if ((uint64_t)off + n > a->size)
+		return DFZ_EFAULT;
+	if (n) {
+		memcpy(a->base + off, src, n);
+		dfz__mem_touch(rt, DFZ_L3, off, n);
+	}
+	return 0;
+}
+
+int dfz_l3_read(const struct dfz_rt *rt, uint32_t off, void *dst, uint32_t n)
+{
+	const struct dfz_arena *a;
+
+	if (!rt || (!dst && n))
+		return DFZ_EINVAL;
+	a = &rt->arena[DFZ_L3];
+	if ((uint64_t)off + n > a->size)
+		return DFZ_EFAULT;
+	if (n)
+		memcpy(dst, a->base + off, n);
+	return 0;
+}
+
+/* Addresses are compared as integers: @ptr may point anywhere. */
+bool dfz_mem_locate(const struct dfz_rt *rt, const void *ptr, uint32_t len,
+		    struct dfz_span *out)
+{
+	uintptr_t p = (uintptr_t)ptr;
+
+	for (unsigned l = DFZ_L2; l <= DFZ_L1; l++) {
+		const struct dfz_arena *a = &rt->arena[l];
+		uintptr_t b = (uintptr_t)a->base;
+
+		if (p < b || p - b >= a->size)
+			continue;
+		if (len > a->size - (p - b))
+			return false;
+		if (out) {
+			out->level = (uint8_t)l;
+			out->off = (uint32_t)(p - b);
+			out->len = len;
+		}
+		return true;
+	}
+	return false;
+}
+
+uint8_t *dfz_mem_ptr(const struct dfz_rt *rt, enum dfz_level level,
+		     uint32_t off)
+{
+	if ((unsigned)level >= DFZ_NLEVELS || off >= rt->arena[level].size)
+		return NULL;
+	return rt->arena[level].base + off;
+}
+
+uint32_t dfz_mem_size(const struct dfz_rt *rt, enum dfz_level level)
+{
+	return (unsigned)level < DFZ_NLEVELS ? rt->arena[level].size : 0;
+}

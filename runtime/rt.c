@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The runtime context: error messages and bug-switch names, creation and
+ * per-run reset of the model, virtual time (the engine step loop, yield
+ * points, bounded waits) and the one observer interface. Memory lives in
+ * mem.c and the ram engine in ram.c; this file ties them together.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime_int.h"
+
+#define DEFAULT_BANDWIDTH 64u
+#define DEFAULT_WAIT_BOUND 100000u
+#define ALL_BUGS (DFZ_BUG_COUNT >= 32 ? ~0u : (1u << (DFZ_BUG_COUNT & 31)) - 1u)
+
+/* ------------------------------------------------------------------ errors */
+
+const char *dfz_strerror(int err)
+{
+	switch (err) {
+	case 0:
+		return "ok";
+#define DFZ_ERRNO_MSG(name, val, msg) \
+	case DFZ_##name:              \
+		return msg;
+		DFZ_ERRNO_MAP(DFZ_ERRNO_MSG)
+#undef DFZ_ERRNO_MSG
+	default:
+		return "unknown error";
+	}
+}
+
+/* ------------------------------------------------------------ bug switches */
+
+static const char *const bug_names[DFZ_BUG_COUNT] = {
+#define DFZ_BUG_STR(id, name) [DFZ_BUG_##id] = name,
+	DFZ_BUG_MAP(DFZ_BUG_STR)
+#undef DFZ_BUG_STR
+};
+
+const char *dfz_bug_name(unsigned bug)
+{
+	return bug < DFZ_BUG_COUNT ? bug_names[bug] : NULL;
+}
+
+/* The bug whose name is exactly s[0..n), or -1. */
+static int find_bug(const char *s, size_t n)
+{
+	for (unsigned i = 0; i < DFZ_BUG_COUNT; i++)
+		if (strlen(bug_names[i]) == n && memcmp(bug_names[i], s, n) == 0)
+			return (int)i;
+	return -1;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Names are separated by commas; blanks around a name and empty names (a
+ * trailing comma) are ignored. */
+int dfz_bugs_parse(const char *list, uint32_t *mask)
+{
+	uint32_t m = 0;
+	const char *s = list ? list : "";
+
+	if (!mask)
+		return DFZ_EINVAL;
+	while (*s) {
+		const char *end = s + strcspn(s, ",");
+		const char *e = end;
+		int bug;
+
+		while (s < e && is_blank(*s))
+			s++;
+		while (e > s && is_blank(e[-1]))
+			e--;
+		if (e > s) {
+			bug = find_bug(s, (size_t)(e - s));
+			if (bug < 0)
+				return DFZ_EINVAL;
+			m |= 1u << bug;
+		}
+		s = *end ? end + 1 : end;
+	}
+	*mask = m;
+	return 0;
+}
+
+/* ---------------------------------------------------------- create, reset */
+
+/* Copy @cfg into @rt with zero fields replaced by their defaults. */
+static void apply_config(struct dfz_rt *rt, const struct dfz_rt_config *cfg)
+{
+	rt->cfg = *cfg;
+	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
+		uint32_t cap = rt->arena[l].cap;
+
+		if (rt->cfg.mem_size[l] == 0 || rt->cfg.mem_size[l] > cap)
+			rt->cfg.mem_size[l] = cap;
+	}
+	if (rt->cfg.bandwidth == 0)
+		rt->cfg.bandwidth = DEFAULT_BANDWIDTH;
+	if (rt->cfg.wait_bound == 0)
+		rt->cfg.wait_bound = DEFAULT_WAIT_BOUND;
+}
+
+int dfz_rt_create(struct dfz_rt **out)
+{
+	static const struct dfz_rt_config defaults;
+	struct dfz_rt *rt;
+
+	if (!out)
+		return DFZ_EINVAL;
+	rt = calloc(1, sizeof(*rt));
+	if (!rt)
+		return DFZ_ENOMEM;
+	if (dfz__mem_init(rt) < 0)
+		goto err_free_rt;
+	if (dfz__ram_init(&rt->ram, rt) < 0)
+		goto err_fini_mem;
+	dfz_rt_reset(rt, &defaults);
+	*out = rt;
+	return 0;
+
+err_fini_mem:
+	dfz__mem_fini(rt);
+err_free_rt:
+	free(rt);
+	return DFZ_ENOMEM;
+}
+
+void dfz_rt_destroy(struct dfz_rt *rt)
+{
+	if (!rt)
+		return;
+	dfz__ram_fini(&rt->ram);
+	dfz__mem_fini(rt);
+	free(rt);
+}
+
+int dfz_rt_reset(struct dfz_rt *rt, const struct dfz_rt_config *cfg)
+{
+	if (!rt || !cfg)
+		return DFZ_EINVAL;
+	if (cfg->bugs & ~ALL_BUGS)
+		return DFZ_EINVAL;
+	apply_config(rt, cfg);
+	dfz__mem_reset(rt);
+	dfz__ram_reset(&rt->ram);
+	rt->now = 0;
+	return 0;
+}
+
+uint32_t dfz_rt_bugs(const struct dfz_rt *rt)
+{
+	return rt->cfg.bugs;
+}
+
+uint64_t dfz_rt_now(const struct dfz_rt *rt)
+{
+	return rt->now;
+}
+
+/* ------------------------------------------------------------------- time */
+
+void dfz__rt_step(struct dfz_rt *rt)
+{
+	rt->now++;
+	dfz__ram_step(&rt->ram);
+}
+
+bool dfz__rt_is_idle(const struct dfz_rt *rt)
+{
+	return dfz__ram_is_idle(&rt->ram);
+}
+
+/*
+ * Stepping idle engines only advances time, so once every engine is idle
+ * the remaining steps are added at once: same result, no spinning.
+ */
+static void run_steps(struct dfz_rt *rt, uint64_t n)
+{
+	while (n > 0) {
+		if (dfz__rt_is_idle(rt)) {
+			rt->now += n;
+			return;
+		}
+		dfz__rt_step(rt);
+		n--;
+	}
+}
+
+void dfz_rt_yield(struct dfz_rt *rt, enum dfz_yield where)
+{
+	unsigned n = rt->cfg.sched ? rt->cfg.sched(rt->cfg.sched_ctx, where) : 0;
+
+	run_steps(rt, n);
+}
+
+int dfz__rt_wait(struct dfz_rt *rt, bool (*done)(const void *arg),
+		 const void *arg)
+{
+	uint32_t bound = rt->cfg.wait_bound;
+
+	for (uint32_t n = 0; !done(arg); n++) {
+		if (n >= bound)
+			return DFZ_EHANG;
+		if (dfz__rt_is_idle(rt)) {
+			/* Nothing can set the condition any more. */
+			rt->now += bound - n;
+			return DFZ_EHANG;
+		}
+		dfz__rt_step(rt);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- events */
+
+/*
+ * The hot path. Every write the model publishes also raises the arena's
+ * high-water mark here, so the next reset refills exactly what may differ
+ * from the fill pattern, whichever engine or executor wrote it.
+ */
+void dfz_rt_emit(struct dfz_rt *rt, const struct dfz_event *ev)
+{
+	if (ev->kind == DFZ_EV_MOVE || ev->kind == DFZ_EV_COMPUTE_WRITE)
+		dfz__mem_touch(rt, ev->dst.level, ev->dst.off, ev->dst.len);
+	if (rt->cfg.obs.fn)
+		rt->cfg.obs.fn(rt->cfg.obs.ctx, ev);
+}
+
+/* ---------------------------------------------------------------- engines */
+
+const struct dfz_engine_ops *dfz__engine_ops(unsigned id)
+{
+	switch (id) {
+	case DFZ_ENGINE_RAM:
+		return &dfz__ram_ops;
+	default:
+		return NULL;
+	}
+}

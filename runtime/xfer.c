@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The N-d transfer adapter (DESIGN 3.6): what a tiling compiler generates on
+ * top of a DMA engine. A strided N-d transfer is normalised to byte
+ * dimensions, decomposed into the engine's kernel rank (a loop over the
+ * outer dimensions, one kernel call per iteration), and issued on the
+ * requests of a caller's handle by one of the decomposition policies. The
+ * adapter keeps its own record of which requests are in flight and guards
+ * reuse on engines that forbid sharing a request (the fix of bug 1); the
+ * shared-handle switch removes exactly that guard. It drives engines only
+ * through struct dfz_engine_ops.
+ */
+#include <string.h>
+
+#include "runtime_int.h"
+
+/* Logical dims, the byte dim and a possible unit line dim. */
+#define NORM_MAX (DFZ_MAX_RANK + 2)
+
+/* A transfer in byte dims, outermost first; rank 0 is an empty transfer. */
+struct norm {
+	unsigned rank;
+	uint32_t shape[NORM_MAX];
+	uint32_t ext[NORM_MAX];   /* byte strides, external side */
+	uint32_t loc[NORM_MAX];   /* byte strides, local side */
+};
+
+/* The kernel calls of one transfer: @loops outer dims of the normalised
+ * transfer are iterated, each iteration issues @base at shifted offsets. */
+struct kplan {
+	unsigned loops;
+	uint64_t calls;
+	struct dfz_desc base;
+};
+
+/* ------------------------------------------------------------------ names */
+
+static const char *const policy_names[DFZ_POLICY_COUNT] = {
+	[DFZ_POLICY_ASYNC_SHARED] = "async-shared",
+	[DFZ_POLICY_WAIT_EACH] = "wait-each",
+	[DFZ_POLICY_POOL] = "pool",
+	[DFZ_POLICY_BLOCKING] = "blocking",
+};
+
+static const char *const strategy_names[DFZ_STRAT_COUNT] = {
+	[DFZ_STRAT_TENSOR_DIR] = "tensor-dir",
+	[DFZ_STRAT_DIR] = "dir",
+	[DFZ_STRAT_BARRIER] = "barrier",
+	[DFZ_STRAT_FRESH] = "fresh",
+};
+
+const char *dfz_policy_name(unsigned p)
+{
+	return p < DFZ_POLICY_COUNT ? policy_names[p] : NULL;
+}
+
+const char *dfz_strategy_name(unsigned s)
+{
+	return s < DFZ_STRAT_COUNT ? strategy_names[s] : NULL;
+}
+
+/* ---------------------------------------------------------- normalisation */
+
+static void push_dim(struct norm *n, uint32_t shape, uint32_t ext,
+		     uint32_t loc)
+{
+	n->shape[n->rank] = shape;
+	n->ext[n->rank] = ext;
+	n->loc[n->rank] = loc;
+	n->rank++;
+}
+
+static void remove_dim(struct norm *n, unsigned i)
+{
+	for (unsigned k = i; k + 1 < n->rank; k++) {
+		n->shape[k] = n->shape[k + 1];
+		n->ext[k] = n->ext[k + 1];
+		n->loc[k] = n->loc[k + 1];
+	}
+	n->rank--;
+}
+
+/* Dim @i steps over whole copies of dim @i+1 on both sides. */
+static bool is_mergeable(const struct norm *n, unsigned i)
+{
+	uint64_t inner = n->shape[i + 1];
+
+	return n->ext[i] == inner * n->ext[i + 1] &&
+	       n->loc[i] == inner * n->loc[i + 1];
+}
+
+/*
+ * Merge dims contiguous on both sides. Merging dim i into i+1 changes only
+ * the shape of i+1, which no inner pair's test reads, so one pass from the
+ * inside out reaches the fixed point. The product fits: the total byte
+ * count was checked first.
+ */
+static void merge_dims(struct norm *n)
+{
+	for (unsigned i = n->rank - 1; i-- > 0;) {
+		if (!is_mergeable(n, i))
+			continue;
+		n->shape[i + 1] *= n->shape[i];
+		remove_dim(n, i);
+	}
+}
+
+/* Offset of the last byte the dims reach from @base; false on overflow. */
+static bool fits_extent(const struct norm *n, const uint32_t *stride,
+			uint32_t base)
+{
+	uint64_t end = base;
+
+	for (unsigned d = 0; d < n->rank; d++) {
+		end += (uint64_t)(n->shape[d] - 1) * stride[d];
+		if (end > UINT32_MAX)
+			return false;
+	}
+	return true;
+}
+
+/* Total bytes of @x, or 0 when empty; saturates above UINT32_MAX. */
+static uint64_t total_bytes(const struct dfz_xfer *x)
+{
+	uint64_t total = x->elem;
+
+	for (unsigned d = 0; d < x->rank; d++) {
+		total *= x->shape[d];
+		if (total > UINT32_MAX)
+			return (uint64_t)UINT32_MAX + 1;
+	}
+	return total;
+}
+
+/*
+ * Normalise @x into @n (rank 0: empty). Return 0, DFZ_EINVAL for a rank
+ * outside 1..DFZ_MAX_RANK, or DFZ_ERANGE when the transfer's bytes or
+ * offsets do not fit 32 bits.
+ */
+static int normalise(const struct dfz_xfer *x, struct norm *n)
+{
+	uint64_t total = total_bytes(x);
+
+	memset(n, 0, sizeof(*n));
+	if (x->rank < 1 || x->rank > DFZ_MAX_RANK)
+		return DFZ_EINVAL;
+	if (total == 0)
+		return 0;
+	if (total > UINT32_MAX)
+		return DFZ_ERANGE;
+	for (unsigned d = 0; d < x->rank; d++)
+		if (x->shape[d] != 1)
+			push_dim(n, x->shape[d], x->ext_stride[d], x->loc_stride[d]);
+	if (x->elem != 1)
+		push_dim(n, x->elem, 1, 1);
+	if (n->rank > 1)
+		merge_dims(n);
+	if (n->rank == 0 || n->ext[n->rank - 1] != 1 || n->loc[n->rank - 1] != 1)
+		push_dim(n, 1, 1, 1);
+	if (!fits_extent(n, n->ext, x->ext_off) ||
+	    !fits_extent(n, n->loc, x->loc_off))
+		return DFZ_ERANGE;
+	return 0;
+}
+
+unsigned dfz_xfer_rank(const struct dfz_xfer *x)
+{
+	struct norm n;
+
+	if (!x || normalise(x, &n) < 0)
+		return 0;
+	return n.rank;
+}
+
+/* ---------------------------------------------------------- decomposition */
+
+/*
+ * Map the normalised @n onto the engine's kernels: a 2-D kernel over the
+ * two innermost dims when the engine has one and the local side is
+ * contiguous across lines, else one line per call (padded to 2-D unless the
+ * engine has a native 1-D kernel).
+ */
+static void plan_kernel(const struct dfz_engine_ops *ops,
+			const struct dfz_xfer *x, const struct norm *n,
+			struct kplan *k)
+{
+	unsigned r = n->rank;
+	uint32_t len = n->shape[r - 1];
+	bool two_d = (ops->kernel_ranks & (1u << 2)) && r >= 2 &&
+		     n->loc[r - 2] == len;
+	struct dfz_desc *d = &k->base;
+
+	memset(k, 0, sizeof(*k));
+	d->ext_level = x->ext_level;
+	d->loc_level = x->loc_level;
+	d->ext2loc = x->ext2loc != 0;
+	d->length = len;
+	d->loc_stride = len;
+	if (two_d) {
+		k->loops = r - 2;
+		d->is_2d = 1;
+		d->size = n->shape[r - 2] * len;
+		d->ext_stride = n->ext[r - 2];
+	} else {
+		k->loops = r - 1;
+		d->is_2d = !(ops->kernel_ranks & (1u << 1));
+		d->size = len;
+		d->ext_stride = len;
+	}
+	k->calls = 1;
+	for (unsigned i = 0; i < k->loops; i++)
+		k->calls *= n->shape[i];
+}
+
+/* The descriptor of the kernel call at outer index @idx. The sums fit:
+ * normalise() bounded the last byte of both sides. */
+static void desc_at(const struct dfz_xfer *x, const struct norm *n,
+		    const struct kplan *k, const uint32_t *idx,
+		    struct dfz_desc *d)
+{
+	uint64_t ext = x->ext_off, loc = x->loc_off;
+
+	for (unsigned i = 0; i < k->loops; i++) {
+		ext += (uint64_t)idx[i] * n->ext[i];
+		loc += (uint64_t)idx[i] * n->loc[i];
+	}
+	*d = k->base;
+	d->ext_off = (uint32_t)ext;
+	d->loc_off = (uint32_t)loc;
+}
+
+/* Advance the row-major outer index @idx over the first @loops dims. */
+static void next_index(const struct norm *n, unsigned loops, uint32_t *idx)
+{
+	for (unsigned i = loops; i-- > 0;) {
+		if (++idx[i] < n->shape[i])
+			return;
+		idx[i] = 0;
+	}
+}
+
+/* --------------------------------------------------------------- requests */
+
+static int wait_req(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
+		    struct dfz_handle *h, unsigned q)
+{
+	int rc = ops->wait(ad->rt, h->req[q]);
+
+	h->in_flight[q] = 0;
+	return rc;
+}
+
+static int wait_if_in_flight(struct dfz_adapter *ad,
+			     const struct dfz_engine_ops *ops,
+			     struct dfz_handle *h, unsigned q)
+{
+	return h->in_flight[q] ? wait_req(ad, ops, h, q) : 0;
+}
+
+/* The request sub-transfer @j goes on, after the waits its policy makes. */
+static int pick_req(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
+		    struct dfz_handle *h, uint64_t j, unsigned *q)
+{
+	*q = 0;
+	if (ad->policy == DFZ_POLICY_POOL) {
+		*q = h->next % h->nreq;
+		h->next = (uint8_t)((*q + 1u) % h->nreq);
+		return wait_if_in_flight(ad, ops, h, *q);
+	}
+	if (ad->policy == DFZ_POLICY_WAIT_EACH && j > 0)
+		return wait_if_in_flight(ad, ops, h, 0);
+	return 0;
+}
+
+/*
+ * Issue sub-transfer @j of a transfer on @h. The reuse guard (the fix of
+ * bug 1) waits a request still in flight before re-issuing it on an engine
+ * that forbids sharing; the shared-handle switch removes exactly it.
+ */
+static int issue_sub(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
+		     struct dfz_handle *h, const struct dfz_desc *d,
+		     uint64_t j)
+{
+	bool guard = !(dfz_rt_bugs(ad->rt) & DFZ_BUG_BIT(SHARED_HANDLE));
+	unsigned q;
+	int rc = pick_req(ad, ops, h, j, &q);
+
+	if (rc == 0 && guard && !ops->can_share)
+		rc = wait_if_in_flight(ad, ops, h, q);
+	if (rc < 0)
+		return rc;
+	rc = ops->issue(ad->rt, h->req[q], d);
+	if (rc < 0)
+		return rc;
+	h->in_flight[q] = 1;
+	if (ad->policy == DFZ_POLICY_BLOCKING)
+		return wait_req(ad, ops, h, q);
+	return 0;
+}
+
+/* The engine ops of @ad, or NULL when @ad cannot drive a transfer. */
+static const struct dfz_engine_ops *adapter_ops(const struct dfz_adapter *ad)
+{
+	if (!ad || !ad->rt || ad->policy >= DFZ_POLICY_COUNT)
+		return NULL;
+	return dfz__engine_ops(ad->engine);
+}
+
+int dfz_xfer_issue(struct dfz_adapter *ad, const struct dfz_xfer *x,
+		   struct dfz_handle *h)
+{
+	const struct dfz_engine_ops *ops = adapter_ops(ad);
+	uint32_t idx[NORM_MAX] = { 0 };
+	struct norm n;
+	struct kplan k;
+	int rc;
+
+	if (!ops || !x || !h || h->nreq == 0 || h->nreq > DFZ_MAX_POOL)
+		return DFZ_EINVAL;
+	rc = normalise(x, &n);
+	if (rc < 0 || n.rank == 0)
+		return rc;
+	plan_kernel(ops, x, &n, &k);
+	for (uint64_t j = 0; j < k.calls; j++) {
+		struct dfz_desc d;
+
+		desc_at(x, &n, &k, idx, &d);
+		rc = issue_sub(ad, ops, h, &d, j);
+		if (rc < 0)
+			return rc;
+		next_index(&n, k.loops, idx);
+	}
+	return 0;
+}
+
+int dfz_handle_wait(struct dfz_adapter *ad, struct dfz_handle *h)
+{
+	const struct dfz_engine_ops *ops = adapter_ops(ad);
+	int first = 0;
+
+	if (!ops || !h || h->nreq > DFZ_MAX_POOL)
+		return DFZ_EINVAL;
+	for (unsigned q = 0; q < h->nreq; q++) {
+		int rc = wait_if_in_flight(ad, ops, h, q);
+
+		if (rc < 0 && first == 0)
+			first = rc;
+	}
+	return first;
+}
+
+/* ---------------------------------------------------------------- handles */
+
+int dfz_handle_init(struct dfz_adapter *ad, struct dfz_handle *h)
+{
+	const struct dfz_engine_ops *ops = adapter_ops(ad);
+	unsigned nreq;
+	int rc = 0;
+
+	if (!ops || !h)
+		return DFZ_EINVAL;
+	nreq = ad->policy == DFZ_POLICY_POOL ? ad->pool_k : 1;
+	if (nreq < 1 || nreq > DFZ_MAX_POOL)
+		return DFZ_EINVAL;
+	memset(h, 0, sizeof(*h));
+	for (unsigned q = 0; q < nreq; q++) {
+		rc = dfz_local_alloc(ad->rt, (enum dfz_level)ad->req_level,
+				     ops->req_size, &h->req[q]);
+		if (rc < 0)
+			goto err_free_reqs;
+		memset(h->req[q], 0, ops->req_size);
+		h->nreq = (uint8_t)(q + 1);
+	}
+	return 0;
+
+err_free_reqs:
+	dfz_handle_fini(ad, h);
+	return rc;
+}
+
+void dfz_handle_fini(struct dfz_adapter *ad, struct dfz_handle *h)
+{
+	if (!ad || !h)
+		return;
+	for (unsigned q = 0; q < h->nreq && q < DFZ_MAX_POOL; q++)
+		if (h->req[q])
+			dfz_local_free(ad->rt, h->req[q]);
+	memset(h, 0, sizeof(*h));
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The CLI contract, end to end: exit codes (0 clean, 1 bug, 2 bad input),
+ * one-line errors on stderr, data on stdout. Runs the built binary named by
+ * $DFZ_CLI (set by `make check`); without it the suite fails, not skips.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char out[65536];
+static char err[4096];
+
+/* Run `$DFZ_CLI args` with stdout and stderr captured; return the exit code. */
+static int cli(const char *args)
+{
+	const char *bin = getenv("DFZ_CLI");
+	char cmd[2048];
+	FILE *f;
+	size_t n;
+	int st;
+
+	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
+	snprintf(cmd, sizeof(cmd), "%s %s 2>build/cli_err.txt", bin, args);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = 0;
+	st = pclose(f);
+	f = fopen("build/cli_err.txt", "r");
+	n = f ? fread(err, 1, sizeof(err) - 1, f) : 0;
+	err[n] = 0;
+	if (f)
+		fclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int lines(const char *s)
+{
+	int k = 0;
+
+	for (; *s; s++)
+		k += *s == '\n';
+	return k;
+}
+
+START_TEST(test_exit_codes)
+{
+	ck_assert_int_eq(cli("run corpus/regress/shared-handle.plan"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "VERDICT:  clean"));
+	ck_assert_int_eq(cli("run --bug shared-handle corpus/regress/shared-handle.plan"), 1);
+	ck_assert_ptr_nonnull(strstr(out, "VERDICT:  bug"));
+	ck_assert_int_eq(cli("run --json -b shared-handle corpus/regress/shared-handle.plan"), 1);
+	ck_assert_ptr_nonnull(strstr(out, "\"verdict\":\"bug\""));
+}
+END_TEST
+
+START_TEST(test_bad_input)
+{
+	ck_assert_int_eq(cli("run no/such.plan"), 2);
+	ck_assert_int_eq(lines(err), 1);
+	ck_assert_ptr_nonnull(strstr(err, "no/such.plan"));
+	ck_assert_int_eq(cli("run --no-such-flag x"), 2);
+	ck_assert_int_eq(cli("run --bug no-such-switch corpus/xfer"), 2);
+	ck_assert_int_eq(lines(err), 1);
+	ck_assert_int_eq(cli("frobnicate"), 2);
+	ck_assert_int_eq(cli("run"), 2);
+	ck_assert_int_eq(cli("gen --count x"), 2);
+	ck_assert_int_eq(cli("show tests/data/bad-rank.plan"), 2);
+	ck_assert_int_eq(lines(err), 1);
+	ck_assert_ptr_nonnull(strstr(err, "line"));
+	ck_assert_int_eq(cli("run tests/data/bad-rank.plan corpus/xfer/rank1-contig.plan"), 2);
+	ck_assert_ptr_nonnull(strstr(out, "VERDICT:  clean"));   /* nothing lost */
+}
+END_TEST
+
+START_TEST(test_show_encode_roundtrip)
+{
+	char show1[65536];
+
+	ck_assert_int_eq(cli("show corpus/xfer/chain-add-dir.plan"), 0);
+	strcpy(show1, out);
+	ck_assert_int_eq(cli("encode corpus/xfer/chain-add-dir.plan > build/rt.bin"), 0);
+	ck_assert_int_eq(cli("show build/rt.bin"), 0);
+	ck_assert_str_eq(show1, out);
+}
+END_TEST
+
+START_TEST(test_gen_run_stream)
+{
+	ck_assert_int_eq(cli("gen --count 300 --seed 3 > build/gen.bin"), 0);
+	ck_assert_int_eq(cli("run --quiet build/gen.bin"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "SUMMARY:  300 inputs, 0 bugs"));
+	ck_assert_int_eq(cli("gen --count 2 --seed 3 --text"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "family xfer"));
+	ck_assert_int_eq(cli("--help"), 0);
+	ck_assert_int_eq(cli("run --help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "usage: dmafuzz run"));
+}
+END_TEST
+
+Suite *suite_cli(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("cli");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_exit_codes);
+	tcase_add_test(tc, test_bad_input);
+	tcase_add_test(tc, test_show_encode_roundtrip);
+	tcase_add_test(tc, test_gen_run_stream);
+	suite_add_tcase(s, tc);
+	return s;
+}

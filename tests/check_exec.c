@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Harness tests: determinism of verdicts, plan loading (text, binary, bad
+ * input), the verdict printers, and the executor's own accounting.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmafuzz/harness.h"
+
+static struct dfz_exec *ex;
+
+static void setup(void)
+{
+	ck_assert_int_eq(dfz_exec_create(DFZ_ORACLES_ALL, &ex), 0);
+}
+
+static void teardown(void)
+{
+	dfz_exec_destroy(ex);
+	ex = NULL;
+}
+
+static void load(const char *path, struct dfz_plan *p)
+{
+	char err[300];
+
+	ck_assert_msg(dfz_plan_load(path, p, err, sizeof(err)) == 0, "%s", err);
+}
+
+/* Same input, same verdict: class, message, steps and transfers. */
+START_TEST(test_deterministic)
+{
+	struct dfz_verdict a, b;
+	struct dfz_plan p;
+
+	load("corpus/regress/shared-handle.plan", &p);
+	dfz_exec_run(ex, &p, 1u << DFZ_BUG_SHARED_HANDLE, &a);
+	load("corpus/xfer/rank3-padded.plan", &p);
+	dfz_exec_run(ex, &p, 0, &b);      /* another run in between */
+	load("corpus/regress/shared-handle.plan", &p);
+	dfz_exec_run(ex, &p, 1u << DFZ_BUG_SHARED_HANDLE, &b);
+	ck_assert_int_eq(a.kind, DFZ_VERDICT_BUG);
+	ck_assert_int_eq(a.finding.cls, b.finding.cls);
+	ck_assert_str_eq(a.finding.msg, b.finding.msg);
+	ck_assert_uint_eq(a.steps, b.steps);
+	ck_assert_uint_eq(a.xfers, b.xfers);
+}
+END_TEST
+
+/* The binary form of a plan runs exactly as its text form. */
+START_TEST(test_binary_equals_text)
+{
+	struct dfz_verdict a, b;
+	struct dfz_plan p;
+	uint8_t *buf;
+	size_t n;
+
+	load("corpus/xfer/chain-add-dir.plan", &p);
+	ck_assert_int_eq(dfz_plan_encode(&p, &buf, &n), 0);
+	dfz_exec_run(ex, &p, 0, &a);
+	dfz_exec_bytes(ex, buf, n, 0, &b);
+	free(buf);
+	ck_assert_int_eq(a.kind, DFZ_VERDICT_CLEAN);
+	ck_assert_int_eq(b.kind, DFZ_VERDICT_CLEAN);
+	ck_assert_uint_eq(a.steps, b.steps);
+	ck_assert_uint_eq(a.xfers, b.xfers);
+	ck_assert_uint_gt(a.xfers, 10);
+}
+END_TEST
+
+START_TEST(test_load_errors)
+{
+	char err[300];
+	struct dfz_plan p;
+	static const uint8_t bad[] = "# dmafuzz plan\nrank 9\n";
+	static const uint8_t bin[] = { 0x01, 0x02, 0xff, 0x00 };
+
+	ck_assert_int_eq(dfz_plan_load("no/such/file.plan", &p, err, sizeof(err)),
+			 DFZ_ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, "no/such/file.plan"));
+	ck_assert_int_eq(dfz_plan_from_bytes(bad, sizeof(bad) - 1, &p, err,
+					     sizeof(err)), DFZ_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "line 2"));
+	ck_assert_ptr_null(strchr(err, '\n'));
+	/* Anything that is not text is a choice stream, and decodes. */
+	ck_assert_int_eq(dfz_plan_from_bytes(bin, sizeof(bin), &p, err,
+					     sizeof(err)), 0);
+}
+END_TEST
+
+START_TEST(test_verdict_json)
+{
+	struct dfz_verdict v;
+	struct dfz_plan p;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	load("corpus/regress/early-compute.plan", &p);
+	dfz_exec_run(ex, &p, 1u << DFZ_BUG_EARLY_COMPUTE, &v);
+	dfz_verdict_print(&v, "x\"y", true, f);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "\"verdict\":\"bug\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"class\":\"hazard."));
+	ck_assert_ptr_nonnull(strstr(text, "\"input\":\"x\\\"y\""));
+	ck_assert_int_eq(text[len - 1], '\n');
+	ck_assert_ptr_eq(strchr(text, '\n'), text + len - 1);
+	free(text);
+}
+END_TEST
+
+Suite *suite_exec(void)
+{
+	Suite *s = suite_create("exec");
+	TCase *tc = tcase_create("exec");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_deterministic);
+	tcase_add_test(tc, test_binary_equals_text);
+	tcase_add_test(tc, test_load_errors);
+	tcase_add_test(tc, test_verdict_json);
+	suite_add_tcase(s, tc);
+	return s;
+}

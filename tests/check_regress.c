@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The regression rule and the no-false-positive rule, through the harness:
+ * each corpus/regress/<switch>.plan yields one of the classes on its
+ * "# expect:" line with its switch on and is clean with it off; the seed
+ * corpus and a few thousand random plans are clean with every switch off;
+ * the motivating rank-3 transfer is flagged and a rank-2 one is not.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmafuzz/harness.h"
+
+static struct dfz_exec *ex;
+
+static void setup(void)
+{
+	ck_assert_int_eq(dfz_exec_create(DFZ_ORACLES_ALL, &ex), 0);
+}
+
+static void teardown(void)
+{
+	dfz_exec_destroy(ex);
+	ex = NULL;
+}
+
+static void load(const char *path, struct dfz_plan *p)
+{
+	char err[300];
+
+	ck_assert_msg(dfz_plan_load(path, p, err, sizeof(err)) == 0, "%s", err);
+}
+
+/* The "# expect: a|b" line of a reproducer. */
+static void expected_classes(const char *path, char *out, size_t n)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+
+	ck_assert_ptr_nonnull(f);
+	out[0] = 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "# expect: ", 10)) {
+			snprintf(out, n, "|%s", line + 10);
+			out[strcspn(out, "\n")] = '|';
+			break;
+		}
+	fclose(f);
+	ck_assert_msg(out[0], "%s has no '# expect:' line", path);
+}
+
+START_TEST(test_reproducer)
+{
+	const char *sw = dfz_bug_name(_i);
+	char path[256], expect[256], cls[64];
+	struct dfz_verdict v;
+	struct dfz_plan p;
+
+	snprintf(path, sizeof(path), "corpus/regress/%s.plan", sw);
+	load(path, &p);
+	expected_classes(path, expect, sizeof(expect));
+	dfz_exec_run(ex, &p, 1u << _i, &v);
+	ck_assert_msg(v.kind == DFZ_VERDICT_BUG, "%s: not flagged with --bug %s",
+		      path, sw);
+	snprintf(cls, sizeof(cls), "|%s|", dfz_class_name(v.finding.cls));
+	ck_assert_msg(strstr(expect, cls), "%s: class %s, expected %s (%s)",
+		      path, cls, expect, v.finding.msg);
+	dfz_exec_run(ex, &p, 0, &v);
+	ck_assert_msg(v.kind == DFZ_VERDICT_CLEAN, "%s: not clean without %s: %s",
+		      path, sw, v.finding.msg);
+}
+END_TEST
+
+START_TEST(test_seed_corpus_clean)
+{
+	struct dirent **names;
+	int n = scandir("corpus/xfer", &names, NULL, alphasort);
+	int ran = 0;
+
+	ck_assert_int_gt(n, 0);
+	for (int i = 0; i < n; i++) {
+		char path[512];
+		struct dfz_verdict v;
+		struct dfz_plan p;
+
+		if (names[i]->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "corpus/xfer/%s",
+				 names[i]->d_name);
+			load(path, &p);
+			dfz_exec_run(ex, &p, 0, &v);
+			ck_assert_msg(v.kind == DFZ_VERDICT_CLEAN, "%s: %s %s",
+				      path, dfz_class_name(v.finding.cls),
+				      v.finding.msg);
+			ran++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	ck_assert_int_ge(ran, 10);
+}
+END_TEST
+
+/* Bug 1 exactly: the rank-3 store is flagged, a rank-2 transfer is not. */
+START_TEST(test_rank3_flagged_rank2_clean)
+{
+	uint32_t sh = 1u << DFZ_BUG_SHARED_HANDLE;
+	struct dfz_verdict v;
+	struct dfz_plan p;
+
+	load("corpus/xfer/rank4-nchw-nhwc.plan", &p);
+	dfz_exec_run(ex, &p, sh, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_BUG);
+	dfz_exec_run(ex, &p, 0, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_CLEAN);
+	load("corpus/xfer/rank2-strided.plan", &p);
+	dfz_exec_run(ex, &p, sh, &v);
+	ck_assert_msg(v.kind == DFZ_VERDICT_CLEAN, "rank 2 flagged: %s",
+		      v.finding.msg);
+	ck_assert_int_gt(v.xfers, 1);
+}
+END_TEST
+
+/* No false positives on random plans; the same run sees shared-handle. */
+START_TEST(test_random_plans_clean)
+{
+	unsigned clean = 0, flagged = 0;
+	struct dfz_gen g;
+	uint8_t buf[192];
+
+	dfz_gen_init(&g, 1);
+	for (int i = 0; i < 1500; i++) {
+		struct dfz_verdict v;
+
+		dfz_gen_bytes(&g, buf, sizeof(buf));
+		dfz_exec_bytes(ex, buf, sizeof(buf), 0, &v);
+		ck_assert_msg(v.kind == DFZ_VERDICT_CLEAN, "plan %d: %s %s", i,
+			      dfz_class_name(v.finding.cls), v.finding.msg);
+		clean++;
+		dfz_exec_bytes(ex, buf, sizeof(buf), 1u << DFZ_BUG_SHARED_HANDLE,
+			       &v);
+		flagged += v.kind == DFZ_VERDICT_BUG;
+	}
+	ck_assert_uint_eq(clean, 1500);
+	ck_assert_uint_gt(flagged, 0);
+}
+END_TEST
+
+Suite *suite_regress(void)
+{
+	Suite *s = suite_create("regress");
+	TCase *tc = tcase_create("corpus");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_reproducer, 0, DFZ_BUG_COUNT);
+	tcase_add_test(tc, test_seed_corpus_clean);
+	tcase_add_test(tc, test_rank3_flagged_rank2_clean);
+	tcase_add_test(tc, test_random_plans_clean);
+	suite_add_tcase(s, tc);
+	return s;
+}

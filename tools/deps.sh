@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Install the Debian packages a make target needs, when they are missing.
+# Usage: deps.sh NAME...   (check, valgrind, afl, capstone, clang)
+set -u
+missing=""
+for want in "$@"; do
+	case "$want" in
+	check)    pkg-config --exists check 2>/dev/null || missing="$missing check pkg-config" ;;
+	valgrind) command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind" ;;
+	clang)    command -v clang >/dev/null 2>&1 || missing="$missing clang" ;;
+	*) echo "deps.sh: unknown dependency '$want'" >&2; exit 2 ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+echo "deps.sh: installing:$missing" >&2
+if [ "$(id -u)" != 0 ]; then
+	SUDO=sudo
+else
+	SUDO=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >/dev/null 2>&1 || true
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq $missing >/dev/null || {
+	echo "deps.sh: could not install:$missing (apt-get failed)" >&2
+	exit 1
+}
