@@ -18,12 +18,16 @@ struct d_entry {
 	uint64_t step;               /* of the ISSUE */
 	int64_t xfer;
 	struct dfz_desc desc;        /* as issued */
+	struct dfz__fp ext;          /* its footprints, computed at issue */
+	struct dfz__fp loc;
 };
 
 struct desc {
 	struct dfz_oracles *set;
 	struct dfz__ptab tab;
 	struct d_entry *e;           /* D_MAX, indexed by the table */
+	const void *last;            /* request of the last lookup ... */
+	int32_t last_i;              /* ... its entry (moves come in runs) */
 };
 
 static int d_init(void *st)
@@ -50,6 +54,7 @@ static void d_reset(void *st, struct dfz_oracles *set, struct dfz_rt *rt)
 
 	(void)rt;
 	d->set = set;
+	d->last = NULL;
 	dfz__ptab_clear(&d->tab);
 }
 
@@ -107,9 +112,9 @@ static void on_service(struct desc *d, const struct dfz_event *ev,
 		return;
 	x = d_evidence(ev, e);
 	dfz_oracle_fail(d->set, "desc", DFZ_CLASS_DESC_CLOBBERED, &x,
-			"request %p descriptor changed between issue (step "
+			"request %s descriptor changed between issue (step "
 			"%llu) and service (step %llu): %s expected %llu, "
-			"got %llu", ev->handle, (unsigned long long)e->step,
+			"got %llu", dfz__where(d->set, ev->handle), (unsigned long long)e->step,
 			(unsigned long long)ev->step, field,
 			(unsigned long long)exp, (unsigned long long)got);
 }
@@ -120,21 +125,21 @@ static void on_move(struct desc *d, const struct dfz_event *ev,
 	const struct dfz_desc *dd = &e->desc;
 	const struct dfz_span *ext = dd->ext2loc ? &ev->src : &ev->dst;
 	const struct dfz_span *loc = dd->ext2loc ? &ev->dst : &ev->src;
-	bool ext_bad = !dfz__fp_contains(dd, true, ext);
+	bool ext_bad = !dfz__fp_has(&e->ext, ext);
 	const struct dfz_span *bad = ext_bad ? ext : loc;
 	struct dfz_evidence x;
 
-	if ((!ext_bad && dfz__fp_contains(dd, false, loc)) ||
+	if ((!ext_bad && dfz__fp_has(&e->loc, loc)) ||
 	    (ext->len == 0 && loc->len == 0))
 		return;
 	x = d_evidence(ev, e);
 	x.level = bad->level;
 	x.off = bad->off;
 	dfz_oracle_fail(d->set, "desc", DFZ_CLASS_DESC_CLOBBERED, &x,
-			"request %p moved %s[0x%x+%u], outside the %s "
+			"request %s moved %s[0x%x+%u], outside the %s "
 			"footprint issued at step %llu (ext %s[0x%x] lines "
 			"of %u every %u, loc %s[0x%x], %u bytes)",
-			ev->handle, dfz__level_name(bad->level), bad->off,
+			dfz__where(d->set, ev->handle), dfz__level_name(bad->level), bad->off,
 			bad->len, ext_bad ? "external" : "local",
 			(unsigned long long)e->step,
 			dfz__level_name(dd->ext_level), dd->ext_off,
@@ -158,9 +163,17 @@ static void d_event(void *st, const struct dfz_event *ev)
 		e->step = ev->step;
 		e->xfer = d->set->xfer;
 		e->desc = ev->desc;
+		dfz__fp_init(&e->ext, &e->desc, true);
+		dfz__fp_init(&e->loc, &e->desc, false);
+		d->last = ev->handle;
+		d->last_i = i;
 		return;
 	}
-	i = dfz__ptab_find(&d->tab, ev->handle);
+	if (ev->handle != d->last) {
+		d->last = ev->handle;
+		d->last_i = dfz__ptab_find(&d->tab, ev->handle);
+	}
+	i = d->last_i;
 	if (i < 0)
 		return;
 	if (ev->kind == DFZ_EV_SERVICE)

@@ -116,10 +116,10 @@ static void on_issue(struct handle *h, const struct dfz_event *ev)
 	} else if (!share) {
 		x = h_evidence(ev, e);
 		dfz_oracle_fail(h->set, "handle", DFZ_CLASS_HANDLE_REUSE, &x,
-				"request %p re-issued while in flight as "
+				"request %s re-issued while in flight as "
 				"transfer #%lld (issued at step %llu as "
 				"transfer #%lld, not waited)",
-				ev->handle, (long long)h->set->xfer,
+				dfz__where(h->set, ev->handle), (long long)h->set->xfer,
 				(unsigned long long)e->step,
 				(long long)e->xfer);
 		return;
@@ -141,16 +141,16 @@ static void on_waited(struct handle *h, const struct dfz_event *ev)
 		if (!h->overflow)
 			dfz_oracle_fail(h->set, "handle",
 					DFZ_CLASS_HANDLE_STALE, &x,
-					"wait on request %p that was never "
-					"issued in this run", ev->handle);
+					"wait on request %s that was never "
+					"issued in this run", dfz__where(h->set, ev->handle));
 		return;
 	}
 	if (h->e[i].state == H_FREED) {
 		x = h_evidence(ev, &h->e[i]);
 		dfz_oracle_fail(h->set, "handle", DFZ_CLASS_HANDLE_STALE, &x,
-				"wait on request %p whose storage was "
+				"wait on request %s whose storage was "
 				"released at step %llu (expected a live, "
-				"issued request)", ev->handle,
+				"issued request)", dfz__where(h->set, ev->handle),
 				(unsigned long long)h->e[i].step);
 		return;
 	}
@@ -180,9 +180,9 @@ static void on_free(struct handle *h, const struct dfz_event *ev)
 			x = h_evidence(ev, e);
 			dfz_oracle_fail(h->set, "handle",
 					DFZ_CLASS_QUEUE_CORRUPT, &x,
-					"request %p freed while queued "
+					"request %s freed while queued "
 					"(issued at step %llu as transfer "
-					"#%lld, not waited)", e->handle,
+					"#%lld, not waited)", dfz__where(h->set, e->handle),
 					(unsigned long long)e->step,
 					(long long)e->xfer);
 			return;
@@ -227,9 +227,9 @@ static void h_end(void *st)
 		return;
 	x = h_evidence(&now, e);
 	dfz_oracle_fail(h->set, "handle", DFZ_CLASS_HANDLE_LEAK, &x,
-			"request %p issued at step %llu as transfer #%lld "
+			"request %s issued at step %llu as transfer #%lld "
 			"and never waited (expected a wait before the end "
-			"of the run)", e->handle,
+			"of the run)", dfz__where(h->set, e->handle),
 			(unsigned long long)e->step, (long long)e->xfer);
 }
 

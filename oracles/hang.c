@@ -46,9 +46,9 @@ static void on_hang(struct hang *g, const struct dfz_event *ev)
 	x.handle = ev->handle;
 	x.step = (int64_t)ev->step;
 	dfz_oracle_fail(g->set, "hang", DFZ_CLASS_DMA_HANG, &x,
-			"wait on request %p did not complete within %llu "
+			"wait on request %s did not complete within %llu "
 			"steps (waiting since step %llu; expected the "
-			"transfer to finish)", ev->handle,
+			"transfer to finish)", dfz__where(g->set, ev->handle),
 			(unsigned long long)(ev->step - since),
 			(unsigned long long)since);
 }
@@ -61,9 +61,9 @@ static void on_fault(struct hang *g, const struct dfz_event *ev)
 	x.step = (int64_t)ev->step;
 	x.off = ev->aux;
 	dfz_oracle_fail(g->set, "hang", DFZ_CLASS_CRASH, &x,
-			"engine bus fault at 0x%llx while serving request %p "
+			"engine bus fault at 0x%llx while serving request %s "
 			"(expected every address inside L3/L2/L1)",
-			(unsigned long long)ev->aux, ev->handle);
+			(unsigned long long)ev->aux, dfz__where(g->set, ev->handle));
 }
 
 static void hang_event(void *st, const struct dfz_event *ev)

@@ -6,9 +6,9 @@
  * moved its bytes. Per-level shadow memory holds, for each byte, the
  * pending transfer that writes it, how many pending transfers read it,
  * and (local levels) whether it holds settled data: written by a waited
- * transfer or by compute. Pending transfers may not overlap where one of
- * them writes; compute may not read bytes a pending transfer writes, nor
- * write bytes a pending transfer reads or writes.
+ * transfer or by compute since it was allocated. Pending transfers may not
+ * overlap where one of them writes; compute may not read bytes a pending
+ * transfer writes, nor write bytes a pending transfer reads or writes.
  *
  * The shadow is allocated once at the level caps; a run leaves marks only
  * for the transfers still pending at its end, which reset undoes, and the
@@ -53,6 +53,7 @@ struct hazard {
 	uint32_t nextid;             /* ids below it have been used this run */
 	struct dfz__ptab tab;        /* request -> index into head */
 	uint16_t *head;              /* first pending id per request */
+	uint64_t wmask;              /* the w fields of two cells as a word */
 };
 
 static int hz_init(void *st)
@@ -74,6 +75,8 @@ static int hz_init(void *st)
 	h->freeid = calloc(HZ_XFERS, sizeof(*h->freeid));
 	h->head = calloc(HZ_HANDLES, sizeof(*h->head));
 	h->nextid = 1;
+	memcpy(&h->wmask, (struct hz_cell[2]){ { 0xffff, 0 }, { 0xffff, 0 } },
+	       sizeof(h->wmask));
 	if (!h->x || !h->freeid || !h->head)
 		return DFZ_ENOMEM;
 	return dfz__ptab_init(&h->tab, HZ_HANDLES);
@@ -113,34 +116,79 @@ static bool reads_ext(const struct dfz_desc *d)
 }
 
 /*
- * First byte of one side of @d with a pending writer (or, when @readers,
- * a pending reader). Return: true and *lvl, *at set when found.
+ * First cell of [off, off + len) with a pending writer (or, with
+ * @readers, any pending transfer), or off + len. Two cells per word: the
+ * common case is a clean run of cells.
  */
-static bool scan_side(const struct hazard *h, const struct dfz_desc *d,
-		      bool ext, bool readers, unsigned *lvl, uint64_t *at)
+static uint64_t busy(const struct hazard *h, const struct hz_cell *c,
+		     uint64_t off, uint64_t len, bool readers)
 {
+	uint64_t mask = readers ? ~0ull : h->wmask, end = off + len, a, b;
+	uint64_t i = off;
+
+	_Static_assert(sizeof(struct hz_cell) * 2 == sizeof(uint64_t),
+		       "two cells make a word");
+	for (; i + 4 <= end; i += 4) {
+		memcpy(&a, &c[i], sizeof(a));
+		memcpy(&b, &c[i + 2], sizeof(b));
+		if ((a | b) & mask)
+			break;
+	}
+	for (; i < end; i++)
+		if (c[i].w || (readers && c[i].r))
+			return i;
+	return end;
+}
+
+/* The first conflict met while marking a new transfer. */
+struct hz_hit {
+	bool found;
+	bool we_write;               /* on the new transfer's write side */
+	unsigned lvl;
+	uint64_t at;
+	uint16_t other;              /* the pending writer; 0: a reader */
+};
+
+/*
+ * Mark one side of new transfer @id (0: over the bounds, check only) in one
+ * pass, noting in @hit the first byte that a pending transfer writes or,
+ * on the write side, reads. Conflicting bytes are marked all the same, so
+ * dropping the transfer later undoes exactly what was done.
+ */
+static void add_side(struct hazard *h, const struct dfz_desc *d, uint16_t id,
+		     bool ext, struct hz_hit *hit)
+{
+	bool write = ext != reads_ext(d);
 	struct dfz__fp fp;
 	uint64_t off, len, i;
 
 	dfz__fp_init(&fp, d, ext);
 	while (dfz__fp_next(&fp, &off, &len)) {
-		const struct hz_cell *c = h->cell[fp.level < DFZ_NLEVELS ?
-						  fp.level : 0];
+		struct hz_cell *c;
 
 		if (!clamp(fp.level, &off, &len))
 			continue;
-		for (i = off; i < off + len; i++)
-			if (c[i].w || (readers && c[i].r)) {
-				*lvl = fp.level;
-				*at = i;
-				return true;
-			}
+		c = h->cell[fp.level];
+		i = hit->found ? off + len : busy(h, c, off, len, write);
+		while (id && i < off + len && c[i].w == id) /* its own lines */
+			i = busy(h, c, i + 1, off + len - i - 1, write);
+		if (i < off + len)
+			*hit = (struct hz_hit){ .found = true,
+				.we_write = write, .lvl = fp.level,
+				.at = i, .other = c[i].w };
+		if (!id)
+			continue;
+		if (write)
+			for (i = off; i < off + len; i++)
+				c[i].w = id;
+		else
+			for (i = off; i < off + len; i++)
+				c[i].r++;
 	}
-	return false;
 }
 
-/* Mark (+1) or unmark (-1) one side of pending transfer @id. */
-static void mark_side(struct hazard *h, uint16_t id, bool ext, int dir)
+/* Undo add_side() of pending transfer @id; its written bytes settle. */
+static void drop_side(struct hazard *h, uint16_t id, bool ext)
 {
 	const struct dfz_desc *d = &h->x[id].desc;
 	bool write = ext != reads_ext(d);
@@ -149,30 +197,29 @@ static void mark_side(struct hazard *h, uint16_t id, bool ext, int dir)
 
 	dfz__fp_init(&fp, d, ext);
 	while (dfz__fp_next(&fp, &off, &len)) {
-		struct hz_cell *c = h->cell[fp.level < DFZ_NLEVELS ?
-					    fp.level : 0];
-		uint8_t *ok = h->settled[fp.level < DFZ_NLEVELS ?
-					 fp.level : 0];
+		struct hz_cell *c;
 
 		if (!clamp(fp.level, &off, &len))
 			continue;
-		for (i = off; i < off + len; i++) {
-			if (!write)
-				c[i].r = (uint16_t)(c[i].r + dir);
-			else if (dir > 0)
-				c[i].w = id;
-			else if (c[i].w == id)
-				c[i].w = 0;
+		c = h->cell[fp.level];
+		if (!write) {
+			for (i = off; i < off + len; i++)
+				c[i].r--;
+			continue;
 		}
-		if (write && dir < 0 && ok)
-			memset(ok + off, h->gen, len);
+		for (i = off; i < off + len; i++)
+			if (c[i].w == id)
+				c[i].w = 0;
+		if (h->settled[fp.level])
+			memset(h->settled[fp.level] + off, h->gen, len);
 	}
 }
 
-static void mark(struct hazard *h, uint16_t id, int dir)
+static void drop(struct hazard *h, uint16_t id)
 {
-	mark_side(h, id, true, dir);
-	mark_side(h, id, false, dir);
+	h->x[id].live = false;
+	drop_side(h, id, true);
+	drop_side(h, id, false);
 }
 
 /* A pending transfer whose read side holds @at of @level, or 0. */
@@ -199,10 +246,8 @@ static void hz_reset(void *st, struct dfz_oracles *set, struct dfz_rt *rt)
 	h->set = set;
 	h->rt = rt;
 	for (id = 1; id < h->nextid; id++)
-		if (h->x[id].live) {
-			h->x[id].live = false;
-			mark(h, (uint16_t)id, -1);
-		}
+		if (h->x[id].live)
+			drop(h, (uint16_t)id);
 	h->nextid = 1;
 	h->nfree = 0;
 	dfz__ptab_clear(&h->tab);
@@ -216,26 +261,27 @@ static void hz_reset(void *st, struct dfz_oracles *set, struct dfz_rt *rt)
 /* ----------------------------------------------------------- transfers */
 
 static void issue_race(struct hazard *h, const struct dfz_event *ev,
-		       bool we_write, unsigned lvl, uint64_t at)
+		       const struct hz_hit *hit)
 {
-	const struct hz_cell *c = &h->cell[lvl][at];
-	uint16_t other = c->w ? c->w : find_reader(h, lvl, at);
+	uint16_t other = hit->other ? hit->other :
+				      find_reader(h, hit->lvl, hit->at);
 	const struct hz_xfer *o = &h->x[other];
 	struct dfz_evidence x = dfz_evidence_none();
 
 	x.handle = ev->handle;
 	x.step = (int64_t)ev->step;
 	x.xfer = h->set->xfer;
-	x.level = lvl;
-	x.off = (int64_t)at;
+	x.level = hit->lvl;
+	x.off = (int64_t)hit->at;
 	dfz_oracle_fail(h->set, "hazard", DFZ_CLASS_HAZARD_RACE, &x,
 			"transfer #%lld %s %s[0x%llx] while transfer #%lld "
-			"(request %p, issued step %llu, not waited) %s it",
-			(long long)h->set->xfer, we_write ? "writes" : "reads",
-			dfz__level_name(lvl), (unsigned long long)at,
-			other ? (long long)o->seq : -1LL, o->handle,
+			"(request %s, issued step %llu, not waited) %s it",
+			(long long)h->set->xfer,
+			hit->we_write ? "writes" : "reads",
+			dfz__level_name(hit->lvl), (unsigned long long)hit->at,
+			other ? (long long)o->seq : -1LL, dfz__where(h->set, o->handle),
 			(unsigned long long)o->step,
-			c->w ? "writes" : "reads");
+			hit->other ? "writes" : "reads");
 }
 
 static uint16_t new_id(struct hazard *h)
@@ -250,30 +296,26 @@ static uint16_t new_id(struct hazard *h)
 static void on_issue(struct hazard *h, const struct dfz_event *ev)
 {
 	const struct dfz_desc *d = &ev->desc;
-	bool rext = reads_ext(d), added;
-	unsigned lvl;
-	uint64_t at;
-	int32_t hi;
-	uint16_t id;
+	struct hz_hit hit = { .found = false };
+	bool added;
+	int32_t hi = dfz__ptab_add(&h->tab, ev->handle, &added);
+	uint16_t id = hi < 0 ? 0 : new_id(h);  /* 0: over the bounds */
 
-	if (scan_side(h, d, !rext, true, &lvl, &at)) {
-		issue_race(h, ev, true, lvl, at);
-		return;
+	if (id) {
+		if (added)
+			h->head[hi] = 0;
+		h->x[id] = (struct hz_xfer){ .handle = ev->handle,
+					     .desc = *d, .step = ev->step,
+					     .seq = h->set->xfer,
+					     .next = h->head[hi] };
+		h->head[hi] = id;
 	}
-	if (scan_side(h, d, rext, false, &lvl, &at)) {
-		issue_race(h, ev, false, lvl, at);
-		return;
-	}
-	hi = dfz__ptab_add(&h->tab, ev->handle, &added);
-	if (hi < 0 || (id = new_id(h)) == 0)
-		return;                   /* over the bounds: not tracked */
-	if (added)
-		h->head[hi] = 0;
-	h->x[id] = (struct hz_xfer){ .handle = ev->handle, .desc = *d,
-				     .step = ev->step, .seq = h->set->xfer,
-				     .next = h->head[hi], .live = true };
-	h->head[hi] = id;
-	mark(h, id, +1);
+	add_side(h, d, id, !reads_ext(d), &hit);
+	add_side(h, d, id, reads_ext(d), &hit);
+	if (hit.found)
+		issue_race(h, ev, &hit);  /* before it counts as a reader */
+	if (id)
+		h->x[id].live = true;
 }
 
 static void on_waited(struct hazard *h, const struct dfz_event *ev)
@@ -284,8 +326,7 @@ static void on_waited(struct hazard *h, const struct dfz_event *ev)
 	if (hi < 0 || ev->aux != 0)
 		return;
 	for (id = h->head[hi]; id; id = h->x[id].next) {
-		h->x[id].live = false;
-		mark(h, id, -1);
+		drop(h, id);
 		h->freeid[h->nfree++] = id;
 	}
 	h->head[hi] = 0;
@@ -306,13 +347,13 @@ static void compute_fail(struct hazard *h, const struct dfz_event *ev,
 	x.level = lvl;
 	x.off = (int64_t)at;
 	dfz_oracle_fail(h->set, "hazard", cls, &x,
-			"compute %s %s[0x%llx] %s transfer #%lld (request %p, "
+			"compute %s %s[0x%llx] %s transfer #%lld (request %s, "
 			"issued step %llu, not waited) %s",
 			ev->kind == DFZ_EV_COMPUTE_READ ? "reads" : "writes",
 			dfz__level_name(lvl), (unsigned long long)at,
 			cls == DFZ_CLASS_HAZARD_RBW ? "before the wait of" :
 						      "while",
-			other ? (long long)o->seq : -1LL, o->handle,
+			other ? (long long)o->seq : -1LL, dfz__where(h->set, o->handle),
 			(unsigned long long)o->step, what);
 }
 
@@ -325,19 +366,15 @@ static void on_compute_read(struct hazard *h, const struct dfz_event *ev)
 	if (!clamp(l, &off, &len))
 		return;
 	ok = h->settled[l];
-	for (i = off; i < off + len; i++) {
-		uint16_t w = h->cell[l][i].w;
-
-		if (!w)
-			continue;
-		if (ok && ok[i] == h->gen)
-			compute_fail(h, ev, DFZ_CLASS_HAZARD_RACE,
-				     "overwrites it", l, i, w);
-		else
-			compute_fail(h, ev, DFZ_CLASS_HAZARD_RBW,
-				     "that loads it", l, i, w);
+	i = busy(h, h->cell[l], off, len, false);
+	if (i == off + len)
 		return;
-	}
+	if (ok && ok[i] == h->gen)
+		compute_fail(h, ev, DFZ_CLASS_HAZARD_RACE, "overwrites it", l,
+			     i, h->cell[l][i].w);
+	else
+		compute_fail(h, ev, DFZ_CLASS_HAZARD_RBW, "that loads it", l,
+			     i, h->cell[l][i].w);
 }
 
 static void on_compute_write(struct hazard *h, const struct dfz_event *ev)
@@ -347,11 +384,10 @@ static void on_compute_write(struct hazard *h, const struct dfz_event *ev)
 
 	if (!clamp(l, &off, &len))
 		return;
-	for (i = off; i < off + len; i++) {
+	i = busy(h, h->cell[l], off, len, true);
+	if (i < off + len) {
 		const struct hz_cell *c = &h->cell[l][i];
 
-		if (!c->w && !c->r)
-			continue;
 		compute_fail(h, ev, DFZ_CLASS_HAZARD_RACE,
 			     c->w ? "writes it" : "reads it", l, i,
 			     c->w ? c->w : find_reader(h, l, i));
@@ -361,11 +397,23 @@ static void on_compute_write(struct hazard *h, const struct dfz_event *ev)
 		memset(h->settled[l] + off, h->gen, len);
 }
 
+/* A fresh allocation holds nothing settled, whatever it held before. */
+static void on_alloc(struct hazard *h, const struct dfz_event *ev)
+{
+	uint64_t off = ev->dst.off, len = ev->dst.len;
+
+	if (clamp(ev->dst.level, &off, &len) && h->settled[ev->dst.level])
+		memset(h->settled[ev->dst.level] + off, 0, len);
+}
+
 static void hz_event(void *st, const struct dfz_event *ev)
 {
 	struct hazard *h = st;
 
 	switch (ev->kind) {
+	case DFZ_EV_ALLOC:
+		on_alloc(h, ev);
+		break;
 	case DFZ_EV_ISSUE:
 		on_issue(h, ev);
 		break;
@@ -384,8 +432,8 @@ static void hz_event(void *st, const struct dfz_event *ev)
 const struct dfz_oracle_ops dfz__oracle_hazard = {
 	.name = "hazard",
 	.size = sizeof(struct hazard),
-	.events = DFZ_EV_BIT(DFZ_EV_ISSUE) | DFZ_EV_BIT(DFZ_EV_WAITED) |
-		  DFZ_EV_BIT(DFZ_EV_COMPUTE_READ) |
+	.events = DFZ_EV_BIT(DFZ_EV_ALLOC) | DFZ_EV_BIT(DFZ_EV_ISSUE) |
+		  DFZ_EV_BIT(DFZ_EV_WAITED) | DFZ_EV_BIT(DFZ_EV_COMPUTE_READ) |
 		  DFZ_EV_BIT(DFZ_EV_COMPUTE_WRITE),
 	.init = hz_init,
 	.fini = hz_fini,

@@ -54,6 +54,7 @@ extern const struct dfz_oracle_ops dfz__oracle_hazard;
 struct dfz_oracles {
 	uint32_t mask;                /* attached oracles */
 	bool running;                 /* between reset and end */
+	bool listening;               /* running, and no finding yet */
 	struct dfz_rt *rt;            /* borrowed until the next reset */
 	int64_t nissue;               /* ISSUE events seen this run */
 	int64_t xfer;                 /* sequence number of the current ISSUE */
@@ -62,6 +63,8 @@ struct dfz_oracles {
 	uint8_t disp[DFZ_EV_COUNT][DFZ_ORACLE_COUNT]; /* oracle ids per kind */
 	uint8_t ndisp[DFZ_EV_COUNT];
 	struct dfz_finding finding;
+	char where[4][32];            /* dfz__where() results, rotating */
+	unsigned where_next;
 };
 
 /** dfz__oracles_decided() - true once the run has a finding. */
@@ -81,6 +84,14 @@ void *dfz__oracles_state(struct dfz_oracles *set, enum dfz_oracle_id id);
  * oracle (0: node[0].in, 1 + k: node k's aux, 1 + DFZ_MAX_NODES + k: node
  * k's out), for sabotage tests; NULL when @t is out of range. */
 uint8_t *dfz__ref_snapshot(void *ref_state, unsigned t);
+
+/**
+ * dfz__where() - a request or buffer address as messages name it: its
+ * memory location ("L2+0x1a0"), stable from run to run, or the raw pointer
+ * when it lies outside the memory model. The string lives in @set until
+ * four more calls have been made.
+ */
+const char *dfz__where(struct dfz_oracles *set, const void *p);
 
 /** dfz__level_name() - "L3", "L2", "L1" or "L?". */
 const char *dfz__level_name(unsigned level);
@@ -115,7 +126,8 @@ int32_t dfz__ptab_add(struct dfz__ptab *t, const void *key, bool *added);
  * struct dfz__fp - the bytes one side of a descriptor covers, as disjoint
  * ranges in increasing line order: lines of @length bytes every @stride
  * (the last partial), @size bytes in all. A 1-D side, a contiguous side
- * and lines that overlap (stride < length) come out as one range.
+ * and lines that overlap (stride < length) come out as one range, marked
+ * by @stride 0. Inline: the oracles walk footprints on every transfer.
  */
 struct dfz__fp {
 	uint8_t level;
@@ -128,14 +140,83 @@ struct dfz__fp {
 };
 
 /** dfz__fp_init() - the external (@ext) or local side of @d. */
-void dfz__fp_init(struct dfz__fp *fp, const struct dfz_desc *d, bool ext);
+static inline void dfz__fp_init(struct dfz__fp *fp, const struct dfz_desc *d,
+				bool ext)
+{
+	uint64_t nlines, last, end;
+
+	fp->level = ext ? d->ext_level : d->loc_level;
+	fp->base = ext ? d->ext_off : d->loc_off;
+	fp->stride = ext ? d->ext_stride : d->loc_stride;
+	fp->length = d->length;
+	fp->size = d->size;
+	fp->done = 0;
+	fp->line = 0;
+	if (d->is_2d && d->length == 0) {
+		fp->size = 0;             /* no line can hold a byte */
+	} else if (!d->is_2d || fp->length >= fp->size ||
+		   fp->stride == fp->length) {
+		fp->length = fp->size;    /* one contiguous range */
+		fp->stride = 0;
+	} else if (fp->stride < fp->length) {
+		/* Overlapping lines: their union is one range from base. */
+		nlines = (fp->size + fp->length - 1) / fp->length;
+		last = fp->size - (nlines - 1) * fp->length;
+		end = (nlines - 1) * fp->stride + last;
+		if (nlines > 1 && (nlines - 2) * fp->stride + fp->length > end)
+			end = (nlines - 2) * fp->stride + fp->length;
+		fp->size = fp->length = end;
+		fp->stride = 0;
+	}
+}
 
 /** dfz__fp_next() - next range [*off, *off + *len); false when done. */
-bool dfz__fp_next(struct dfz__fp *fp, uint64_t *off, uint64_t *len);
+static inline bool dfz__fp_next(struct dfz__fp *fp, uint64_t *off,
+				uint64_t *len)
+{
+	uint64_t n;
 
-/** dfz__fp_contains() - true when the span lies inside one range of @d's
- * @ext side footprint. */
-bool dfz__fp_contains(const struct dfz_desc *d, bool ext,
-		      const struct dfz_span *s);
+	if (fp->done >= fp->size)
+		return false;
+	n = fp->size - fp->done;
+	if (n > fp->length)
+		n = fp->length;
+	*off = fp->base + fp->line * fp->stride;
+	*len = n;
+	fp->done += n;
+	fp->line++;
+	return true;
+}
+
+/** dfz__fp_has() - true when span @s lies inside one range of @fp. */
+static inline bool dfz__fp_has(const struct dfz__fp *fp,
+			       const struct dfz_span *s)
+{
+	uint64_t rel, line = 0, col, linelen;
+
+	if (s->level != fp->level || fp->size == 0 || s->off < fp->base)
+		return false;
+	rel = s->off - fp->base;
+	if (fp->stride) {                 /* lines: find the one at @rel */
+		line = rel / fp->stride;
+		if (line * fp->length >= fp->size)
+			return false;
+	}
+	col = rel - line * fp->stride;
+	linelen = fp->size - line * fp->length;
+	if (linelen > fp->length)
+		linelen = fp->length;
+	return col + s->len <= linelen;
+}
+
+/** dfz__fp_contains() - dfz__fp_has() of @d's @ext side. */
+static inline bool dfz__fp_contains(const struct dfz_desc *d, bool ext,
+				    const struct dfz_span *s)
+{
+	struct dfz__fp fp;
+
+	dfz__fp_init(&fp, d, ext);
+	return dfz__fp_has(&fp, s);
+}
 
 #endif /* DMAFUZZ_ORACLE_INT_H */

@@ -98,33 +98,36 @@ static bool node_ok(struct queue *q, const struct dfz_event *ev,
 	int32_t i;
 	unsigned k;
 
-	if (!dfz_mem_locate(q->rt, node, sizeof(*node), &s)) {
-		q_fail(q, ev, node, "queue node %p lies outside L2/L1 "
-		       "(expected request storage)", (const void *)node);
+	if ((uintptr_t)node % _Alignof(struct dfz_ram_req) != 0 ||
+	    !dfz_mem_locate(q->rt, node, sizeof(*node), &s)) {
+		q_fail(q, ev, node, "queue node %s is not request storage "
+		       "(expected an aligned request in L2/L1)",
+		       dfz__where(q->set, (const void *)node));
 		return false;
 	}
 	if (node->next == node) {
-		q_fail(q, ev, node, "request %p links to itself (expected "
-		       "the next request or NULL)", (const void *)node);
+		q_fail(q, ev, node, "request %s links to itself (expected "
+		       "the next request or NULL)", dfz__where(q->set, (const void *)node));
 		return false;
 	}
 	for (k = 0; k < DFZ_RAM_SLOTS; k++) {
 		if (slot[k] != node)
 			continue;
-		q_fail(q, ev, node, "double add: request %p is in hardware "
-		       "slot %u and in the waiting list", (const void *)node, k);
+		q_fail(q, ev, node, "double add: request %s is in hardware "
+		       "slot %u and in the waiting list", dfz__where(q->set, (const void *)node),
+		       k);
 		return false;
 	}
 	i = dfz__ptab_find(&q->tab, node);
 	if (i < 0 && !q->overflow) {
-		q_fail(q, ev, node, "queue node %p is not in flight (never "
-		       "issued in this run)", (const void *)node);
+		q_fail(q, ev, node, "queue node %s is not in flight (never "
+		       "issued in this run)", dfz__where(q->set, (const void *)node));
 		return false;
 	}
 	if (i >= 0 && !q->e[i].in_flight) {
-		q_fail(q, ev, node, "queue node %p is not in flight (issued "
-		       "at step %llu, completed at step %llu)", (const void *)node,
-		       (unsigned long long)q->e[i].issued,
+		q_fail(q, ev, node, "queue node %s is not in flight (issued "
+		       "at step %llu, completed at step %llu)",
+		       dfz__where(q->set, (const void *)node), (unsigned long long)q->e[i].issued,
 		       (unsigned long long)q->e[i].completed);
 		return false;
 	}
@@ -140,8 +143,8 @@ static bool slots_ok(struct queue *q, const struct dfz_event *ev,
 		for (b = a + 1; b < DFZ_RAM_SLOTS; b++)
 			if (slot[a] && slot[a] == slot[b]) {
 				q_fail(q, ev, slot[a], "double add: request "
-				       "%p is in hardware slots %u and %u",
-				       (const void *)slot[a], a, b);
+				       "%s is in hardware slots %u and %u",
+				       dfz__where(q->set, (const void *)slot[a]), a, b);
 				return false;
 			}
 	return true;
@@ -166,8 +169,8 @@ static void walk(struct queue *q, const struct dfz_event *ev)
 			return;
 		if (node == tort) {
 			q_fail(q, ev, node, "queue has a cycle through "
-			       "request %p (expected a NULL-terminated "
-			       "list)", (const void *)node);
+			       "request %s (expected a NULL-terminated "
+			       "list)", dfz__where(q->set, (const void *)node));
 			return;
 		}
 		if (lam == power) {       /* Brent: teleport the tortoise */

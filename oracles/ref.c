@@ -115,12 +115,12 @@ static uint64_t extent(const struct dfz_prog *p, const struct dfz_tensor *t)
 /* Snapshot tensor @i; false when the spec is not something to judge. */
 static bool take(struct ref *r, unsigned i, const struct dfz_tensor *t)
 {
-	struct ref_tensor *rt = &r->t[i];
+	struct ref_tensor *tt = &r->t[i];
 	const uint8_t *lo, *hi;
 
-	rt->used = true;
-	rt->t = *t;
-	rt->mem = NULL;
+	tt->used = true;
+	tt->t = *t;
+	tt->mem = NULL;
 	if (t->level >= DFZ_NLEVELS || t->bytes > DFZ__REF_CAP_BYTES ||
 	    extent(&r->p, t) > t->bytes)
 		return false;
@@ -132,7 +132,7 @@ static bool take(struct ref *r, unsigned i, const struct dfz_tensor *t)
 			 t->off + t->bytes - 1);
 	if (!lo || !hi || hi - lo != (ptrdiff_t)t->bytes - 1)
 		return false;
-	rt->mem = lo;
+	tt->mem = lo;
 	memcpy(r->snap[i], lo, t->bytes);
 	return true;
 }

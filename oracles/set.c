@@ -3,8 +3,7 @@
  * The oracle set: creates the oracles of a mask once, resets them per run,
  * dispatches every runtime event to the oracles that want it (in enum
  * order), and keeps the first violation of the run as its finding. Also
- * the class names and the small tools the oracles share: a bounded
- * pointer table and descriptor footprints.
+ * the class names and the bounded pointer table the oracles share.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +74,7 @@ void dfz_oracle_fail(struct dfz_oracles *set, const char *oracle,
 		return;
 	f = &set->finding;
 	f->cls = (uint8_t)cls;
+	set->listening = false;
 	snprintf(f->oracle, sizeof(f->oracle), "%s", oracle ? oracle : "?");
 	va_start(ap, fmt);
 	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
@@ -141,11 +141,11 @@ static void observe(void *ctx, const struct dfz_event *ev)
 	struct dfz_oracles *set = ctx;
 	unsigned i, k = ev->kind;
 
-	if (!set->running || dfz__oracles_decided(set) || k >= DFZ_EV_COUNT)
+	if (!set->listening || k >= DFZ_EV_COUNT)
 		return;
 	if (k == DFZ_EV_ISSUE)
 		set->xfer = set->nissue++;
-	for (i = 0; i < set->ndisp[k] && !dfz__oracles_decided(set); i++) {
+	for (i = 0; i < set->ndisp[k] && set->listening; i++) {
 		unsigned id = set->disp[k][i];
 
 		set->ops[id]->event(set->st[id], ev);
@@ -169,6 +169,7 @@ void dfz_oracles_reset(struct dfz_oracles *set, struct dfz_rt *rt)
 	set->nissue = 0;
 	set->xfer = -1;
 	set->running = true;
+	set->listening = true;
 	for (id = 0; id < DFZ_ORACLE_COUNT; id++)
 		if (set->st[id])
 			set->ops[id]->reset(set->st[id], set, rt);
@@ -197,6 +198,7 @@ void dfz_oracles_end(struct dfz_oracles *set)
 		    !dfz__oracles_decided(set))
 			set->ops[id]->end(set->st[id]);
 	set->running = false;
+	set->listening = false;
 }
 
 const struct dfz_finding *dfz_oracles_finding(const struct dfz_oracles *set)
@@ -285,68 +287,15 @@ int32_t dfz__ptab_add(struct dfz__ptab *t, const void *key, bool *added)
 	return (int32_t)t->n++;
 }
 
-/* ------------------------------------------------------------ footprints */
-
-void dfz__fp_init(struct dfz__fp *fp, const struct dfz_desc *d, bool ext)
+const char *dfz__where(struct dfz_oracles *set, const void *p)
 {
-	uint64_t nlines, last, end;
+	char *buf = set->where[set->where_next++ % 4];
+	struct dfz_span s;
 
-	fp->level = ext ? d->ext_level : d->loc_level;
-	fp->base = ext ? d->ext_off : d->loc_off;
-	fp->stride = ext ? d->ext_stride : d->loc_stride;
-	fp->length = d->length;
-	fp->size = d->size;
-	fp->done = 0;
-	fp->line = 0;
-	if (d->is_2d && d->length == 0) {
-		fp->size = 0;             /* no line can hold a byte */
-	} else if (!d->is_2d || fp->length >= fp->size ||
-		   fp->stride == fp->length) {
-		fp->length = fp->size;    /* one contiguous range */
-		fp->stride = fp->size;
-	} else if (fp->stride < fp->length) {
-		/* Overlapping lines: their union is one range from base. */
-		nlines = (fp->size + fp->length - 1) / fp->length;
-		last = fp->size - (nlines - 1) * fp->length;
-		end = (nlines - 1) * fp->stride + last;
-		if (nlines > 1 && (nlines - 2) * fp->stride + fp->length > end)
-			end = (nlines - 2) * fp->stride + fp->length;
-		fp->size = fp->length = fp->stride = end;
-	}
-}
-
-bool dfz__fp_next(struct dfz__fp *fp, uint64_t *off, uint64_t *len)
-{
-	uint64_t n;
-
-	if (fp->done >= fp->size)
-		return false;
-	n = fp->size - fp->done;
-	if (n > fp->length)
-		n = fp->length;
-	*off = fp->base + fp->line * fp->stride;
-	*len = n;
-	fp->done += n;
-	fp->line++;
-	return true;
-}
-
-bool dfz__fp_contains(const struct dfz_desc *d, bool ext,
-		      const struct dfz_span *s)
-{
-	struct dfz__fp fp;
-	uint64_t rel, line, col, linelen;
-
-	dfz__fp_init(&fp, d, ext);
-	if (s->level != fp.level || fp.size == 0 || s->off < fp.base)
-		return false;
-	rel = s->off - fp.base;
-	line = rel / fp.stride;
-	if (line * fp.length >= fp.size)
-		return false;
-	col = rel - line * fp.stride;
-	linelen = fp.size - line * fp.length;
-	if (linelen > fp.length)
-		linelen = fp.length;
-	return col + s->len <= linelen;
+	if (set->rt && p && dfz_mem_locate(set->rt, p, 1, &s))
+		snprintf(buf, sizeof(set->where[0]), "%s+0x%x",
+			 dfz__level_name(s.level), s.off);
+	else
+		snprintf(buf, sizeof(set->where[0]), "%p", p);
+	return buf;
 }

@@ -222,7 +222,7 @@ bool dfz__ram_is_idle(const struct dfz_ram *ram)
 static void promote(struct dfz_ram *ram)
 {
 	for (unsigned i = 0; i < DFZ_RAM_SLOTS && ram->first; i++) {
-		struct dfz_ram_slot *s = &ram->slot[i];
+		struct dfz_ram_hw_slot *s = &ram->slot[i];
 		struct dfz_ram_req *node = ram->first;
 
 		if (s->req)
@@ -244,7 +244,7 @@ static void promote(struct dfz_ram *ram)
 }
 
 /* Completion, normal or aborted by a fault: any completion sets done. */
-static void complete(struct dfz_ram *ram, struct dfz_ram_slot *s)
+static void complete(struct dfz_ram *ram, struct dfz_ram_hw_slot *s)
 {
 	struct dfz_ram_req *r = s->req;
 
@@ -296,7 +296,7 @@ static void emit_move(struct dfz_ram *ram, const struct dfz_ram_req *r,
  * Move one chunk of @d (at most @budget bytes, never across a line end)
  * for slot @s. Return the bytes moved, or -1 after a fault.
  */
-static int64_t move_chunk(struct dfz_ram *ram, struct dfz_ram_slot *s,
+static int64_t move_chunk(struct dfz_ram *ram, struct dfz_ram_hw_slot *s,
 			  const struct ram_desc *d, uint32_t budget)
 {
 	struct dfz_rt *rt = ram->rt;
@@ -332,7 +332,7 @@ static int64_t move_chunk(struct dfz_ram *ram, struct dfz_ram_slot *s,
 
 /* One step of a busy slot: latency first, then up to a bandwidth of bytes
  * of the descriptor as the request holds it now. */
-static void service(struct dfz_ram *ram, struct dfz_ram_slot *s)
+static void service(struct dfz_ram *ram, struct dfz_ram_hw_slot *s)
 {
 	uint32_t budget = ram->rt->cfg.bandwidth;
 	struct ram_desc d;

@@ -192,11 +192,13 @@ static void run_steps(struct dfz_rt *rt, uint64_t n)
 	}
 }
 
+/* A yield runs at most wait_bound steps: a scheduler drawing a huge count
+ * while an engine never goes idle (a self-linked queue) must not spin. */
 void dfz_rt_yield(struct dfz_rt *rt, enum dfz_yield where)
 {
 	unsigned n = rt->cfg.sched ? rt->cfg.sched(rt->cfg.sched_ctx, where) : 0;
 
-	run_steps(rt, n);
+	run_steps(rt, n < rt->cfg.wait_bound ? n : rt->cfg.wait_bound);
 }
 
 int dfz__rt_wait(struct dfz_rt *rt, bool (*done)(const void *arg),

@@ -64,7 +64,7 @@ struct dfz_arena {
 /* ------------------------------------------------------------- ram engine */
 
 /* One hardware slot of the ram channel. */
-struct dfz_ram_slot {
+struct dfz_ram_hw_slot {
 	struct dfz_ram_req *req;  /* NULL: free */
 	uint32_t latency;         /* steps left before bytes move */
 	uint32_t moved;           /* bytes of the descriptor moved so far */
@@ -77,7 +77,7 @@ struct dfz_ram {
 	struct dfz_rt *rt;
 	struct dfz_ram_req *first;    /* waiting list head */
 	struct dfz_ram_req *last;     /* waiting list tail */
-	struct dfz_ram_slot slot[DFZ_RAM_SLOTS];
+	struct dfz_ram_hw_slot slot[DFZ_RAM_SLOTS];
 };
 
 /* ---------------------------------------------------------------- runtime */

@@ -139,11 +139,12 @@ static uint64_t total_bytes(const struct dfz_xfer *x)
  */
 static int normalise(const struct dfz_xfer *x, struct norm *n)
 {
-	uint64_t total = total_bytes(x);
+	uint64_t total;
 
 	memset(n, 0, sizeof(*n));
 	if (x->rank < 1 || x->rank > DFZ_MAX_RANK)
 		return DFZ_EINVAL;
+	total = total_bytes(x);
 	if (total == 0)
 		return 0;
 	if (total > UINT32_MAX)

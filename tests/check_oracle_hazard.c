@@ -299,6 +299,49 @@ START_TEST(test_hazard_transfer_chains)
 }
 END_TEST
 
+/* Footprints are lines, not their hull: stride == size is 8 lines. */
+START_TEST(test_hazard_line_footprint)
+{
+	uint32_t x;
+	uint8_t *buf, *b2;
+	struct dfz_ram_req *a, *b;
+
+	start();
+	x = ext(512);
+	buf = local(64);
+	b2 = local(64);
+	a = req();
+	b = req();
+	ck_assert_int_eq(dfz_ram_copy_2d(dev, x, buf, 64, 64, 8, 0, a), 0);
+	ck_assert_int_eq(ld(b, x + 8, b2, 56), 0);   /* the gap of line 0 */
+	ck_class(DFZ_CLASS_NONE);
+	ck_assert_int_eq(dfz_ram_copy_wait(b), 0);
+	ck_assert_int_eq(ld(b, x + 64 * 7 + 7, b2, 1), 0); /* line 7 */
+	ck_class(DFZ_CLASS_HAZARD_RACE);
+	ck_msg_has("transfer #2 reads L3");
+}
+END_TEST
+
+/* A transfer does not race with itself (both sides in one level). */
+START_TEST(test_hazard_in_place)
+{
+	static int h;
+	struct dfz_event ev = { .kind = DFZ_EV_ISSUE, .handle = &h,
+		.desc = { .ext_level = DFZ_L2, .loc_level = DFZ_L2,
+			  .ext2loc = 1, .is_2d = 1, .ext_off = 4096,
+			  .loc_off = 4100, .size = 64, .length = 16,
+			  .ext_stride = 16, .loc_stride = 16 } };
+	struct dfz_observer obs = dfz_oracles_observer(set);
+
+	start();
+	obs.fn(obs.ctx, &ev);
+	ck_class(DFZ_CLASS_NONE);
+	ev.handle = &ev;                      /* another one: a race */
+	obs.fn(obs.ctx, &ev);
+	ck_class(DFZ_CLASS_HAZARD_RACE);
+}
+END_TEST
+
 /* Readers may share; a wait retires only its own request's transfers. */
 START_TEST(test_hazard_readers_share)
 {
@@ -364,6 +407,8 @@ Suite *suite_oracle_hazard(void)
 	tcase_add_test(tc, test_hazard_write_under_store);
 	tcase_add_test(tc, test_hazard_prefetch_over_compute);
 	tcase_add_test(tc, test_hazard_transfer_chains);
+	tcase_add_test(tc, test_hazard_line_footprint);
+	tcase_add_test(tc, test_hazard_in_place);
 	tcase_add_test(tc, test_hazard_readers_share);
 	tcase_add_test(tc, test_hazard_reset);
 	suite_add_tcase(s, tc);

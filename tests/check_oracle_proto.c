@@ -3,9 +3,10 @@
  * Unit tests of the protocol oracles against the real ram engine and with
  * synthetic events: the request state machine (handle.reuse, handle.stale,
  * handle.leak, a request freed while queued), the driver queue walk
- * (self-link, cycle, double add, a node not in flight, a wild node) and
- * descriptor integrity (desc.clobbered at service and on moves). Each
- * oracle is shown clean on a correct run and firing when sabotaged.
+ * (self-link, cycle, double add, a node not in flight, a wild or
+ * misaligned node) and descriptor integrity (desc.clobbered at service and
+ * on moves). Each oracle is shown clean on a correct run and firing when
+ * sabotaged.
  */
 #include <check.h>
 #include <stdint.h>
@@ -388,7 +389,17 @@ START_TEST(test_queue_not_in_flight)
 	a->next = (struct dfz_ram_req *)(uintptr_t)0x1000;
 	poke_walk();
 	ck_class(DFZ_CLASS_QUEUE_CORRUPT);
-	ck_msg_has("outside L2/L1");
+	ck_msg_has("not request storage");
+
+	start(M_QUEUE, 0, 64);
+	buffers(64);
+	a = new_req();
+	b = new_req();
+	ck_assert_int_eq(load(a, 0), 0);
+	a->next = (struct dfz_ram_req *)((uint8_t *)b + 1); /* misaligned */
+	poke_walk();
+	ck_class(DFZ_CLASS_QUEUE_CORRUPT);
+	ck_msg_has("not request storage");
 	a->next = NULL;
 }
 END_TEST
@@ -407,6 +418,9 @@ START_TEST(test_desc_clean)
 	ck_assert_int_eq(dfz_ram_copy_wait(a), 0);
 	ck_assert_int_eq(dfz_ram_copy_2d(dev, l3_buf + 1, l2_buf, 45, 7, 5, 0,
 					 a), 0);  /* a re-issue replaces it */
+	ck_assert_int_eq(dfz_ram_copy_wait(a), 0);
+	ck_assert_int_eq(dfz_ram_copy_2d(dev, l3_buf, l2_buf, 64, 64, 8, 1,
+					 a), 0);  /* stride == size: 8 lines */
 	ck_assert_int_eq(dfz_ram_copy_wait(a), 0);
 	dfz_oracles_end(set);
 	ck_class(DFZ_CLASS_NONE);

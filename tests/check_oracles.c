@@ -401,7 +401,7 @@ START_TEST(test_ref_mismatch)
 	dfz_oracles_end(set);
 	ck_class(DFZ_CLASS_DATA_MISMATCH);
 	ck_assert_int_eq(set->finding.ev.elem, 2 * 4 + 1);
-	ck_assert_int_eq(set->finding.ev.off, prog.node[0].out.off + 2 * 10 + 2);
+	ck_assert_int_eq(set->finding.ev.off, prog.node[0].out.off + 22);
 	ck_msg_has("[2,1]");
 	ck_msg_has("node 0");
 }
@@ -622,7 +622,8 @@ static int copy_and_wait(uint32_t latency)
 	req = new_req();
 	ck_assert_int_eq(dfz_l3_alloc(rt, 64, &src), 0);
 	ck_assert_int_eq(dfz_local_alloc(rt, DFZ_L2, 64, &dst), 0);
-	ck_assert_int_eq(dfz_ram_copy(dfz_ram_get(rt), src, dst, 64, 1, req), 0);
+	ck_assert_int_eq(dfz_ram_copy(dfz_ram_get(rt), src, dst, 64, 1, req),
+			 0);
 	return dfz_ram_copy_wait(req);
 }
 

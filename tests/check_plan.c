@@ -447,28 +447,28 @@ START_TEST(test_tensor_clamp)
 	struct dfz_plan p;
 	struct dfz_plan_xfer *x = &p.xfer;
 
-	hand_plan(&p, 2); /* 4096 x 4096 halves to 256 x 256, tiles follow */
+	hand_plan(&p, 2); /* 4096 x 4096 halves to 128 x 128, tiles follow */
 	x->shape[0] = x->shape[1] = 4096;
 	x->node[0].tile[0] = x->node[0].tile[1] = 4096;
 	x->local_size = DFZ_CAP_L2;
 	dfz_plan_normalise(&p);
-	ck_assert(x->shape[0] == 256 && x->shape[1] == 256);
-	ck_assert(x->node[0].tile[0] == 256 && x->node[0].tile[1] == 256);
+	ck_assert(x->shape[0] == 128 && x->shape[1] == 128);
+	ck_assert(x->node[0].tile[0] == 128 && x->node[0].tile[1] == 128);
 	hand_plan(&p, 2); /* ties halve the lowest dim */
 	x->shape[0] = x->shape[1] = 300;
 	dfz_plan_normalise(&p);
-	ck_assert(x->shape[0] == 150 && x->shape[1] == 300);
-	hand_plan(&p, 2); /* padding counts: 4096 * (3 + 3) * 8 */
+	ck_assert(x->shape[0] == 75 && x->shape[1] == 150);
+	hand_plan(&p, 2); /* padding counts: 4096 * (3 + 3) * 2 */
 	x->shape[0] = 4096;
 	x->shape[1] = 3;
 	x->in.pad[1] = 3;
-	x->elem = 8;
+	x->elem = 2;
 	dfz_plan_normalise(&p);
 	ck_assert(x->shape[0] == 1024 && x->shape[1] == 3);
-	hand_plan(&p, 2); /* an add node's aux counts; 2048 * 4 * 8 fits */
+	hand_plan(&p, 2); /* an add node's aux counts; 2048 * 4 * 2 fits */
 	x->shape[0] = 2048;
 	x->shape[1] = 4;
-	x->elem = 8;
+	x->elem = 2;
 	x->node[0].kernel = DFZ_KERNEL_ADD;
 	x->node[0].aux.pad[1] = 1;
 	dfz_plan_normalise(&p);
@@ -527,7 +527,7 @@ START_TEST(test_encode_widest)
 	size_t n;
 
 	hand_plan(&p, 5);
-	x->elem = 8;
+	x->elem = 2; /* 6^5 * 2 bytes stays under the tensor cap */
 	x->nnodes = DFZ_MAX_NODES;
 	for (d = 0; d < 5; d++) {
 		x->shape[d] = 6; /* not a candidate: three bytes each */
@@ -676,7 +676,7 @@ START_TEST(test_parse_defaults)
 					sizeof(err)), 0);
 	ck_assert_uint_eq(p.xfer.shape[0], 4096);
 	dfz_plan_normalise(&p);
-	ck_assert_uint_eq(p.xfer.shape[0], 256);
+	ck_assert_uint_eq(p.xfer.shape[0], 128);
 }
 END_TEST
 

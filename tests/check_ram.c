@@ -511,6 +511,28 @@ START_TEST(test_self_link_keeps_engine_busy)
 }
 END_TEST
 
+/* A yield never runs more than wait_bound steps, even when the engine
+ * stays busy forever: no real spin on a huge scheduler draw. */
+START_TEST(test_yield_capped)
+{
+	uint32_t src;
+	uint8_t *dst;
+	struct dfz_ram_req *r;
+
+	start(0, 0, 50, 0);
+	src = l3_src(16);
+	dst = l2_alloc(16);
+	r = new_req();
+	ck_assert_int_eq(dfz_ram_copy(dev, src, dst, 16, 1, r), 0);
+	ck_assert_int_eq(dfz_ram_copy(dev, src, dst, 16, 1, r), 0);
+	ck_assert_ptr_eq(r->next, r);
+	steps_at[DFZ_YIELD_COMPUTE] = 4000000000u;
+	dfz_rt_yield(rt, DFZ_YIELD_COMPUTE);
+	ck_assert_uint_eq(dfz_rt_now(rt), 50);
+	ck_assert(!dfz__ram_is_idle(dev));
+}
+END_TEST
+
 START_TEST(test_wild_next_faults)
 {
 	uint32_t src;
@@ -829,6 +851,7 @@ Suite *suite_ram(void)
 	tcase_add_test(tc, test_desc_clobbered_mid_transfer);
 	tcase_add_test(tc, test_reissue_tail_self_link);
 	tcase_add_test(tc, test_self_link_keeps_engine_busy);
+	tcase_add_test(tc, test_yield_capped);
 	tcase_add_test(tc, test_wild_next_faults);
 	tcase_add_test(tc, test_req_outside_rejected);
 	tcase_add_test(tc, test_issue_einval);

@@ -679,7 +679,7 @@ Suite *suite_tile(void)
 	TCase *tc = tcase_create("executor");
 	TCase *bugs = tcase_create("bugs");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_tile_outputs, 0, (int)NRANK_BUF_STRAT);
 	tcase_add_loop_test(tc, test_tile_zero_dim, 0, DFZ_MAX_RANK);
@@ -690,7 +690,7 @@ Suite *suite_tile(void)
 	tcase_add_test(tc, test_tile_bad_prog);
 	suite_add_tcase(s, tc);
 
-	tcase_add_checked_fixture(bugs, setup, teardown);
+	tcase_add_unchecked_fixture(bugs, setup, teardown);
 	tcase_add_loop_test(bugs, test_edge_tile_bug, 0, 2);
 	tcase_add_test(bugs, test_early_compute_single);
 	tcase_add_test(bugs, test_early_compute_double);

@@ -649,7 +649,7 @@ Suite *suite_xfer(void)
 	Suite *s = suite_create("xfer");
 	TCase *tc = tcase_create("adapter");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(tc, test_rank_table, 0, (int)NCASES);
 	tcase_add_test(tc, test_rank_edge_cases);
 	tcase_add_test(tc, test_names);

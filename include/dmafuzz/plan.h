@@ -24,7 +24,7 @@ enum dfz_family { DFZ_FAMILY_XFER = 0, DFZ_FAMILY_COUNT };
 #define DFZ_MAX_SCHED 32
 
 /* Caps: a plan over them is clamped by the decoder. */
-#define DFZ_CAP_TENSOR_BYTES (64u << 10)  /* bytes of one tensor (padded) */
+#define DFZ_CAP_TENSOR_BYTES (16u << 10)  /* bytes of one tensor (padded) */
 #define DFZ_CAP_DIM 4096u                 /* elements of one dim */
 #define DFZ_CAP_PAD 3u                    /* padding elements per dim */
 #define DFZ_CAP_LATENCY 16u

@@ -198,7 +198,7 @@ uint64_t dfz_rt_now(const struct dfz_rt *rt);
 
 /**
  * dfz_rt_yield() - a yield point: run as many engine steps as the scheduler
- * draws for @where.
+ * draws for @where (at most cfg.wait_bound).
  */
 void dfz_rt_yield(struct dfz_rt *rt, enum dfz_yield where);
 
@@ -281,7 +281,10 @@ struct dfz_ram *dfz_ram_get(struct dfz_rt *rt);
  * dfz_ram_copy() - queue a 1-D copy between L3 and L2 (pi_cl_ram_copy).
  * @req: caller-owned; borrowed by the driver until dfz_ram_copy_wait(@req)
  *       returns. Reusing it earlier corrupts the queue, as on hardware.
- * Return: 0, or a negative DFZ_E* code; on error @req is untouched.
+ * Return: 0, or a negative DFZ_E* code; on error @req is untouched:
+ * DFZ_EINVAL for a NULL or unknown @dev, NULL @req or @addr, @size 0;
+ * DFZ_EFAULT when @req (whole, aligned) or @addr is not in L2/L1. The
+ * footprint [addr, addr+size) and the L3 side are checked as bytes move.
  */
 int dfz_ram_copy(struct dfz_ram *dev, uint32_t ram_addr, void *addr,
 		 uint32_t size, int ext2loc, struct dfz_ram_req *req);
@@ -290,7 +293,7 @@ int dfz_ram_copy(struct dfz_ram *dev, uint32_t ram_addr, void *addr,
  * dfz_ram_copy_2d() - queue a 2-D copy (pi_cl_ram_copy_2d): @size bytes in
  * lines of @length bytes, @stride apart on the RAM side; L2 side contiguous.
  * @req: as for dfz_ram_copy().
- * Return: 0, or a negative DFZ_E* code; on error @req is untouched.
+ * Return: as for dfz_ram_copy(); also DFZ_EINVAL for @length 0.
  */
 int dfz_ram_copy_2d(struct dfz_ram *dev, uint32_t ram_addr, void *addr,
 		    uint32_t size, uint32_t stride, uint32_t length,
@@ -299,7 +302,9 @@ int dfz_ram_copy_2d(struct dfz_ram *dev, uint32_t ram_addr, void *addr,
 /**
  * dfz_ram_copy_wait() - advance the engine until @req->done is set
  * (pi_cl_ram_copy_wait). @req: borrowed.
- * Return: 0, or DFZ_EHANG when the step bound ran out.
+ * Return: 0, or DFZ_EHANG when the step bound ran out; DFZ_EFAULT when
+ * @req is not in the L2/L1 of a live runtime, DFZ_EINVAL when @req is NULL
+ * or @req->device is not a live engine (a stale or never-issued request).
  */
 int dfz_ram_copy_wait(struct dfz_ram_req *req);
 
