@@ -127,7 +127,11 @@ static void write_summary(const struct campaign *c, FILE *f, double secs)
 		(unsigned long long)c->seed, secs, (unsigned long long)c->execs);
 	fprintf(f, "| executions/s | %.0f |\n| seeds | %u (%s) |\n",
 		c->execs / (secs > 0 ? secs : 1), c->nseeds, c->corpus);
-	fprintf(f, "| bug switches | 0x%x |\n| findings | %llu |\n\n", c->bugs,
+	fputs("| bug switches |", f);
+	for (unsigned b = 0; b < DFZ_BUG_COUNT; b++)
+		if (c->bugs & (1u << b))
+			fprintf(f, " %s", dfz_bug_name(b));
+	fprintf(f, "%s |\n| findings | %llu |\n\n", c->bugs ? "" : " none",
 		(unsigned long long)total_found(c));
 	if (!total_found(c)) {
 		fprintf(f, "No bug found.\n");
@@ -168,6 +172,23 @@ static int campaign_loop(struct campaign *c, struct dfz_exec *ex)
 		}
 	} while (t - c->t0 < (double)c->seconds);
 	return 0;
+}
+
+/* mkdir -p: create @path and its missing parents. */
+static int mkdir_p(const char *path)
+{
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
 static int parse_fuzz(int argc, char **argv, struct campaign *c)
@@ -225,8 +246,7 @@ int cli_fuzz(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/crashes", c.out);
-	if ((mkdir(c.out, 0777) < 0 && errno != EEXIST) ||
-	    (mkdir(path, 0777) < 0 && errno != EEXIST)) {
+	if (mkdir_p(path) < 0) {
 		cli_error("fuzz", "cannot create '%s': %m", path);
 		return EXIT_BAD_INPUT;
 	}
