@@ -115,8 +115,9 @@ static void visit_run(struct dfz_choice *c, const struct dfz_plan_xfer *s,
 {
 	unsigned j;
 
-	d->engine = (uint8_t)dfz__choice_draw(c, 0, DFZ_ENGINE_COUNT - 1,
-					      s->engine);
+	/* The L3<->L2 hop runs on ram; the L2<->L1 engines come with the
+	 * hop choice. */
+	d->engine = (uint8_t)dfz__choice_draw(c, 0, DFZ_ENGINE_RAM, s->engine);
 	d->ext_level = DFZ_L3;
 	d->local_level = DFZ_L2;
 	d->local_size = dfz__choice_draw_size(c, DFZ_PLAN_LOCAL_MIN, DFZ_CAP_L2,

@@ -21,7 +21,7 @@
 
 static const char *const family_names[] = { "xfer" };
 static const char *const kernel_names[] = { "copy", "inc", "add" };
-static const char *const engine_names[] = { "ram" };
+static const char *const engine_names[] = { "ram", "mchan", "idma" };
 static const char *const level_names[] = { "L3", "L2", "L1" };
 static const char *const buffering_names[] = { "single", "double" };
 static const char *const policy_names[] = { "async-shared", "wait-each",

@@ -120,10 +120,18 @@ int dfz_rt_create(struct dfz_rt **out)
 		goto err_free_rt;
 	if (dfz__ram_init(&rt->ram, rt) < 0)
 		goto err_fini_mem;
+	if (dfz__mchan_create(rt, &rt->mchan) < 0)
+		goto err_fini_ram;
+	if (dfz__idma_create(rt, &rt->idma) < 0)
+		goto err_destroy_mchan;
 	dfz_rt_reset(rt, &defaults);
 	*out = rt;
 	return 0;
 
+err_destroy_mchan:
+	dfz__mchan_destroy(rt->mchan);
+err_fini_ram:
+	dfz__ram_fini(&rt->ram);
 err_fini_mem:
 	dfz__mem_fini(rt);
 err_free_rt:
@@ -135,6 +143,8 @@ void dfz_rt_destroy(struct dfz_rt *rt)
 {
 	if (!rt)
 		return;
+	dfz__idma_destroy(rt->idma);
+	dfz__mchan_destroy(rt->mchan);
 	dfz__ram_fini(&rt->ram);
 	dfz__mem_fini(rt);
 	free(rt);
@@ -149,6 +159,8 @@ int dfz_rt_reset(struct dfz_rt *rt, const struct dfz_rt_config *cfg)
 	apply_config(rt, cfg);
 	dfz__mem_reset(rt);
 	dfz__ram_reset(&rt->ram);
+	dfz__mchan_reset(rt->mchan);
+	dfz__idma_reset(rt->idma);
 	rt->now = 0;
 	return 0;
 }
@@ -169,11 +181,14 @@ void dfz__rt_step(struct dfz_rt *rt)
 {
 	rt->now++;
 	dfz__ram_step(&rt->ram);
+	dfz__mchan_step(rt->mchan);
+	dfz__idma_step(rt->idma);
 }
 
 bool dfz__rt_is_idle(const struct dfz_rt *rt)
 {
-	return dfz__ram_is_idle(&rt->ram);
+	return dfz__ram_is_idle(&rt->ram) && dfz__mchan_is_idle(rt->mchan) &&
+	       dfz__idma_is_idle(rt->idma);
 }
 
 /*
@@ -241,6 +256,10 @@ const struct dfz_engine_ops *dfz__engine_ops(unsigned id)
 	switch (id) {
 	case DFZ_ENGINE_RAM:
 		return &dfz__ram_ops;
+	case DFZ_ENGINE_MCHAN:
+		return &dfz__mchan_ops;
+	case DFZ_ENGINE_IDMA:
+		return &dfz__idma_ops;
 	default:
 		return NULL;
 	}

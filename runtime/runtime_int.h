@@ -87,6 +87,8 @@ struct dfz_rt {
 	uint64_t now;                 /* virtual steps run since reset */
 	struct dfz_arena arena[DFZ_NLEVELS];
 	struct dfz_ram ram;
+	struct dfz_mchan *mchan;      /* runtime/mchan.c owns it */
+	struct dfz_idma *idma;        /* runtime/idma.c owns it */
 };
 
 /* mem.c */
@@ -116,6 +118,21 @@ void dfz__ram_step(struct dfz_ram *ram);
 /** dfz__ram_is_idle() - true when no slot is busy and the list is empty. */
 bool dfz__ram_is_idle(const struct dfz_ram *ram);
 extern const struct dfz_engine_ops dfz__ram_ops;
+
+/* The L2<->L1 engines: created with the runtime, reset and stepped with it. */
+int dfz__mchan_create(struct dfz_rt *rt, struct dfz_mchan **out);
+void dfz__mchan_destroy(struct dfz_mchan *m);
+void dfz__mchan_reset(struct dfz_mchan *m);
+void dfz__mchan_step(struct dfz_mchan *m);
+bool dfz__mchan_is_idle(const struct dfz_mchan *m);
+extern const struct dfz_engine_ops dfz__mchan_ops;
+
+int dfz__idma_create(struct dfz_rt *rt, struct dfz_idma **out);
+void dfz__idma_destroy(struct dfz_idma *d);
+void dfz__idma_reset(struct dfz_idma *d);
+void dfz__idma_step(struct dfz_idma *d);
+bool dfz__idma_is_idle(const struct dfz_idma *d);
+extern const struct dfz_engine_ops dfz__idma_ops;
 
 /* rt.c */
 /** dfz__rt_step() - one engine step: time advances, every engine steps. */

@@ -99,6 +99,8 @@ enum dfz_ev_kind {
 	DFZ_EV_FAULT,         /* engine met an address outside memory; aux */
 	DFZ_EV_COMPUTE_READ,  /* compute reads span (src) */
 	DFZ_EV_COMPUTE_WRITE, /* compute writes span (dst) */
+	DFZ_EV_ID_ALLOC,      /* engine id allocated (mchan TID): id; aux = rc */
+	DFZ_EV_ID_FREE,       /* engine id released: id; aux = rc */
 	DFZ_EV_COUNT
 };
 
@@ -128,7 +130,10 @@ struct dfz_event {
 	struct dfz_desc desc; /* ISSUE, SERVICE */
 	struct dfz_span dst;  /* MOVE, COMPUTE_WRITE, ALLOC, FREE */
 	struct dfz_span src;  /* MOVE, COMPUTE_READ */
-	int64_t aux;          /* kind-specific, see above */
+	int64_t aux;          /* kind-specific, see above; mchan ISSUE: the
+			       * command word as pushed */
+	int64_t id;           /* engine transfer id: mchan TID, idma txid
+			       * (meaningful for those engines only) */
 };
 
 typedef void (*dfz_observer_fn)(void *ctx, const struct dfz_event *ev);
@@ -151,7 +156,12 @@ enum dfz_yield {
 /* How many engine steps to run at a yield point; drawn from the plan. */
 typedef unsigned (*dfz_sched_fn)(void *ctx, enum dfz_yield where);
 
-enum dfz_engine_id { DFZ_ENGINE_RAM = 0, DFZ_ENGINE_COUNT };
+enum dfz_engine_id {
+	DFZ_ENGINE_RAM = 0,   /* PMSIS cluster RAM, L3 <-> L2 */
+	DFZ_ENGINE_MCHAN,     /* cluster DMA, L2 <-> L1, TIDs */
+	DFZ_ENGINE_IDMA,      /* Snitch-style iDMA, L2 <-> L1, txids */
+	DFZ_ENGINE_COUNT
+};
 
 struct dfz_rt_config {
 	uint32_t mem_size[DFZ_NLEVELS]; /* bytes usable per level this run */
@@ -455,5 +465,8 @@ int dfz_prog_run(struct dfz_adapter *ad, const struct dfz_prog *p);
 /** dfz_prog_local_bytes() - local bytes dfz_prog_run() needs for @p's
  * largest node (buffers, requests and redzones). */
 uint32_t dfz_prog_local_bytes(const struct dfz_prog *p, const struct dfz_adapter *ad);
+
+#include "dmafuzz/runtime_mchan.h"
+#include "dmafuzz/runtime_idma.h"
 
 #endif /* DMAFUZZ_RUNTIME_H */

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Part of the runtime layer's public header (include dmafuzz/runtime.h):
+ * the mchan engine, the PULP cluster DMA between L2 and L1.
+ * (Declarations land with the engine.)
+ */
+#ifndef DMAFUZZ_RUNTIME_MCHAN_H
+#define DMAFUZZ_RUNTIME_MCHAN_H
+
+#endif /* DMAFUZZ_RUNTIME_MCHAN_H */
