@@ -30,6 +30,10 @@ int cli_encode(int argc, char **argv);
 int cli_gen(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_fuzz(int argc, char **argv);
+int cli_matrix(int argc, char **argv);
+
+/* mkdir -p: create @path and its missing parents. Return 0 or -1. */
+int cli_mkdir_p(const char *path);
 
 /* One-line error to stderr, prefixed "dmafuzz <cmd>: ". */
 void cli_error(const char *cmd, const char *fmt, ...)

@@ -174,23 +174,6 @@ static int campaign_loop(struct campaign *c, struct dfz_exec *ex)
 	return 0;
 }
 
-/* mkdir -p: create @path and its missing parents. */
-static int mkdir_p(const char *path)
-{
-	char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 static int parse_fuzz(int argc, char **argv, struct campaign *c)
 {
 	static const char use[] =
@@ -246,7 +229,7 @@ int cli_fuzz(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/crashes", c.out);
-	if (mkdir_p(path) < 0) {
+	if (cli_mkdir_p(path) < 0) {
 		cli_error("fuzz", "cannot create '%s': %m", path);
 		return EXIT_BAD_INPUT;
 	}

@@ -3,6 +3,7 @@
  * dmafuzz: dispatch to the subcommands, and the helpers they share.
  */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ static const char usage[] =
 	"  encode [FILE|-]     turn a text plan into its binary choice stream\n"
 	"  gen                 write random plans (a plan stream) to stdout\n"
 	"  fuzz                in-process random campaign with a summary\n"
+	"  matrix              safety matrix: engine x policy x strategy x rank\n"
 	"  bench [DIR]         measure plans/s and engine throughput vs memcpy\n"
 	"\n"
 	"Run 'dmafuzz COMMAND --help' for the options of a command.\n";
@@ -75,6 +77,23 @@ bool cli_parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
+/* mkdir -p: create @path and its missing parents. */
+int cli_mkdir_p(const char *path)
+{
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -84,6 +103,7 @@ int main(int argc, char **argv)
 		{ "run", cli_run },       { "show", cli_show },
 		{ "encode", cli_encode }, { "gen", cli_gen },
 		{ "bench", cli_bench },   { "fuzz", cli_fuzz },
+		{ "matrix", cli_matrix },
 	};
 
 	if (argc < 2) {

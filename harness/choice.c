@@ -5,9 +5,11 @@
  * for the range; once the bytes run out every draw returns lo, so shrinking
  * the bytes toward zero (or cutting them short) simplifies the plan.
  * take_size() favours boundary values and powers of two, so that exact sizes
- * such as 4096 or 2^17 are two bytes away. The emitters are the inverse,
+ * such as 4096 or 2^17 are two bytes away; draw_weighted() maps one byte
+ * onto a few values with chosen odds. The emitters are the inverse,
  * used by the encoder: they write the bytes a draw reads back as a value.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "plan_int.h"
@@ -190,5 +192,41 @@ uint32_t dfz__choice_draw_size(struct dfz_choice *c, uint32_t lo, uint32_t hi,
 		return dfz__choice_take_size(c, lo, hi);
 	v = hi <= lo ? lo : clamp_u32(v, lo, hi);
 	dfz__choice_emit_size(c, lo, hi, v);
+	return v;
+}
+
+/* The value whose share of the byte values holds @b. */
+static uint32_t bucket_of(const uint8_t *w, unsigned n, uint32_t b)
+{
+	uint32_t end = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		end += w[i];
+		if (b < end)
+			return i;
+	}
+	return n - 1;
+}
+
+/* The first byte value of @v's share. */
+static uint32_t first_byte_of(const uint8_t *w, unsigned v)
+{
+	uint32_t start = 0;
+
+	for (unsigned i = 0; i < v; i++)
+		start += w[i];
+	return start;
+}
+
+uint32_t dfz__choice_draw_weighted(struct dfz_choice *c, const uint8_t *w,
+				   unsigned n, uint32_t v)
+{
+	assert(first_byte_of(w, n) == 256); /* the odds cover every byte */
+	if (n <= 1)
+		return 0;
+	if (!c->writing)
+		return bucket_of(w, n, dfz__choice_take(c, 0, 255));
+	v = v < n ? v : n - 1;
+	dfz__choice_emit(c, 0, 255, first_byte_of(w, v));
 	return v;
 }

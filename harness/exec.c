@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The executor: turns a plan into one run of the runtime. It sizes the
- * memories, allocates and fills the tensors, builds the tiled program, the
- * adapter and the scheduler from the plan, attaches the oracles, runs the
- * program and collects the verdict. One executor is created once and reset
+ * memories (L2 and L1 from the plan), allocates and fills the tensors (in
+ * L3, or in L2 for a one-hop L2<->L1 plan), builds the tiled program, one
+ * adapter per hop (requests in that hop's local level) and the scheduler
+ * from the plan, attaches the oracles, runs the program and collects the
+ * verdict. One executor is created once and reset
  * per run, so a fuzz execution does no setup that could be done once.
  */
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 
 #include "dmafuzz/harness.h"
 #include "harness_int.h"
+#include "plan_int.h"
 
 struct dfz_exec {
 	struct dfz_rt *rt;
@@ -20,6 +23,7 @@ struct dfz_exec {
 	unsigned sched_next;          /* cursor in x->sched */
 	uint32_t issues;              /* ISSUE events of the current run */
 	struct dfz_prog prog;
+	struct dfz_adapter ad[DFZ_MAX_HOPS]; /* one per hop of prog */
 	uint8_t fill[DFZ_CAP_TENSOR_BYTES];
 };
 
@@ -77,14 +81,18 @@ void dfz_exec_destroy(struct dfz_exec *ex)
 
 /*
  * A wait may legitimately run until everything in flight has moved: in the
- * fixed runtime that is at most the local level's bytes (every transfer has
- * one side in a local buffer) plus each queued descriptor's latency.
+ * fixed runtime that is at most the local levels' bytes (every transfer
+ * has one side in a local buffer) plus each queued descriptor's latency.
+ * Ram requests carry one descriptor each (at most 128 are queued); on the
+ * L2<->L1 engines a handle carries many, each of at least one element.
  */
 static uint32_t wait_bound(const struct dfz_plan_xfer *x)
 {
-	uint64_t b = 2ull * (x->local_size / x->bandwidth + 1) +
-		     128ull * (x->latency + 2) + 1024;
+	uint64_t local = (uint64_t)x->l2_size + x->l1_size, descs = 128, b;
 
+	if (dfz__plan_is_level_used(x, DFZ_L1))
+		descs += local / x->elem;
+	b = 2 * (local / x->bandwidth + 1) + descs * (x->latency + 2) + 1024;
 	return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
 }
 
@@ -93,9 +101,8 @@ static void config_of(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->mem_size[DFZ_L3] = DFZ_CAP_L3;
-	cfg->mem_size[DFZ_L2] = DFZ_CAP_L2;
-	cfg->mem_size[DFZ_L1] = DFZ_CAP_L1;
-	cfg->mem_size[x->local_level] = x->local_size;
+	cfg->mem_size[DFZ_L2] = x->l2_size ? x->l2_size : DFZ_CAP_L2;
+	cfg->mem_size[DFZ_L1] = x->l1_size ? x->l1_size : DFZ_CAP_L1;
 	cfg->latency = x->latency;
 	cfg->bandwidth = x->bandwidth;
 	cfg->wait_bound = wait_bound(x);
@@ -106,14 +113,29 @@ static void config_of(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
 	cfg->obs.ctx = ex;
 }
 
-/* Allocate one tensor of layout @l in the external level. */
+/* Allocate one tensor of layout @l where the plan's tensors live: L3, or
+ * L2 for a one-hop L2<->L1 plan. */
 static int tensor_alloc(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
 			const struct dfz_plan_layout *l, struct dfz_tensor *t)
 {
+	uint32_t size;
+	struct dfz_span at;
+	void *ptr;
+	int rc;
+
 	memset(t, 0, sizeof(*t));
 	t->level = x->ext_level;
 	t->bytes = dfz__layout_strides(x, l, t->stride);
-	return dfz_l3_alloc(ex->rt, t->bytes ? t->bytes : 1, &t->off);
+	size = t->bytes ? t->bytes : 1;
+	if (x->ext_level == DFZ_L3)
+		return dfz_l3_alloc(ex->rt, size, &t->off);
+	rc = dfz_local_alloc(ex->rt, (enum dfz_level)x->ext_level, size, &ptr);
+	if (rc < 0)
+		return rc;
+	if (!dfz_mem_locate(ex->rt, ptr, size, &at))
+		return DFZ_EFAULT;
+	t->off = at.off;
+	return 0;
 }
 
 /* Fill a pure input tensor (padding included) from the plan's seed. */
@@ -121,12 +143,48 @@ static int tensor_fill(struct dfz_exec *ex, const struct dfz_tensor *t,
 		       uint64_t seed)
 {
 	struct dfz_gen g;
+	uint8_t *at;
 
 	if (t->bytes == 0)
 		return 0;
 	dfz_gen_init(&g, seed);
-	dfz_gen_bytes(&g, ex->fill, t->bytes);
-	return dfz_l3_write(ex->rt, t->off, ex->fill, t->bytes);
+	if (t->level == DFZ_L3) {
+		dfz_gen_bytes(&g, ex->fill, t->bytes);
+		return dfz_l3_write(ex->rt, t->off, ex->fill, t->bytes);
+	}
+	at = dfz_mem_ptr(ex->rt, (enum dfz_level)t->level, t->off);
+	if (!at)
+		return DFZ_EFAULT;
+	dfz_gen_bytes(&g, at, t->bytes);
+	return 0;
+}
+
+/* The program's shape and hops, and each hop's adapter. */
+static void build_hops(struct dfz_exec *ex, const struct dfz_plan_xfer *x)
+{
+	struct dfz_prog *p = &ex->prog;
+
+	memset(p, 0, sizeof(*p));
+	p->rank = x->rank;
+	p->elem = x->elem;
+	memcpy(p->shape, x->shape, sizeof(p->shape));
+	p->nnodes = x->nnodes;
+	p->nhops = x->nhops;
+	p->compute_chunks = x->compute_chunks;
+	memset(ex->ad, 0, sizeof(ex->ad));
+	for (unsigned h = 0; h < x->nhops; h++) {
+		const struct dfz_plan_hop *ph = &x->hop[h];
+		uint8_t level = (uint8_t)dfz_plan_hop_level(x, h);
+
+		p->hop[h] = (struct dfz_hop){ .local_level = level,
+					      .buffering = ph->buffering,
+					      .strategy = ph->strategy };
+		ex->ad[h] = (struct dfz_adapter){ .rt = ex->rt,
+						  .engine = ph->engine,
+						  .policy = ph->policy,
+						  .pool_k = ph->pool_k,
+						  .req_level = level };
+	}
 }
 
 /* Tensors: the input, then per node its aux (ADD) and its output. */
@@ -136,15 +194,7 @@ static int build_prog(struct dfz_exec *ex, const struct dfz_plan_xfer *x)
 	struct dfz_tensor in;
 	int rc;
 
-	memset(p, 0, sizeof(*p));
-	p->rank = x->rank;
-	p->elem = x->elem;
-	memcpy(p->shape, x->shape, sizeof(p->shape));
-	p->nnodes = x->nnodes;
-	p->buffering = x->buffering;
-	p->strategy = x->strategy;
-	p->local_level = x->local_level;
-	p->compute_chunks = x->compute_chunks;
+	build_hops(ex, x);
 	rc = tensor_alloc(ex, x, &x->in, &in);
 	if (rc == 0)
 		rc = tensor_fill(ex, &in, x->seed);
@@ -189,7 +239,6 @@ static int run_xfer(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
 		    uint32_t bugs, struct dfz_verdict *v)
 {
 	struct dfz_rt_config cfg;
-	struct dfz_adapter ad;
 	int rc;
 
 	ex->x = x;
@@ -209,11 +258,8 @@ static int run_xfer(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
 				    dfz_strerror(rc));
 		return v->kind = DFZ_VERDICT_REJECTED;
 	}
-	ad = (struct dfz_adapter){ .rt = ex->rt, .engine = x->engine,
-				   .policy = x->policy, .pool_k = x->pool_k,
-				   .req_level = x->local_level };
 	dfz_oracles_begin(ex->oracles, &ex->prog);
-	rc = dfz_prog_run(&ad, &ex->prog);
+	rc = dfz_prog_run(ex->ad, &ex->prog);
 	/* A run the runtime gave up on (not a hang) wrote no output: the
 	 * post-checks would only report that, so it is judged by what the
 	 * oracles saw while it ran. */

@@ -4,8 +4,8 @@
  * by the decoder to draw them and by the encoder to emit them, so the two
  * cannot drift), and the clamps that keep every decoded plan inside the caps.
  * The decoder is total: any byte string is a plan, and a plan over a cap is
- * clamped (shapes halved, tiles halved, the local level grown), never
- * rejected. The clamps are idempotent, which is what makes
+ * clamped (shapes halved, each hop's tiles halved, its local level grown),
+ * never rejected. The clamps are idempotent, which is what makes
  * decode(encode(p)) == p for every decoded p.
  */
 #include <string.h>
@@ -75,7 +75,10 @@ static void visit_node(struct dfz_choice *c, const struct dfz_plan_xfer *x,
 	for (k = 0; k < x->rank; k++) {
 		uint32_t hi = x->shape[k] ? x->shape[k] : 1;
 
-		d->tile[k] = dfz__choice_draw_size(c, 1, hi, s->tile[k]);
+		d->tile[0][k] = dfz__choice_draw_size(c, 1, hi, s->tile[0][k]);
+		if (x->nhops == 2)
+			d->tile[1][k] = dfz__choice_draw_size(c, 1, d->tile[0][k],
+							      s->tile[1][k]);
 	}
 }
 
@@ -91,11 +94,29 @@ static uint32_t elem_log2(uint32_t elem)
 	return e;
 }
 
-/* The tensors: shape, element size, input layout and the nodes. */
+/*
+ * Odds, out of 256, of the draws whose values differ most in cost (a run
+ * costs about its bytes, and a two-hop run about three one-hop runs), set
+ * so that an average run stays about as cheap as with a fixed 16 KiB
+ * tensor cap on ram alone. The simplest draw is the first value.
+ * Tensor byte cap classes 2^10 .. 2^18: mostly 16 KiB and below, the low
+ * end well above its neighbour, big tensors (a 2^17-byte transfer) rare.
+ */
+static const uint8_t class_odds[] = { 44, 26, 46, 60, 74, 3, 1, 1, 1 };
+/* One hop or two. */
+static const uint8_t hops_odds[] = { 160, 96 };
+/* The engine of a single hop: ram (L3<->L2), mchan, idma (L2<->L1). */
+static const uint8_t engine_odds[] = { 128, 64, 64 };
+_Static_assert(sizeof(hops_odds) == DFZ_MAX_HOPS, "hops odds");
+_Static_assert(sizeof(engine_odds) == DFZ_ENGINE_COUNT, "engine odds");
+_Static_assert(sizeof(class_odds) ==
+	       DFZ_TENSOR_CLASS_MAX - DFZ_TENSOR_CLASS_MIN + 1, "class odds");
+
+/* The tensors: shape, element size, tensor cap and input layout. */
 static void visit_tensors(struct dfz_choice *c, const struct dfz_plan_xfer *s,
 			  struct dfz_plan_xfer *d)
 {
-	unsigned k;
+	unsigned k, cls = s->tensor_class;
 
 	d->rank = (uint8_t)dfz__choice_draw(c, 1, DFZ_MAX_RANK, s->rank);
 	for (k = 0; k < d->rank; k++)
@@ -103,34 +124,90 @@ static void visit_tensors(struct dfz_choice *c, const struct dfz_plan_xfer *s,
 						    s->shape[k]);
 	d->elem = (uint8_t)(1u << dfz__choice_draw(c, 0, 3,
 						   elem_log2(s->elem)));
+	cls = cls > DFZ_TENSOR_CLASS_MIN ? cls - DFZ_TENSOR_CLASS_MIN : 0;
+	d->tensor_class = (uint8_t)(DFZ_TENSOR_CLASS_MIN +
+		dfz__choice_draw_weighted(c, class_odds, sizeof(class_odds),
+					  cls));
 	visit_layout(c, d->rank, &s->in, &d->in);
+}
+
+/*
+ * The hops and their engines: one hop on ram (L3<->L2, the simplest), on
+ * mchan or idma (L2<->L1, tensors in L2), or two hops, ram then mchan or
+ * idma.
+ */
+static void visit_hops(struct dfz_choice *c, const struct dfz_plan_xfer *s,
+		       struct dfz_plan_xfer *d)
+{
+	d->nhops = (uint8_t)(1 + dfz__choice_draw_weighted(
+		c, hops_odds, sizeof(hops_odds), s->nhops ? s->nhops - 1u : 0));
+	if (d->nhops == 1) {
+		d->hop[0].engine = (uint8_t)dfz__choice_draw_weighted(
+			c, engine_odds, sizeof(engine_odds), s->hop[0].engine);
+	} else {
+		d->hop[0].engine = DFZ_ENGINE_RAM;
+		d->hop[1].engine = (uint8_t)dfz__choice_draw(
+			c, DFZ_ENGINE_MCHAN, DFZ_ENGINE_IDMA, s->hop[1].engine);
+	}
+	d->ext_level = d->nhops == 1 && d->hop[0].engine != DFZ_ENGINE_RAM ?
+			       DFZ_L2 : DFZ_L3;
+}
+
+static void visit_nodes(struct dfz_choice *c, const struct dfz_plan_xfer *s,
+			struct dfz_plan_xfer *d)
+{
+	unsigned k;
+
 	d->nnodes = (uint8_t)dfz__choice_draw(c, 1, DFZ_MAX_NODES, s->nnodes);
 	for (k = 0; k < d->nnodes; k++)
 		visit_node(c, d, &s->node[k], &d->node[k]);
 }
 
-/* The run: engine, local level, policies, timing and schedule. */
-static void visit_run(struct dfz_choice *c, const struct dfz_plan_xfer *s,
-		      struct dfz_plan_xfer *d)
+/* The largest pool a hop may draw: mchan's TIDs bound it (see
+ * DFZ_PLAN_MCHAN_DB_POOL). */
+static unsigned pool_max(const struct dfz_plan_hop *d)
 {
-	unsigned j;
+	if (d->engine == DFZ_ENGINE_MCHAN && d->buffering == 2)
+		return DFZ_PLAN_MCHAN_DB_POOL;
+	return DFZ_MAX_POOL;
+}
 
-	/* The L3<->L2 hop runs on ram; the L2<->L1 engines come with the
-	 * hop choice. */
-	d->engine = (uint8_t)dfz__choice_draw(c, 0, DFZ_ENGINE_RAM, s->engine);
-	d->ext_level = DFZ_L3;
-	d->local_level = DFZ_L2;
-	d->local_size = dfz__choice_draw_size(c, DFZ_PLAN_LOCAL_MIN, DFZ_CAP_L2,
-					      s->local_size);
+/* How generated code drives one hop's engine: the engine is drawn with
+ * the hops, so the pool's bound can depend on it. */
+static void visit_hop_use(struct dfz_choice *c, const struct dfz_plan_hop *s,
+			  struct dfz_plan_hop *d)
+{
 	d->buffering = (uint8_t)dfz__choice_draw(c, 1, 2, s->buffering);
 	d->policy = (uint8_t)dfz__choice_draw(c, 0, DFZ_POLICY_COUNT - 1,
 					      s->policy);
 	d->pool_k = 1;
 	if (d->policy == DFZ_POLICY_POOL)
-		d->pool_k = (uint8_t)dfz__choice_draw(c, 1, DFZ_MAX_POOL,
-						      s->pool_k);
+		d->pool_k = (uint8_t)dfz__choice_draw(c, 1, pool_max(d), s->pool_k);
 	d->strategy = (uint8_t)dfz__choice_draw(c, 0, DFZ_STRAT_COUNT - 1,
 						s->strategy);
+}
+
+/* The size of every level a hop keeps its tiles in, L2 before L1. */
+static void visit_sizes(struct dfz_choice *c, const struct dfz_plan_xfer *s,
+			struct dfz_plan_xfer *d)
+{
+	if (dfz__plan_is_level_used(d, DFZ_L2))
+		d->l2_size = dfz__choice_draw_size(c, DFZ_PLAN_LOCAL_MIN,
+						   DFZ_CAP_L2, s->l2_size);
+	if (dfz__plan_is_level_used(d, DFZ_L1))
+		d->l1_size = dfz__choice_draw_size(c, DFZ_PLAN_LOCAL_MIN,
+						   DFZ_CAP_L1, s->l1_size);
+}
+
+/* The run: per hop its use of the engine, the sizes, timing, schedule. */
+static void visit_run(struct dfz_choice *c, const struct dfz_plan_xfer *s,
+		      struct dfz_plan_xfer *d)
+{
+	unsigned j;
+
+	for (j = 0; j < d->nhops; j++)
+		visit_hop_use(c, &s->hop[j], &d->hop[j]);
+	visit_sizes(c, s, d);
 	d->compute_chunks = (uint8_t)dfz__choice_draw(c, 1, 8,
 						      s->compute_chunks);
 	d->latency = dfz__choice_draw_size(c, 0, DFZ_CAP_LATENCY, s->latency);
@@ -151,6 +228,8 @@ void dfz__plan_visit(struct dfz_choice *c, const struct dfz_plan *src,
 	dst->family = (uint8_t)dfz__choice_draw(c, 0, DFZ_FAMILY_COUNT - 1,
 						src->family);
 	visit_tensors(c, &src->xfer, &dst->xfer);
+	visit_hops(c, &src->xfer, &dst->xfer);
+	visit_nodes(c, &src->xfer, &dst->xfer);
 	visit_run(c, &src->xfer, &dst->xfer);
 }
 
@@ -164,6 +243,35 @@ static unsigned rank_of(const struct dfz_plan_xfer *x)
 static unsigned nodes_of(const struct dfz_plan_xfer *x)
 {
 	return x->nnodes < DFZ_MAX_NODES ? x->nnodes : DFZ_MAX_NODES;
+}
+
+static unsigned hops_of(const struct dfz_plan_xfer *x)
+{
+	return x->nhops < DFZ_MAX_HOPS ? x->nhops : DFZ_MAX_HOPS;
+}
+
+unsigned dfz_plan_hop_level(const struct dfz_plan_xfer *x, unsigned h)
+{
+	unsigned level = (unsigned)x->ext_level + 1 + h;
+
+	return h < hops_of(x) && level < DFZ_NLEVELS ? level : DFZ_NLEVELS;
+}
+
+bool dfz__plan_is_level_used(const struct dfz_plan_xfer *x, unsigned level)
+{
+	for (unsigned h = 0; h < hops_of(x); h++)
+		if (dfz_plan_hop_level(x, h) == level)
+			return true;
+	return false;
+}
+
+uint32_t dfz_plan_tensor_cap(const struct dfz_plan_xfer *x)
+{
+	unsigned k = x->tensor_class;
+
+	k = k < DFZ_TENSOR_CLASS_MIN ? DFZ_TENSOR_CLASS_MIN :
+	    k > DFZ_TENSOR_CLASS_MAX ? DFZ_TENSOR_CLASS_MAX : k;
+	return 1u << k;
 }
 
 uint32_t dfz__plan_tensor_bytes(const struct dfz_plan_xfer *x,
@@ -185,36 +293,83 @@ static uint64_t align8(uint64_t v)
 	return (v + 7) & ~(uint64_t)7;
 }
 
-size_t dfz__plan_node_need(const struct dfz_plan_xfer *x, unsigned i)
+/* What the executor allocates for a tensor of @bytes bytes. */
+static uint64_t alloc_cost(uint64_t bytes)
+{
+	return align8(bytes ? bytes : 1) + 2 * DFZ_REDZONE;
+}
+
+static bool has_idma(const struct dfz_plan_xfer *x)
+{
+	for (unsigned h = 0; h < hops_of(x); h++)
+		if (x->hop[h].engine == DFZ_ENGINE_IDMA)
+			return true;
+	return false;
+}
+
+/* Request storage and slack of one hop, whatever its policy and strategy,
+ * and the dummy's scratch when any hop runs on idma. */
+static uint64_t hop_reserve(const struct dfz_plan_xfer *x)
+{
+	uint64_t r = (uint64_t)DFZ_PLAN_MAX_HANDLES * DFZ_MAX_POOL *
+		     (align8(DFZ_PLAN_REQ_BYTES) + 2 * DFZ_REDZONE) +
+		     DFZ_PLAN_LOCAL_SLACK;
+
+	return has_idma(x) ? r + DFZ_PLAN_DUMMY_SCRATCH : r;
+}
+
+size_t dfz__plan_hop_need(const struct dfz_plan_xfer *x, unsigned i,
+			  unsigned h)
 {
 	const struct dfz_plan_node *n = &x->node[i];
 	uint64_t tile = x->elem, nbuf, need;
 	unsigned d;
 
 	for (d = 0; d < rank_of(x); d++) {
-		tile *= n->tile[d];
+		tile *= n->tile[h][d];
 		if (tile > UINT32_MAX)
 			tile = UINT32_MAX; /* far over any local level */
 	}
-	nbuf = (uint64_t)x->buffering * (2u + (n->kernel == DFZ_KERNEL_ADD));
-	need = nbuf * (align8(tile) + 2 * DFZ_REDZONE) +
-	       (uint64_t)DFZ_PLAN_MAX_HANDLES * DFZ_MAX_POOL *
-		       (align8(DFZ_PLAN_REQ_BYTES) + 2 * DFZ_REDZONE) +
-	       DFZ_PLAN_LOCAL_SLACK;
+	nbuf = (uint64_t)x->hop[h].buffering *
+	       (2u + (n->kernel == DFZ_KERNEL_ADD));
+	need = nbuf * (align8(tile) + 2 * DFZ_REDZONE) + hop_reserve(x);
 	return need > SIZE_MAX ? SIZE_MAX : (size_t)need;
 }
 
-size_t dfz__plan_local_need(const struct dfz_plan_xfer *x)
+size_t dfz__plan_level_need(const struct dfz_plan_xfer *x, unsigned level)
 {
 	size_t need = 0, n;
+	unsigned i, h;
+
+	for (h = 0; h < hops_of(x); h++) {
+		if (dfz_plan_hop_level(x, h) != level)
+			continue;
+		for (i = 0; i < nodes_of(x); i++) {
+			n = dfz__plan_hop_need(x, i, h);
+			need = n > need ? n : need;
+		}
+	}
+	return need;
+}
+
+uint32_t dfz__plan_level_size(const struct dfz_plan_xfer *x, unsigned level)
+{
+	return level == DFZ_L2 ? x->l2_size : level == DFZ_L1 ? x->l1_size : 0;
+}
+
+uint64_t dfz__plan_resident_bytes(const struct dfz_plan_xfer *x)
+{
+	uint64_t total = alloc_cost(dfz__plan_tensor_bytes(x, &x->in));
 	unsigned i;
 
 	for (i = 0; i < nodes_of(x); i++) {
-		n = dfz__plan_node_need(x, i);
-		if (n > need)
-			need = n;
+		const struct dfz_plan_node *n = &x->node[i];
+
+		total += alloc_cost(dfz__plan_tensor_bytes(x, &n->out));
+		if (n->kernel == DFZ_KERNEL_ADD)
+			total += alloc_cost(dfz__plan_tensor_bytes(x, &n->aux));
 	}
-	return need;
+	return total;
 }
 
 /* ------------------------------------------------------------ the clamps */
@@ -252,45 +407,71 @@ static bool halve_largest(uint32_t *v, unsigned n, uint32_t floor)
 	return true;
 }
 
-/* Tensor cap: halve shapes until every tensor fits, then re-clamp tiles. */
-static void clamp_tensors(struct dfz_plan_xfer *x)
+static bool is_over_tensor_caps(const struct dfz_plan_xfer *x)
+{
+	if (largest_tensor(x) > dfz_plan_tensor_cap(x))
+		return true;
+	return x->ext_level == DFZ_L2 &&
+	       dfz__plan_resident_bytes(x) > DFZ_PLAN_L2_TENSORS;
+}
+
+/* Every tile within its bound: hop 0 within the shape, hop 1 within
+ * hop 0's tile. */
+static void clamp_tiles(struct dfz_plan_xfer *x)
 {
 	unsigned i, d;
 
-	while (largest_tensor(x) > DFZ_CAP_TENSOR_BYTES)
-		if (!halve_largest(x->shape, rank_of(x), 0))
-			break;
 	for (i = 0; i < nodes_of(x); i++) {
+		uint32_t *t0 = x->node[i].tile[0], *t1 = x->node[i].tile[1];
+
 		for (d = 0; d < rank_of(x); d++) {
 			uint32_t hi = x->shape[d] ? x->shape[d] : 1;
 
-			if (x->node[i].tile[d] > hi)
-				x->node[i].tile[d] = hi;
+			t0[d] = t0[d] > hi ? hi : t0[d];
+			if (hops_of(x) == 2 && t1[d] > t0[d])
+				t1[d] = t0[d];
 		}
 	}
 }
 
-/* Local fit: halve each node's tiles until it fits the local level; when
- * even unit tiles do not fit, grow the local level to the need. */
-static void clamp_local(struct dfz_plan_xfer *x)
+/* Tensor caps: halve shapes until every tensor fits its cap (and tensors
+ * in L2 fit there together), then re-clamp the tiles. */
+static void clamp_tensors(struct dfz_plan_xfer *x)
 {
-	unsigned i;
+	while (is_over_tensor_caps(x))
+		if (!halve_largest(x->shape, rank_of(x), 0))
+			break;
+	clamp_tiles(x);
+}
+
+/* Local fit of hop @h: halve each node's hop-@h tiles until it fits the
+ * hop's level; when even unit tiles do not fit, grow the level. */
+static void clamp_hop(struct dfz_plan_xfer *x, unsigned h)
+{
+	unsigned level = dfz_plan_hop_level(x, h), i;
+	uint32_t *size = level == DFZ_L2 ? &x->l2_size : &x->l1_size;
 	size_t need;
 
 	for (i = 0; i < nodes_of(x); i++) {
-		while (dfz__plan_node_need(x, i) > x->local_size)
-			if (!halve_largest(x->node[i].tile, rank_of(x), 1))
+		while (dfz__plan_hop_need(x, i, h) > *size)
+			if (!halve_largest(x->node[i].tile[h], rank_of(x), 1))
 				break;
-		need = dfz__plan_node_need(x, i);
-		if (need > x->local_size)
-			x->local_size = (uint32_t)need; /* < 8 KiB here */
+		need = dfz__plan_hop_need(x, i, h);
+		if (need > *size)
+			*size = (uint32_t)need; /* < 8 KiB here */
 	}
 }
 
 void dfz__plan_clamp(struct dfz_plan *p)
 {
-	clamp_tensors(&p->xfer);
-	clamp_local(&p->xfer);
+	struct dfz_plan_xfer *x = &p->xfer;
+	unsigned h;
+
+	clamp_tensors(x);
+	for (h = 0; h < hops_of(x); h++) {
+		clamp_hop(x, h);
+		clamp_tiles(x); /* hop 1 within the clamped hop 0 */
+	}
 }
 
 void dfz_plan_decode(const uint8_t *buf, size_t n, struct dfz_plan *out)

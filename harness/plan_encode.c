@@ -5,8 +5,8 @@
  * normalised (its fields clamped to their ranges, undrawn fields made
  * canonical, the caps applied), then encoded; the stream is cut after its
  * last nonzero draw, since a missing draw reads back as its simplest value,
- * and a local level the clamp raised is drawn as its simplest value when
- * the clamp raises it back.
+ * and a level size (l2_size, l1_size) the clamp raised is drawn as its
+ * simplest value when the clamp raises it back.
  * Also plan equality, strict and up to normalisation.
  */
 #include <assert.h>
@@ -34,22 +34,38 @@ int dfz_plan_normalise(struct dfz_plan *p)
 	return 0;
 }
 
+/*
+ * A level size the clamp raised reads back from the simplest draw too (the
+ * clamp raises it again): set @size (a field of @stream) to its simplest
+ * value when @stream still decodes to @target, so the stream is shorter.
+ */
+static void simplify_size(const struct dfz_plan *target,
+			  struct dfz_plan *stream, uint32_t *size)
+{
+	struct dfz_plan back;
+	struct dfz_choice c;
+	uint32_t keep = *size;
+
+	if (keep == 0 || keep == DFZ_PLAN_LOCAL_MIN)
+		return;
+	*size = DFZ_PLAN_LOCAL_MIN;
+	emit_plan(stream, &c);
+	dfz_plan_decode(c.out, c.keep, &back);
+	if (!dfz__plan_same(&back, target))
+		*size = keep;
+}
+
 int dfz_plan_encode(const struct dfz_plan *p, uint8_t **buf, size_t *n)
 {
-	struct dfz_plan q = *p, simpler, back;
+	struct dfz_plan q = *p, stream;
 	struct dfz_choice c;
 	uint8_t *out;
 
 	dfz_plan_normalise(&q);
-	/* A local level the clamp raised reads back from the simplest draw
-	 * too (the clamp raises it again): use that shorter stream when the
-	 * plan survives it. */
-	simpler = q;
-	simpler.xfer.local_size = DFZ_PLAN_LOCAL_MIN;
-	emit_plan(&simpler, &c);
-	dfz_plan_decode(c.out, c.keep, &back);
-	if (!dfz__plan_same(&back, &q))
-		emit_plan(&q, &c);
+	stream = q;
+	simplify_size(&q, &stream, &stream.xfer.l2_size);
+	simplify_size(&q, &stream, &stream.xfer.l1_size);
+	emit_plan(&stream, &c);
 	out = malloc(c.keep ? c.keep : 1);
 	if (!out)
 		return DFZ_ENOMEM;
@@ -80,7 +96,7 @@ static bool tensors_same(const struct dfz_plan_xfer *a,
 	unsigned i;
 
 	if (a->rank != b->rank || a->elem != b->elem ||
-	    a->nnodes != b->nnodes ||
+	    a->nnodes != b->nnodes || a->tensor_class != b->tensor_class ||
 	    memcmp(a->shape, b->shape, sizeof(a->shape)) ||
 	    !layout_same(&a->in, &b->in))
 		return false;
@@ -90,14 +106,23 @@ static bool tensors_same(const struct dfz_plan_xfer *a,
 	return true;
 }
 
+static bool hop_same(const struct dfz_plan_hop *a, const struct dfz_plan_hop *b)
+{
+	return a->engine == b->engine && a->buffering == b->buffering &&
+	       a->policy == b->policy && a->pool_k == b->pool_k &&
+	       a->strategy == b->strategy;
+}
+
 static bool run_same(const struct dfz_plan_xfer *a,
 		     const struct dfz_plan_xfer *b)
 {
-	return a->ext_level == b->ext_level &&
-	       a->local_level == b->local_level &&
-	       a->local_size == b->local_size && a->engine == b->engine &&
-	       a->buffering == b->buffering && a->policy == b->policy &&
-	       a->pool_k == b->pool_k && a->strategy == b->strategy &&
+	unsigned h;
+
+	for (h = 0; h < DFZ_MAX_HOPS; h++)
+		if (!hop_same(&a->hop[h], &b->hop[h]))
+			return false;
+	return a->nhops == b->nhops && a->ext_level == b->ext_level &&
+	       a->l2_size == b->l2_size && a->l1_size == b->l1_size &&
 	       a->compute_chunks == b->compute_chunks &&
 	       a->latency == b->latency && a->bandwidth == b->bandwidth &&
 	       a->nsched == b->nsched &&

@@ -1,167 +1,50 @@
 // SPDX-License-Identifier: MIT
 /*
- * The text form of a plan (.plan): one `key value...` per line, `#` starts a
- * comment, keys in any order, each at most once. dfz_plan_print() writes
- * every key; dfz_plan_parse() reads them back, validating every value and
- * keeping the simplest value (the decode of an empty stream) for a missing
- * key. The parser is a fuzz target: it never reads past a line's bound,
- * never trusts a number, and reports each error as one "line N: ..." line.
- * It does not apply the caps: dfz_plan_normalise() clamps a parsed plan.
+ * Parsing the text form of a plan (.plan): one `key value...` per line, `#`
+ * starts a comment, keys in any order, each at most once. dfz_plan_parse()
+ * validates every value, keeps the simplest value (the decode of an empty
+ * stream) for a missing key, and checks the keys against each other once
+ * all are read. Single-hop plans written before hops existed still parse:
+ * `engine`, `buffering`, `policy`, `pool` and `strategy` without a prefix
+ * mean hop 0, `local_size` the size of hop 0's level, `local` its name.
+ * The parser is a fuzz target: it never reads past a line's bound, never
+ * trusts a number, and reports each error as one "line N: ..." line. It
+ * does not apply the caps: dfz_plan_normalise() clamps a parsed plan.
+ * Printing lives in plan_print.c.
  */
-#include <stdarg.h>
 #include <string.h>
 
 #include "plan_int.h"
 
-#define LINE_BYTES 1024                  /* bytes of a line before `#` */
-#define MAX_TOKENS (1 + DFZ_MAX_SCHED)   /* a key and its values */
-#define QUOTE_BYTES 40                   /* of a bad token, in messages */
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
-
-static const char *const family_names[] = { "xfer" };
-static const char *const kernel_names[] = { "copy", "inc", "add" };
-static const char *const engine_names[] = { "ram", "mchan", "idma" };
-static const char *const level_names[] = { "L3", "L2", "L1" };
-static const char *const buffering_names[] = { "single", "double" };
-static const char *const policy_names[] = { "async-shared", "wait-each",
-					    "pool", "blocking" };
-static const char *const strategy_names[] = { "tensor-dir", "dir",
-					      "barrier", "fresh" };
-
-_Static_assert(COUNT_OF(family_names) == DFZ_FAMILY_COUNT, "family names");
-_Static_assert(COUNT_OF(kernel_names) == DFZ_KERNEL_COUNT, "kernel names");
-_Static_assert(COUNT_OF(engine_names) == DFZ_ENGINE_COUNT, "engine names");
-_Static_assert(COUNT_OF(level_names) == DFZ_NLEVELS, "level names");
-_Static_assert(COUNT_OF(policy_names) == DFZ_POLICY_COUNT, "policy names");
-_Static_assert(COUNT_OF(strategy_names) == DFZ_STRAT_COUNT, "strategy names");
-
-/* ------------------------------------------------------------- printing */
-
-static const char *name_of(const char *const *names, unsigned n, unsigned v)
-{
-	return v < n ? names[v] : "?";
-}
-
-static unsigned rank_of(const struct dfz_plan_xfer *x)
-{
-	return x->rank < DFZ_MAX_RANK ? x->rank : DFZ_MAX_RANK;
-}
-
-static void print_u8s(FILE *f, const char *prefix, const char *key,
-		      const uint8_t *v, unsigned n)
-{
-	unsigned i;
-
-	fprintf(f, "%s%s", prefix, key);
-	for (i = 0; i < n; i++)
-		fprintf(f, " %u", (unsigned)v[i]);
-	fputc('\n', f);
-}
-
-static void print_u32s(FILE *f, const char *prefix, const char *key,
-		       const uint32_t *v, unsigned n)
-{
-	unsigned i;
-
-	fprintf(f, "%s%s", prefix, key);
-	for (i = 0; i < n; i++)
-		fprintf(f, " %lu", (unsigned long)v[i]);
-	fputc('\n', f);
-}
-
-static void print_node(FILE *f, const struct dfz_plan_xfer *x, unsigned i)
-{
-	const struct dfz_plan_node *n = &x->node[i];
-	char prefix[16];
-
-	snprintf(prefix, sizeof(prefix), "node%u.", i);
-	fprintf(f, "%skernel %s\n", prefix,
-		name_of(kernel_names, DFZ_KERNEL_COUNT, n->kernel));
-	print_u8s(f, prefix, "out.order", n->out.order, rank_of(x));
-	print_u8s(f, prefix, "out.pad", n->out.pad, rank_of(x));
-	if (n->kernel == DFZ_KERNEL_ADD) {
-		print_u8s(f, prefix, "aux.order", n->aux.order, rank_of(x));
-		print_u8s(f, prefix, "aux.pad", n->aux.pad, rank_of(x));
-	}
-	print_u32s(f, prefix, "tile", n->tile, rank_of(x));
-}
-
-static void print_run(FILE *f, const struct dfz_plan_xfer *x)
-{
-	fprintf(f, "engine %s\n",
-		name_of(engine_names, DFZ_ENGINE_COUNT, x->engine));
-	fprintf(f, "ext %s\n", name_of(level_names, DFZ_NLEVELS, x->ext_level));
-	fprintf(f, "local %s\n",
-		name_of(level_names, DFZ_NLEVELS, x->local_level));
-	fprintf(f, "local_size %lu\n", (unsigned long)x->local_size);
-	fprintf(f, "buffering %s\n",
-		name_of(buffering_names, 2, x->buffering - 1u));
-	fprintf(f, "policy %s\n",
-		name_of(policy_names, DFZ_POLICY_COUNT, x->policy));
-	fprintf(f, "pool %u\n", (unsigned)x->pool_k);
-	fprintf(f, "strategy %s\n",
-		name_of(strategy_names, DFZ_STRAT_COUNT, x->strategy));
-	fprintf(f, "compute_chunks %u\n", (unsigned)x->compute_chunks);
-	fprintf(f, "latency %lu\n", (unsigned long)x->latency);
-	fprintf(f, "bandwidth %lu\n", (unsigned long)x->bandwidth);
-	print_u8s(f, "", "sched", x->sched,
-		  x->nsched < DFZ_MAX_SCHED ? x->nsched : DFZ_MAX_SCHED);
-	fprintf(f, "seed %lu\n", (unsigned long)x->seed);
-}
-
-void dfz_plan_print(const struct dfz_plan *p, FILE *f)
-{
-	const struct dfz_plan_xfer *x = &p->xfer;
-	unsigned i;
-
-	fputs("# dmafuzz plan\n", f);
-	fprintf(f, "family %s\n",
-		name_of(family_names, DFZ_FAMILY_COUNT, p->family));
-	fprintf(f, "rank %u\n", (unsigned)x->rank);
-	print_u32s(f, "", "shape", x->shape, rank_of(x));
-	fprintf(f, "elem %u\n", (unsigned)x->elem);
-	print_u8s(f, "", "in.order", x->in.order, rank_of(x));
-	print_u8s(f, "", "in.pad", x->in.pad, rank_of(x));
-	fprintf(f, "nodes %u\n", (unsigned)x->nnodes);
-	for (i = 0; i < x->nnodes && i < DFZ_MAX_NODES; i++)
-		print_node(f, x, i);
-	print_run(f, x);
-}
-
-/* -------------------------------------------------------------- parsing */
-
 enum key_id {
-	K_FAMILY, K_RANK, K_SHAPE, K_ELEM, K_IN_ORDER, K_IN_PAD, K_NODES,
-	K_ENGINE, K_EXT, K_LOCAL, K_LOCAL_SIZE, K_BUFFERING, K_POLICY, K_POOL,
-	K_STRATEGY, K_CHUNKS, K_LATENCY, K_BANDWIDTH, K_SCHED, K_SEED,
+	K_FAMILY, K_RANK, K_SHAPE, K_ELEM, K_TENSOR_CAP, K_IN_ORDER, K_IN_PAD,
+	K_HOPS, K_EXT, K_NODES, K_LOCAL, K_LOCAL_SIZE, K_L2_SIZE, K_L1_SIZE,
+	K_CHUNKS, K_LATENCY, K_BANDWIDTH, K_SCHED, K_SEED,
 	K_GLOBAL
 };
 
 enum node_key {
 	N_KERNEL, N_OUT_ORDER, N_OUT_PAD, N_AUX_ORDER, N_AUX_PAD, N_TILE,
-	N_COUNT
+	N_TILE1, N_COUNT
 };
 
-#define KEY_COUNT (K_GLOBAL + DFZ_MAX_NODES * N_COUNT)
+enum hop_key {
+	H_ENGINE, H_BUFFERING, H_POLICY, H_POOL, H_STRATEGY, H_COUNT
+};
+
 #define NODE_KEY(i, k) (K_GLOBAL + (i) * N_COUNT + (k))
-
-/* One line without its comment, split in place into tokens. */
-struct pline {
-	char buf[LINE_BYTES + 1];
-	char *tok[MAX_TOKENS];   /* the key, then the values */
-	unsigned ntok;           /* tokens on the line; may exceed MAX_TOKENS */
-};
+#define HOP_KEY(h, k) (NODE_KEY(DFZ_MAX_NODES, 0) + (h) * H_COUNT + (k))
+#define KEY_COUNT HOP_KEY(DFZ_MAX_HOPS, 0)
 
 struct pstate {
-	const char *pos;         /* next unread byte of the text */
-	size_t lineno;           /* line of s->ln, from 1 */
 	size_t seen[KEY_COUNT];  /* line each key was given on; 0: not given */
 	unsigned node;           /* node of the current node key */
+	unsigned hop;            /* hop of the current hop key */
+	uint32_t local_size;     /* the legacy key's value, placed at the end */
+	uint32_t local_level;    /* the legacy `local` key's value */
+	uint32_t ext_given;      /* the `ext` key's value */
 	struct dfz_plan *p;
-	char *err;
-	size_t errlen;
-	struct pline ln;
+	struct dfz__lex lx;      /* the line being read; last (see parse) */
 };
 
 typedef int (*dfz_plan_setter_fn)(struct pstate *s);
@@ -171,216 +54,8 @@ struct key_def {
 	dfz_plan_setter_fn set;
 };
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int fail(struct pstate *s, const char *fmt, ...)
-{
-	char msg[192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (s->err && s->errlen)
-		snprintf(s->err, s->errlen, "line %zu: %s", s->lineno, msg);
-	return DFZ_EINVAL;
-}
-
-/* @src as a printable, bounded one-line excerpt. */
-static const char *quote(char dst[QUOTE_BYTES + 4], const char *src)
-{
-	size_t i;
-
-	for (i = 0; src[i] != '\0' && i < QUOTE_BYTES; i++)
-		dst[i] = (src[i] >= 0x20 && src[i] < 0x7f) ? src[i] : '?';
-	strcpy(&dst[i], src[i] != '\0' ? "..." : "");
-	return dst;
-}
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-static void split(struct pline *ln)
-{
-	char *c = ln->buf;
-
-	ln->ntok = 0;
-	for (;;) {
-		while (is_blank(*c))
-			c++;
-		if (*c == '\0')
-			return;
-		if (ln->ntok < MAX_TOKENS)
-			ln->tok[ln->ntok] = c;
-		ln->ntok++;
-		while (*c != '\0' && !is_blank(*c))
-			c++;
-		if (*c != '\0')
-			*c++ = '\0';
-	}
-}
-
-/* Read the next line into s->ln. Return: 1 when a line was read, 0 at the
- * end of the text, or DFZ_EINVAL for a line over LINE_BYTES. */
-static int next_line(struct pstate *s)
-{
-	size_t n = 0;
-	bool comment = false;
-
-	if (*s->pos == '\0')
-		return 0;
-	s->lineno++;
-	for (; *s->pos != '\0' && *s->pos != '\n'; s->pos++) {
-		if (*s->pos == '#')
-			comment = true;
-		if (comment)
-			continue;
-		if (n == LINE_BYTES)
-			return fail(s, "line longer than %d bytes", LINE_BYTES);
-		s->ln.buf[n++] = *s->pos;
-	}
-	if (*s->pos == '\n')
-		s->pos++;
-	s->ln.buf[n] = '\0';
-	split(&s->ln);
-	return 1;
-}
-
-/* ------------------------------------------------------------- values */
-
-static int digit_of(char c, unsigned base)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (base == 16 && c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (base == 16 && c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Decimal or 0x-hex. Return: 0, 1 when not a number, 2 when over 2^32-1. */
-static int parse_u32(const char *t, uint32_t *v)
-{
-	uint64_t x = 0;
-	unsigned base = 10;
-	int dig;
-
-	if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-		base = 16;
-		t += 2;
-	}
-	if (*t == '\0')
-		return 1;
-	for (; *t != '\0'; t++) {
-		dig = digit_of(*t, base);
-		if (dig < 0)
-			return 1;
-		x = x * base + (unsigned)dig;
-		if (x > UINT32_MAX)
-			x = (uint64_t)UINT32_MAX + 1; /* stays over, no wrap */
-	}
-	*v = (uint32_t)x;
-	return x > UINT32_MAX ? 2 : 0;
-}
-
-static int want_values(struct pstate *s, unsigned n)
-{
-	unsigned got = s->ln.ntok - 1;
-
-	if (got == n)
-		return 0;
-	return fail(s, "'%s' needs %u value%s, got %u", s->ln.tok[0], n,
-		    n == 1 ? "" : "s", got);
-}
-
-/* Value @i (1-based token index) of the line, in [lo, hi]. */
-static int get_num(struct pstate *s, unsigned i, uint32_t lo, uint32_t hi,
-		   uint32_t *v)
-{
-	char q[QUOTE_BYTES + 4];
-	int rc = parse_u32(s->ln.tok[i], v);
-
-	if (rc == 1)
-		return fail(s, "bad number '%s' for '%s'",
-			    quote(q, s->ln.tok[i]), s->ln.tok[0]);
-	if (rc == 2 || *v < lo || *v > hi)
-		return fail(s, "'%s' value %s out of range %lu..%lu",
-			    s->ln.tok[0], quote(q, s->ln.tok[i]),
-			    (unsigned long)lo, (unsigned long)hi);
-	return 0;
-}
-
-static int get_one(struct pstate *s, uint32_t lo, uint32_t hi, uint32_t *v)
-{
-	int rc = want_values(s, 1);
-
-	return rc ? rc : get_num(s, 1, lo, hi, v);
-}
-
-static int get_vec(struct pstate *s, unsigned n, uint32_t lo, uint32_t hi,
-		   uint32_t *v)
-{
-	int rc = want_values(s, n);
-	unsigned i;
-
-	for (i = 0; i < n && rc == 0; i++)
-		rc = get_num(s, 1 + i, lo, hi, &v[i]);
-	return rc;
-}
-
-static int get_name(struct pstate *s, const char *const *names, unsigned n,
-		    uint32_t *v)
-{
-	char q[QUOTE_BYTES + 4], alts[128] = "";
-	int rc = want_values(s, 1);
-	unsigned i;
-
-	if (rc)
-		return rc;
-	for (i = 0; i < n; i++) {
-		if (!strcmp(s->ln.tok[1], names[i])) {
-			*v = i;
-			return 0;
-		}
-		strcat(alts, i ? "|" : "");
-		strcat(alts, names[i]);
-	}
-	return fail(s, "unknown value '%s' for '%s' (%s)",
-		    quote(q, s->ln.tok[1]), s->ln.tok[0], alts);
-}
-
-static int get_order(struct pstate *s, uint8_t *order)
-{
-	unsigned rank = s->p->xfer.rank, d, used = 0;
-	uint32_t v[DFZ_MAX_RANK];
-	int rc = get_vec(s, rank, 0, rank - 1, v);
-
-	if (rc)
-		return rc;
-	for (d = 0; d < rank; d++)
-		used |= 1u << v[d];
-	if (used != (1u << rank) - 1)
-		return fail(s, "'%s' is not a permutation of 0..%u",
-			    s->ln.tok[0], rank - 1);
-	for (d = 0; d < rank; d++)
-		order[d] = (uint8_t)v[d];
-	return 0;
-}
-
-static int get_pad(struct pstate *s, uint8_t *pad)
-{
-	unsigned rank = s->p->xfer.rank, d;
-	uint32_t v[DFZ_MAX_RANK];
-	int rc = get_vec(s, rank, 0, DFZ_CAP_PAD, v);
-
-	for (d = 0; d < rank && rc == 0; d++)
-		pad[d] = (uint8_t)v[d];
-	return rc;
-}
+/* Fail with a message about the current line. */
+#define FAIL(s, ...) dfz__lex_fail(&(s)->lx, __VA_ARGS__)
 
 /* ------------------------------------------------------------- setters */
 
@@ -389,7 +64,7 @@ static int get_pad(struct pstate *s, uint8_t *pad)
 	static int set_##name(struct pstate *s)			\
 	{							\
 		uint32_t v = 0;					\
-		int rc = get_one(s, (lo), (hi), &v);		\
+		int rc = dfz__lex_one(&s->lx, (lo), (hi), &v);		\
 								\
 		if (rc == 0)					\
 			s->p->xfer.field = v;			\
@@ -401,7 +76,7 @@ static int get_pad(struct pstate *s, uint8_t *pad)
 	static int set_##name(struct pstate *s)			\
 	{							\
 		uint32_t v = 0;					\
-		int rc = get_name(s, (names), (count), &v);	\
+		int rc = dfz__lex_name(&s->lx, (names), (count), &v);	\
 								\
 		if (rc == 0)					\
 			s->p->xfer.field = v;			\
@@ -409,22 +84,26 @@ static int get_pad(struct pstate *s, uint8_t *pad)
 	}
 
 NUM_SETTER(rank, rank, 1, DFZ_MAX_RANK)
+NUM_SETTER(hops, nhops, 1, DFZ_MAX_HOPS)
 NUM_SETTER(nodes, nnodes, 1, DFZ_MAX_NODES)
-NUM_SETTER(local_size, local_size, DFZ_PLAN_LOCAL_MIN, DFZ_CAP_L2)
-NUM_SETTER(pool, pool_k, 1, DFZ_MAX_POOL)
+NUM_SETTER(l2_size, l2_size, DFZ_PLAN_LOCAL_MIN, DFZ_CAP_L2)
+NUM_SETTER(l1_size, l1_size, DFZ_PLAN_LOCAL_MIN, DFZ_CAP_L1)
 NUM_SETTER(chunks, compute_chunks, 1, 8)
 NUM_SETTER(latency, latency, 0, DFZ_CAP_LATENCY)
 NUM_SETTER(bandwidth, bandwidth, 1, DFZ_CAP_BANDWIDTH)
 NUM_SETTER(seed, seed, 0, UINT32_MAX)
-NAME_SETTER(engine, engine, engine_names, DFZ_ENGINE_COUNT)
-NAME_SETTER(policy, policy, policy_names, DFZ_POLICY_COUNT)
-NAME_SETTER(strategy, strategy, strategy_names, DFZ_STRAT_COUNT)
-NAME_SETTER(kernel, node[s->node].kernel, kernel_names, DFZ_KERNEL_COUNT)
+NUM_SETTER(pool, hop[s->hop].pool_k, 1, DFZ_MAX_POOL)
+NAME_SETTER(engine, hop[s->hop].engine, dfz__engine_names, DFZ_ENGINE_COUNT)
+NAME_SETTER(policy, hop[s->hop].policy, dfz__policy_names, DFZ_POLICY_COUNT)
+NAME_SETTER(strategy, hop[s->hop].strategy, dfz__strategy_names,
+	    DFZ_STRAT_COUNT)
+NAME_SETTER(kernel, node[s->node].kernel, dfz__kernel_names,
+	    DFZ_KERNEL_COUNT)
 
 static int set_family(struct pstate *s)
 {
 	uint32_t v = 0;
-	int rc = get_name(s, family_names, DFZ_FAMILY_COUNT, &v);
+	int rc = dfz__lex_name(&s->lx, dfz__family_names, DFZ_FAMILY_COUNT, &v);
 
 	if (rc == 0)
 		s->p->family = (uint8_t)v;
@@ -433,78 +112,92 @@ static int set_family(struct pstate *s)
 
 static int set_shape(struct pstate *s)
 {
-	return get_vec(s, s->p->xfer.rank, 0, DFZ_CAP_DIM, s->p->xfer.shape);
+	return dfz__lex_vec(&s->lx, s->p->xfer.rank, 0, DFZ_CAP_DIM, s->p->xfer.shape);
+}
+
+/* A power of two in [2^lo, 2^hi]: its log2 in @k. */
+static int get_pow2(struct pstate *s, unsigned lo, unsigned hi, unsigned *k)
+{
+	uint32_t v = 0;
+	int rc = dfz__lex_one(&s->lx, 1u << lo, 1u << hi, &v);
+
+	if (rc == 0 && (v & (v - 1)) != 0)
+		return FAIL(s, "'%s' must be a power of two, not %lu",
+			    s->lx.tok[0], (unsigned long)v);
+	for (*k = 0; rc == 0 && (1u << *k) < v; (*k)++)
+		;
+	return rc;
 }
 
 static int set_elem(struct pstate *s)
 {
-	uint32_t v = 0;
-	int rc = get_one(s, 1, 8, &v);
+	unsigned k = 0;
+	int rc = get_pow2(s, 0, 3, &k);
 
-	if (rc == 0 && (v & (v - 1)) != 0)
-		return fail(s, "'elem' must be 1, 2, 4 or 8, not %lu",
-			    (unsigned long)v);
 	if (rc == 0)
-		s->p->xfer.elem = (uint8_t)v;
+		s->p->xfer.elem = (uint8_t)(1u << k);
+	return rc;
+}
+
+static int set_tensor_cap(struct pstate *s)
+{
+	unsigned k = 0;
+	int rc = get_pow2(s, DFZ_TENSOR_CLASS_MIN, DFZ_TENSOR_CLASS_MAX, &k);
+
+	if (rc == 0)
+		s->p->xfer.tensor_class = (uint8_t)k;
 	return rc;
 }
 
 static int set_in_order(struct pstate *s)
 {
-	return get_order(s, s->p->xfer.in.order);
+	return dfz__lex_order(&s->lx, s->p->xfer.rank, s->p->xfer.in.order);
 }
 
 static int set_in_pad(struct pstate *s)
 {
-	return get_pad(s, s->p->xfer.in.pad);
+	return dfz__lex_pad(&s->lx, s->p->xfer.rank, s->p->xfer.in.pad);
 }
 
-/* The ram engine's hop is fixed: ext must be L3 and local L2. */
-static int get_level(struct pstate *s, uint32_t want, uint8_t *level)
-{
-	uint32_t v = 0;
-	int rc = get_name(s, level_names, DFZ_NLEVELS, &v);
-
-	if (rc == 0 && v != want)
-		return fail(s, "'%s' must be %s for engine ram", s->ln.tok[0],
-			    level_names[want]);
-	if (rc == 0)
-		*level = (uint8_t)v;
-	return rc;
-}
-
+/* `ext`: derived from the hops, checked once they are known. */
 static int set_ext(struct pstate *s)
 {
-	return get_level(s, DFZ_L3, &s->p->xfer.ext_level);
+	return dfz__lex_name(&s->lx, dfz__level_names, DFZ_NLEVELS, &s->ext_given);
 }
 
+/* The legacy `local`: hop 0's level, checked once the engines are known. */
 static int set_local(struct pstate *s)
 {
-	return get_level(s, DFZ_L2, &s->p->xfer.local_level);
+	return dfz__lex_name(&s->lx, dfz__level_names, DFZ_NLEVELS, &s->local_level);
+}
+
+static int set_local_size(struct pstate *s)
+{
+	return dfz__lex_one(&s->lx, DFZ_PLAN_LOCAL_MIN, DFZ_CAP_L2, &s->local_size);
 }
 
 static int set_buffering(struct pstate *s)
 {
 	uint32_t v = 0;
-	int rc = get_name(s, buffering_names, 2, &v);
+	int rc = dfz__lex_name(&s->lx, dfz__buffering_names, 2, &v);
 
 	if (rc == 0)
-		s->p->xfer.buffering = (uint8_t)(v + 1);
+		s->p->xfer.hop[s->hop].buffering = (uint8_t)(v + 1);
 	return rc;
 }
 
 static int set_sched(struct pstate *s)
 {
 	struct dfz_plan_xfer *x = &s->p->xfer;
-	unsigned n = s->ln.ntok - 1, j;
+	unsigned n = s->lx.ntok - 1, j;
 	uint32_t v = 0;
 	int rc;
 
 	if (n > DFZ_MAX_SCHED)
-		return fail(s, "'sched' takes at most %d values, got %u",
+		return FAIL(s, "'sched' takes at most %d values, got %u",
 			    DFZ_MAX_SCHED, n);
 	for (j = 0; j < n; j++) {
-		rc = get_num(s, 1 + j, 0, DFZ_CAP_SCHED_STEPS, &v);
+		rc = dfz__lex_num(&s->lx, 1 + j, 0, DFZ_CAP_SCHED_STEPS, &v);
 		if (rc)
 			return rc;
 		x->sched[j] = (uint8_t)v;
@@ -515,49 +208,54 @@ static int set_sched(struct pstate *s)
 
 static int set_out_order(struct pstate *s)
 {
-	return get_order(s, s->p->xfer.node[s->node].out.order);
+	return dfz__lex_order(&s->lx, s->p->xfer.rank, s->p->xfer.node[s->node].out.order);
 }
 
 static int set_out_pad(struct pstate *s)
 {
-	return get_pad(s, s->p->xfer.node[s->node].out.pad);
+	return dfz__lex_pad(&s->lx, s->p->xfer.rank, s->p->xfer.node[s->node].out.pad);
 }
 
 static int set_aux_order(struct pstate *s)
 {
-	return get_order(s, s->p->xfer.node[s->node].aux.order);
+	return dfz__lex_order(&s->lx, s->p->xfer.rank, s->p->xfer.node[s->node].aux.order);
 }
 
 static int set_aux_pad(struct pstate *s)
 {
-	return get_pad(s, s->p->xfer.node[s->node].aux.pad);
+	return dfz__lex_pad(&s->lx, s->p->xfer.rank, s->p->xfer.node[s->node].aux.pad);
 }
 
 /* Tiles are checked against the shape once every key is read. */
 static int set_tile(struct pstate *s)
 {
-	return get_vec(s, s->p->xfer.rank, 1, DFZ_CAP_DIM,
-		       s->p->xfer.node[s->node].tile);
+	return dfz__lex_vec(&s->lx, s->p->xfer.rank, 1, DFZ_CAP_DIM,
+		       s->p->xfer.node[s->node].tile[0]);
 }
 
-/* rank and nodes are read in a first pass: the lengths of the other keys
- * depend on them. */
+static int set_tile1(struct pstate *s)
+{
+	return dfz__lex_vec(&s->lx, s->p->xfer.rank, 1, DFZ_CAP_DIM,
+		       s->p->xfer.node[s->node].tile[1]);
+}
+
+/* rank, hops and nodes are read in a first pass: the lengths of the other
+ * keys, and which of them exist, depend on them. */
 static const struct key_def global_keys[K_GLOBAL] = {
 	[K_FAMILY] = { "family", set_family },
 	[K_RANK] = { "rank", set_rank },
 	[K_SHAPE] = { "shape", set_shape },
 	[K_ELEM] = { "elem", set_elem },
+	[K_TENSOR_CAP] = { "tensor_cap", set_tensor_cap },
 	[K_IN_ORDER] = { "in.order", set_in_order },
 	[K_IN_PAD] = { "in.pad", set_in_pad },
-	[K_NODES] = { "nodes", set_nodes },
-	[K_ENGINE] = { "engine", set_engine },
+	[K_HOPS] = { "hops", set_hops },
 	[K_EXT] = { "ext", set_ext },
+	[K_NODES] = { "nodes", set_nodes },
 	[K_LOCAL] = { "local", set_local },
 	[K_LOCAL_SIZE] = { "local_size", set_local_size },
-	[K_BUFFERING] = { "buffering", set_buffering },
-	[K_POLICY] = { "policy", set_policy },
-	[K_POOL] = { "pool", set_pool },
-	[K_STRATEGY] = { "strategy", set_strategy },
+	[K_L2_SIZE] = { "l2_size", set_l2_size },
+	[K_L1_SIZE] = { "l1_size", set_l1_size },
 	[K_CHUNKS] = { "compute_chunks", set_chunks },
 	[K_LATENCY] = { "latency", set_latency },
 	[K_BANDWIDTH] = { "bandwidth", set_bandwidth },
@@ -572,69 +270,144 @@ static const struct key_def node_keys[N_COUNT] = {
 	[N_AUX_ORDER] = { "aux.order", set_aux_order },
 	[N_AUX_PAD] = { "aux.pad", set_aux_pad },
 	[N_TILE] = { "tile", set_tile },
+	[N_TILE1] = { "tile1", set_tile1 },
 };
 
-/* ------------------------------------------------------------- the passes */
+/* Without a prefix, these mean hop 0 (plans from before hops existed). */
+static const struct key_def hop_keys[H_COUNT] = {
+	[H_ENGINE] = { "engine", set_engine },
+	[H_BUFFERING] = { "buffering", set_buffering },
+	[H_POLICY] = { "policy", set_policy },
+	[H_POOL] = { "pool", set_pool },
+	[H_STRATEGY] = { "strategy", set_strategy },
+};
 
-/* The id of key @k ("node<i>.<key>" or a global key), or fail. */
+/* ----------------------------------------------------------- the keys */
+
+/* The index in "<prefix><i>.<rest>" (one digit), and the rest; NULL when
+ * @k does not start that way. */
+static const char *indexed(const char *k, const char *prefix, unsigned *i)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(k, prefix, n) || k[n] < '0' || k[n] > '9' ||
+	    k[n + 1] != '.')
+		return NULL;
+	*i = (unsigned)(k[n] - '0');
+	return &k[n + 2];
+}
+
+/* Node key @rest of node @i: 0, 1 when there is no such key, or fail when
+ * the node (or, for tile1, the second hop) is not in the plan. */
+static int find_node_key(struct pstate *s, const char *k, const char *rest,
+			 unsigned i, unsigned *id)
+{
+	const struct dfz_plan_xfer *x = &s->p->xfer;
+
+	for (unsigned n = 0; n < N_COUNT; n++) {
+		if (strcmp(rest, node_keys[n].name))
+			continue;
+		if (i >= x->nnodes)
+			return FAIL(s, "'%s' given but nodes is %u", k,
+				    (unsigned)x->nnodes);
+		if (n == N_TILE1 && x->nhops < 2)
+			return FAIL(s, "'%s' given but hops is 1", k);
+		s->node = i;
+		*id = NODE_KEY(i, n);
+		return 0;
+	}
+	return 1;
+}
+
+static int find_hop_key(struct pstate *s, const char *k, const char *rest,
+			unsigned h, unsigned *id)
+{
+	for (unsigned n = 0; n < H_COUNT; n++) {
+		if (strcmp(rest, hop_keys[n].name))
+			continue;
+		if (h >= s->p->xfer.nhops)
+			return FAIL(s, "'%s' given but hops is %u", k,
+				    (unsigned)s->p->xfer.nhops);
+		s->hop = h;
+		*id = HOP_KEY(h, n);
+		return 0;
+	}
+	return 1;
+}
+
+/* The id of key @k ("node<i>.<key>", "hop<h>.<key>", a global key, or a
+ * hop key without prefix), or fail. */
 static int find_key(struct pstate *s, const char *k, unsigned *id)
 {
-	char q[QUOTE_BYTES + 4];
-	unsigned i, n;
+	char q[DFZ_LEX_QUOTE_BYTES + 4];
+	const char *rest;
+	unsigned i = 0, n;
+	int rc = 1;
 
-	if (!strncmp(k, "node", 4) && k[4] >= '0' && k[4] <= '9' &&
-	    k[5] == '.') {
-		i = (unsigned)(k[4] - '0');
-		for (n = 0; n < N_COUNT; n++) {
-			if (strcmp(&k[6], node_keys[n].name))
-				continue;
-			if (i >= s->p->xfer.nnodes)
-				return fail(s, "'%s' given but nodes is %u", k,
-					    (unsigned)s->p->xfer.nnodes);
-			s->node = i;
-			*id = NODE_KEY(i, n);
-			return 0;
-		}
-	}
+	if ((rest = indexed(k, "node", &i)))
+		rc = find_node_key(s, k, rest, i, id);
+	else if ((rest = indexed(k, "hop", &i)))
+		rc = find_hop_key(s, k, rest, i, id);
+	if (rc <= 0)
+		return rc;
 	for (n = 0; n < K_GLOBAL; n++) {
 		if (!strcmp(k, global_keys[n].name)) {
 			*id = n;
 			return 0;
 		}
 	}
-	return fail(s, "unknown key '%s'", quote(q, k));
+	rc = find_hop_key(s, k, k, 0, id);
+	return rc <= 0 ? rc : FAIL(s, "unknown key '%s'", dfz__lex_quote(q, k));
+}
+
+static const struct key_def *key_of(unsigned id)
+{
+	if (id < K_GLOBAL)
+		return &global_keys[id];
+	if (id < HOP_KEY(0, 0))
+		return &node_keys[(id - K_GLOBAL) % N_COUNT];
+	return &hop_keys[(id - HOP_KEY(0, 0)) % H_COUNT];
 }
 
 /* Record that key @id is given on this line, or fail on a duplicate. */
 static int mark_seen(struct pstate *s, unsigned id)
 {
 	if (s->seen[id])
-		return fail(s, "duplicate key '%s' (first on line %zu)",
-			    s->ln.tok[0], s->seen[id]);
-	s->seen[id] = s->lineno;
+		return FAIL(s, "duplicate key '%s' (first on line %zu)",
+			    s->lx.tok[0], s->seen[id]);
+	s->seen[id] = s->lx.lineno;
 	return 0;
 }
 
+/* ------------------------------------------------------------- the passes */
+
 static void rewind_text(struct pstate *s, const char *text)
 {
-	s->pos = text;
-	s->lineno = 0;
+	s->lx.pos = text;
+	s->lx.lineno = 0;
 }
 
-/* Pass 1: rank and nodes only. */
+static bool is_first_pass_key(const char *k, unsigned *id)
+{
+	static const unsigned first[] = { K_RANK, K_HOPS, K_NODES };
+
+	for (unsigned i = 0; i < sizeof(first) / sizeof(first[0]); i++) {
+		if (!strcmp(k, global_keys[first[i]].name)) {
+			*id = first[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Pass 1: rank, hops and nodes only. */
 static int first_pass(struct pstate *s)
 {
 	unsigned id = 0;
 	int rc;
 
-	while ((rc = next_line(s)) == 1) {
-		if (s->ln.ntok == 0)
-			continue;
-		if (!strcmp(s->ln.tok[0], "rank"))
-			id = K_RANK;
-		else if (!strcmp(s->ln.tok[0], "nodes"))
-			id = K_NODES;
-		else
+	while ((rc = dfz__lex_next(&s->lx)) == 1) {
+		if (s->lx.ntok == 0 || !is_first_pass_key(s->lx.tok[0], &id))
 			continue;
 		rc = mark_seen(s, id);
 		if (rc == 0)
@@ -645,9 +418,12 @@ static int first_pass(struct pstate *s)
 	return rc;
 }
 
-/* The simplest value of every rank- or node-sized field. */
+/* The simplest value of every rank-, hop- or node-sized field. */
 static void fill_defaults(struct dfz_plan_xfer *x)
 {
+	static const struct dfz_plan_hop inner = {
+		.engine = DFZ_ENGINE_MCHAN, .buffering = 1, .pool_k = 1,
+	};
 	unsigned i, d;
 
 	for (d = 0; d < x->rank; d++)
@@ -656,9 +432,12 @@ static void fill_defaults(struct dfz_plan_xfer *x)
 		for (d = 0; d < x->rank; d++) {
 			x->node[i].out.order[d] = (uint8_t)d;
 			x->node[i].aux.order[d] = (uint8_t)d;
-			x->node[i].tile[d] = 1;
+			x->node[i].tile[0][d] = 1;
+			x->node[i].tile[1][d] = x->nhops == 2;
 		}
 	}
+	if (x->nhops == 2)
+		x->hop[1] = inner;
 }
 
 /* Pass 2: every other key. */
@@ -667,67 +446,176 @@ static int second_pass(struct pstate *s)
 	unsigned id = 0;
 	int rc;
 
-	while ((rc = next_line(s)) == 1) {
-		if (s->ln.ntok == 0 || !strcmp(s->ln.tok[0], "rank") ||
-		    !strcmp(s->ln.tok[0], "nodes"))
+	while ((rc = dfz__lex_next(&s->lx)) == 1) {
+		if (s->lx.ntok == 0 || is_first_pass_key(s->lx.tok[0], &id))
 			continue;
-		rc = find_key(s, s->ln.tok[0], &id);
+		rc = find_key(s, s->lx.tok[0], &id);
 		if (rc == 0)
 			rc = mark_seen(s, id);
-		if (rc == 0 && id < K_GLOBAL)
-			rc = global_keys[id].set(s);
-		else if (rc == 0)
-			rc = node_keys[(id - K_GLOBAL) % N_COUNT].set(s);
+		if (rc == 0)
+			rc = key_of(id)->set(s);
 		if (rc)
 			return rc;
 	}
 	return rc;
 }
 
-/* Fail as of line @line (where the offending key was given). */
-#define FAIL_AT(s, line, ...) ((s)->lineno = (line), fail((s), __VA_ARGS__))
+/* ------------------------------------------------------------- the checks */
 
-/* Checks across keys, made once every key is read. */
-static int check_node(struct pstate *s, unsigned i)
+/* Fail as of line @line (where the offending key was given). */
+#define FAIL_AT(s, line, ...) ((s)->lx.lineno = (line), FAIL((s), __VA_ARGS__))
+
+static int check_tiles(struct pstate *s, unsigned i)
 {
 	const struct dfz_plan_xfer *x = &s->p->xfer;
-	const struct dfz_plan_node *n = &x->node[i];
-	size_t aux = s->seen[NODE_KEY(i, N_AUX_ORDER)];
+	const uint32_t *t0 = x->node[i].tile[0], *t1 = x->node[i].tile[1];
 	unsigned d;
+
+	for (d = 0; d < x->rank; d++) {
+		uint32_t hi = x->shape[d] ? x->shape[d] : 1;
+
+		if (t0[d] > hi)
+			return FAIL_AT(s, s->seen[NODE_KEY(i, N_TILE)],
+				       "node%u.tile[%u] is %lu, over %lu "
+				       "(shape[%u])", i, d,
+				       (unsigned long)t0[d], (unsigned long)hi,
+				       d);
+		if (x->nhops == 2 && t1[d] > t0[d])
+			return FAIL_AT(s, s->seen[NODE_KEY(i, N_TILE1)],
+				       "node%u.tile1[%u] is %lu, over %lu "
+				       "(node%u.tile[%u])", i, d,
+				       (unsigned long)t1[d],
+				       (unsigned long)t0[d], i, d);
+	}
+	return 0;
+}
+
+static int check_node(struct pstate *s, unsigned i)
+{
+	const struct dfz_plan_node *n = &s->p->xfer.node[i];
+	size_t aux = s->seen[NODE_KEY(i, N_AUX_ORDER)];
 
 	if (!aux)
 		aux = s->seen[NODE_KEY(i, N_AUX_PAD)];
 	if (aux && n->kernel != DFZ_KERNEL_ADD)
 		return FAIL_AT(s, aux, "node%u.aux given but node%u.kernel "
 			       "is not add", i, i);
-	for (d = 0; d < x->rank; d++) {
-		uint32_t hi = x->shape[d] ? x->shape[d] : 1;
+	return check_tiles(s, i);
+}
 
-		if (n->tile[d] > hi)
-			return FAIL_AT(s, s->seen[NODE_KEY(i, N_TILE)],
-				       "node%u.tile[%u] is %lu, over %lu "
-				       "(shape[%u])", i, d,
-				       (unsigned long)n->tile[d],
-				       (unsigned long)hi, d);
-	}
+/* Hop @h: its engine moves between the right levels, and pool is 1
+ * unless the policy is pool. */
+static int check_hop(struct pstate *s, unsigned h)
+{
+	const struct dfz_plan_xfer *x = &s->p->xfer;
+	const struct dfz_plan_hop *hop = &x->hop[h];
+	bool l2l1 = hop->engine != DFZ_ENGINE_RAM;
+
+	if (x->nhops == 2 && l2l1 == (h == 0))
+		return FAIL_AT(s, s->seen[HOP_KEY(h, H_ENGINE)],
+			       "hop%u.engine is %s but hop %u of two moves "
+			       "%s (%s)", h, dfz__engine_names[hop->engine], h,
+			       h ? "L2 -> L1" : "L3 -> L2",
+			       h ? "mchan|idma" : "ram");
+	if (hop->pool_k != 1 && hop->policy != DFZ_POLICY_POOL)
+		return FAIL_AT(s, s->seen[HOP_KEY(h, H_POOL)], "'pool' of hop "
+			       "%u is %u but its policy is not pool (must be "
+			       "1)", h, (unsigned)hop->pool_k);
 	return 0;
+}
+
+/* A level key (`ext`, `local`) given on line @line names @level. */
+static int check_level(struct pstate *s, size_t line, const char *key,
+		       unsigned got, unsigned want)
+{
+	if (!line || got == want)
+		return 0;
+	return FAIL_AT(s, line, "'%s' is %s but the hops make it %s", key,
+		       dfz__level_names[got], dfz__level_names[want]);
+}
+
+/* The legacy `local` and `local_size`: hop 0's level and its size. */
+static int place_local(struct pstate *s)
+{
+	struct dfz_plan_xfer *x = &s->p->xfer;
+	unsigned level = dfz_plan_hop_level(x, 0);
+	unsigned own = level == DFZ_L2 ? K_L2_SIZE : K_L1_SIZE;
+	uint32_t cap = level == DFZ_L2 ? DFZ_CAP_L2 : DFZ_CAP_L1;
+	size_t line = s->seen[K_LOCAL_SIZE];
+
+	int rc = check_level(s, s->seen[K_LOCAL], "local", s->local_level,
+			     level);
+
+	if (rc || !line)
+		return rc;
+	if (s->seen[own])
+		return FAIL_AT(s, line, "'local_size' and '%s' both given",
+			       global_keys[own].name);
+	if (s->local_size > cap)
+		return FAIL_AT(s, line, "'local_size' value %lu out of range "
+			       "%u..%lu", (unsigned long)s->local_size,
+			       DFZ_PLAN_LOCAL_MIN, (unsigned long)cap);
+	*(level == DFZ_L2 ? &x->l2_size : &x->l1_size) = s->local_size;
+	s->seen[own] = line;
+	return 0;
+}
+
+/* A size key given for a level no hop keeps tiles in, or the level's
+ * simplest size when it is used and not given. */
+static int check_size(struct pstate *s, unsigned level, unsigned key,
+		      uint32_t *size, uint32_t simplest)
+{
+	if (dfz__plan_is_level_used(&s->p->xfer, level)) {
+		if (!s->seen[key])
+			*size = simplest;
+		return 0;
+	}
+	if (s->seen[key])
+		return FAIL_AT(s, s->seen[key], "'%s' given but no hop keeps "
+			       "tiles in %s", global_keys[key].name,
+			       dfz__level_names[level]);
+	*size = 0;
+	return 0;
+}
+
+/* The fields the hops decide: the tensors' level, the canonical zeros of a
+ * second hop that is not there. */
+static void derive(struct dfz_plan_xfer *x)
+{
+	unsigned i;
+
+	x->ext_level = x->nhops == 1 && x->hop[0].engine != DFZ_ENGINE_RAM ?
+			       DFZ_L2 : DFZ_L3;
+	if (x->nhops == 2)
+		return;
+	memset(&x->hop[1], 0, sizeof(x->hop[1]));
+	for (i = 0; i < DFZ_MAX_NODES; i++)
+		memset(x->node[i].tile[1], 0, sizeof(x->node[i].tile[1]));
 }
 
 static int check_plan(struct pstate *s)
 {
-	const struct dfz_plan_xfer *x = &s->p->xfer;
+	struct dfz_plan_xfer *x = &s->p->xfer;
+	uint32_t l2 = x->l2_size;
 	unsigned i;
-	int rc;
+	int rc = 0;
 
-	for (i = 0; i < x->nnodes; i++) {
+	derive(x);
+	for (i = 0; i < x->nnodes && rc == 0; i++)
 		rc = check_node(s, i);
-		if (rc)
-			return rc;
-	}
-	if (x->pool_k != 1 && x->policy != DFZ_POLICY_POOL)
-		return FAIL_AT(s, s->seen[K_POOL], "'pool' is %u but policy "
-			       "is not pool (must be 1)", (unsigned)x->pool_k);
-	return 0;
+	for (i = 0; i < x->nhops && rc == 0; i++)
+		rc = check_hop(s, i);
+	if (rc == 0)
+		rc = check_level(s, s->seen[K_EXT], "ext",
+				 s->ext_given, x->ext_level);
+	if (rc == 0)
+		rc = place_local(s);
+	if (rc == 0)
+		rc = check_size(s, DFZ_L2, K_L2_SIZE, &x->l2_size, l2);
+	if (rc == 0)
+		rc = check_size(s, DFZ_L1, K_L1_SIZE, &x->l1_size,
+				DFZ_PLAN_LOCAL_MIN);
+	return rc;
 }
 
 int dfz_plan_parse(const char *text, struct dfz_plan *out, char *err,
@@ -736,10 +624,10 @@ int dfz_plan_parse(const char *text, struct dfz_plan *out, char *err,
 	struct pstate s;
 	int rc;
 
-	memset(&s, 0, offsetof(struct pstate, ln));
+	memset(&s, 0, offsetof(struct pstate, lx));
 	s.p = out;
-	s.err = err;
-	s.errlen = errlen;
+	s.lx.err = err;
+	s.lx.errlen = errlen;
 	if (err && errlen)
 		err[0] = '\0';
 	dfz_plan_decode(NULL, 0, out);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * handle.*: a per-request lifetime state machine in the manner of Linux
- * debugobjects, driven by the protocol alone. A request is active from its
- * ISSUE until a successful WAITED on it. Issuing an active request on an
- * engine whose requests may not carry two transfers is "activate active"
- * (handle.reuse); waiting a request never issued, or whose storage was
- * released, is handle.stale; releasing storage that holds an active
+ * debugobjects, driven by the protocol alone, for the ram engine, whose
+ * transfers are named by their caller-owned request. A request is active
+ * from its ISSUE until a successful WAITED on it. Issuing an active
+ * request is "activate active" (handle.reuse: a PMSIS request may not
+ * carry two transfers); waiting a request never issued, or whose storage
+ * was released, is handle.stale; releasing storage that holds an active
  * request is the driver's queue losing a node (queue.corrupt); a request
- * still active at the end leaked (handle.leak).
+ * still active at the end leaked (handle.leak). Engines whose transfers
+ * are named by an id (mchan TIDs, idma txids) are judged by tid.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +17,6 @@
 #include "oracle_int.h"
 
 #define H_MAX 1024                   /* distinct requests per run */
-
-/* Engine -> may one request carry several transfers in flight. This is the
- * oracle's own table, written from the engines' documentation. */
-static const bool may_share[DFZ_ENGINE_COUNT] = {
-	[DFZ_ENGINE_RAM] = false,     /* PMSIS: untouched until its wait */
-};
 
 enum h_state { H_IDLE, H_ACTIVE, H_FREED };
 
@@ -98,8 +94,7 @@ static void locate(struct handle *h, struct h_entry *e)
 
 static void on_issue(struct handle *h, const struct dfz_event *ev)
 {
-	bool added, share = ev->engine < DFZ_ENGINE_COUNT &&
-			    may_share[ev->engine];
+	bool added;
 	int32_t i = dfz__ptab_add(&h->tab, ev->handle, &added);
 	struct h_entry *e;
 	struct dfz_evidence x;
@@ -113,7 +108,7 @@ static void on_issue(struct handle *h, const struct dfz_event *ev)
 		memset(e, 0, sizeof(*e));
 		e->handle = ev->handle;
 		locate(h, e);
-	} else if (!share) {
+	} else {
 		x = h_evidence(ev, e);
 		dfz_oracle_fail(h->set, "handle", DFZ_CLASS_HANDLE_REUSE, &x,
 				"request %s re-issued while in flight as "
@@ -196,6 +191,9 @@ static void h_event(void *st, const struct dfz_event *ev)
 {
 	struct handle *h = st;
 
+	/* Requests are ram's; memory is everyone's (FREE has no engine). */
+	if (ev->engine != DFZ_ENGINE_RAM && ev->kind != DFZ_EV_FREE)
+		return;
 	switch (ev->kind) {
 	case DFZ_EV_ISSUE:
 		on_issue(h, ev);

@@ -2,13 +2,16 @@
 /*
  * hazard.read-before-wait and hazard.race, judged by the protocol rather
  * than the schedule: a transfer is pending from its ISSUE until a
- * successful wait on its request, whether or not the engine has already
- * moved its bytes. Per-level shadow memory holds, for each byte, the
- * pending transfer that writes it, how many pending transfers read it,
- * and (local levels) whether it holds settled data: written by a waited
- * transfer or by compute since it was allocated. Pending transfers may not
- * overlap where one of them writes; compute may not read bytes a pending
- * transfer writes, nor write bytes a pending transfer reads or writes.
+ * successful wait that covers it (on its ram request, on its mchan TID, on
+ * its idma txid or a later one, or an idma wait_all), whether or not the
+ * engine has already moved its bytes. Per-level shadow memory holds, for
+ * each byte, the pending transfer that writes it, how many pending
+ * transfers read it, and (local levels) whether it holds settled data:
+ * written by a waited transfer or by compute since it was allocated.
+ * Pending transfers may not overlap where one of them writes (except two
+ * writes on an engine that runs its queue in order); compute may not read
+ * bytes a pending transfer writes, nor write bytes a pending transfer
+ * reads or writes.
  *
  * The shadow is allocated once at the level caps; a run leaves marks only
  * for the transfers still pending at its end, which reset undoes, and the
@@ -21,7 +24,7 @@
 #include "oracle_int.h"
 
 #define HZ_XFERS 4096                /* pending transfers tracked */
-#define HZ_HANDLES 1024              /* requests tracked per run */
+#define HZ_HANDLES 1024              /* ram requests tracked per run */
 
 static const uint32_t level_cap[DFZ_NLEVELS] = {
 	[DFZ_L3] = DFZ_CAP_L3, [DFZ_L2] = DFZ_CAP_L2, [DFZ_L1] = DFZ_CAP_L1,
@@ -32,27 +35,13 @@ struct hz_cell {
 	uint16_t r;                  /* pending readers */
 };
 
-struct hz_xfer {
-	const void *handle;
-	struct dfz_desc desc;
-	uint64_t step;               /* of the ISSUE */
-	int64_t seq;                 /* issue sequence number */
-	uint16_t next;               /* next pending id on the same handle */
-	bool live;
-};
-
 struct hazard {
 	struct dfz_oracles *set;
 	struct dfz_rt *rt;
 	struct hz_cell *cell[DFZ_NLEVELS];
 	uint8_t *settled[DFZ_NLEVELS]; /* local levels: == gen when settled */
 	uint8_t gen;
-	struct hz_xfer *x;           /* ids 1..HZ_XFERS */
-	uint16_t *freeid;            /* stack of retired ids */
-	uint32_t nfree;
-	uint32_t nextid;             /* ids below it have been used this run */
-	struct dfz__ptab tab;        /* request -> index into head */
-	uint16_t *head;              /* first pending id per request */
+	struct dfz__pend p;          /* pending transfers, ids in the cells */
 	uint64_t wmask;              /* the w fields of two cells as a word */
 };
 
@@ -71,15 +60,9 @@ static int hz_init(void *st)
 		if (!h->settled[l])
 			return DFZ_ENOMEM;
 	}
-	h->x = calloc(HZ_XFERS + 1, sizeof(*h->x));
-	h->freeid = calloc(HZ_XFERS, sizeof(*h->freeid));
-	h->head = calloc(HZ_HANDLES, sizeof(*h->head));
-	h->nextid = 1;
 	memcpy(&h->wmask, (struct hz_cell[2]){ { 0xffff, 0 }, { 0xffff, 0 } },
 	       sizeof(h->wmask));
-	if (!h->x || !h->freeid || !h->head)
-		return DFZ_ENOMEM;
-	return dfz__ptab_init(&h->tab, HZ_HANDLES);
+	return dfz__pend_init(&h->p, HZ_XFERS, HZ_HANDLES);
 }
 
 static void hz_fini(void *st)
@@ -91,10 +74,7 @@ static void hz_fini(void *st)
 		free(h->cell[l]);
 		free(h->settled[l]);
 	}
-	free(h->x);
-	free(h->freeid);
-	free(h->head);
-	dfz__ptab_fini(&h->tab);
+	dfz__pend_fini(&h->p);
 }
 
 /* ------------------------------------------------------------- shadow */
@@ -150,13 +130,37 @@ struct hz_hit {
 };
 
 /*
- * Mark one side of new transfer @id (0: over the bounds, check only) in one
- * pass, noting in @hit the first byte that a pending transfer writes or,
- * on the write side, reads. Conflicting bytes are marked all the same, so
- * dropping the transfer later undoes exactly what was done.
+ * Engines whose transfers run strictly one after another in issue order
+ * (the oracle's own table, from the documentation: idma completes txids in
+ * order, one queue). Two of their transfers writing the same bytes are
+ * ordered, the later one lands last: not a race. Their reads and writes
+ * still race, as a pipelined engine may read for the next transfer before
+ * the last one's writes land.
+ */
+static const bool in_order[DFZ_ENGINE_COUNT] = {
+	[DFZ_ENGINE_IDMA] = true,
+};
+
+/* Is the hit at cell @c, met by new transfer @id of @engine on its @write
+ * side, no conflict: its own earlier line, or an ordered write-write? */
+static bool no_conflict(const struct hazard *h, const struct hz_cell *c,
+			uint16_t id, unsigned engine, bool write)
+{
+	if (id && c->w == id)
+		return true;
+	return write && c->w && !c->r && engine < DFZ_ENGINE_COUNT &&
+	       in_order[engine] && h->p.x[c->w].engine == engine;
+}
+
+/*
+ * Mark one side of new transfer @id (0: over the bounds, check only) of
+ * @engine in one pass, noting in @hit the first byte that a pending
+ * transfer writes or, on the write side, reads. Conflicting bytes are
+ * marked all the same, so dropping the transfer later undoes exactly what
+ * was done.
  */
 static void add_side(struct hazard *h, const struct dfz_desc *d, uint16_t id,
-		     bool ext, struct hz_hit *hit)
+		     unsigned engine, bool ext, struct hz_hit *hit)
 {
 	bool write = ext != reads_ext(d);
 	struct dfz__fp fp;
@@ -170,7 +174,8 @@ static void add_side(struct hazard *h, const struct dfz_desc *d, uint16_t id,
 			continue;
 		c = h->cell[fp.level];
 		i = hit->found ? off + len : busy(h, c, off, len, write);
-		while (id && i < off + len && c[i].w == id) /* its own lines */
+		while (i < off + len &&
+		       no_conflict(h, &c[i], id, engine, write))
 			i = busy(h, c, i + 1, off + len - i - 1, write);
 		if (i < off + len)
 			*hit = (struct hz_hit){ .found = true,
@@ -190,7 +195,7 @@ static void add_side(struct hazard *h, const struct dfz_desc *d, uint16_t id,
 /* Undo add_side() of pending transfer @id; its written bytes settle. */
 static void drop_side(struct hazard *h, uint16_t id, bool ext)
 {
-	const struct dfz_desc *d = &h->x[id].desc;
+	const struct dfz_desc *d = &h->p.x[id].desc;
 	bool write = ext != reads_ext(d);
 	struct dfz__fp fp;
 	uint64_t off, len, i;
@@ -217,7 +222,7 @@ static void drop_side(struct hazard *h, uint16_t id, bool ext)
 
 static void drop(struct hazard *h, uint16_t id)
 {
-	h->x[id].live = false;
+	h->p.x[id].live = false;
 	drop_side(h, id, true);
 	drop_side(h, id, false);
 }
@@ -230,10 +235,10 @@ static uint16_t find_reader(const struct hazard *h, unsigned level,
 			      .len = 1 };
 	uint32_t id;
 
-	for (id = 1; id < h->nextid; id++)
-		if (h->x[id].live &&
-		    dfz__fp_contains(&h->x[id].desc, reads_ext(&h->x[id].desc),
-				     &s))
+	for (id = 1; id < h->p.nextid; id++)
+		if (h->p.x[id].live &&
+		    dfz__fp_contains(&h->p.x[id].desc,
+				     reads_ext(&h->p.x[id].desc), &s))
 			return (uint16_t)id;
 	return 0;
 }
@@ -245,12 +250,10 @@ static void hz_reset(void *st, struct dfz_oracles *set, struct dfz_rt *rt)
 
 	h->set = set;
 	h->rt = rt;
-	for (id = 1; id < h->nextid; id++)
-		if (h->x[id].live)
+	for (id = 1; id < h->p.nextid; id++)
+		if (h->p.x[id].live)
 			drop(h, (uint16_t)id);
-	h->nextid = 1;
-	h->nfree = 0;
-	dfz__ptab_clear(&h->tab);
+	dfz__pend_clear(&h->p);
 	if (++h->gen == 0) {           /* stamps wrapped: clear them once */
 		memset(h->settled[DFZ_L2], 0, level_cap[DFZ_L2]);
 		memset(h->settled[DFZ_L1], 0, level_cap[DFZ_L1]);
@@ -265,7 +268,7 @@ static void issue_race(struct hazard *h, const struct dfz_event *ev,
 {
 	uint16_t other = hit->other ? hit->other :
 				      find_reader(h, hit->lvl, hit->at);
-	const struct hz_xfer *o = &h->x[other];
+	const struct dfz__pend_x *o = &h->p.x[other];
 	struct dfz_evidence x = dfz_evidence_none();
 
 	x.handle = ev->handle;
@@ -275,61 +278,38 @@ static void issue_race(struct hazard *h, const struct dfz_event *ev,
 	x.off = (int64_t)hit->at;
 	dfz_oracle_fail(h->set, "hazard", DFZ_CLASS_HAZARD_RACE, &x,
 			"transfer #%lld %s %s[0x%llx] while transfer #%lld "
-			"(request %s, issued step %llu, not waited) %s it",
+			"(%s, issued step %llu, not waited) %s it",
 			(long long)h->set->xfer,
 			hit->we_write ? "writes" : "reads",
 			dfz__level_name(hit->lvl), (unsigned long long)hit->at,
-			other ? (long long)o->seq : -1LL, dfz__where(h->set, o->handle),
+			other ? (long long)o->seq : -1LL,
+			dfz__owner(h->set, o->engine, o->handle, o->id),
 			(unsigned long long)o->step,
 			hit->other ? "writes" : "reads");
-}
-
-static uint16_t new_id(struct hazard *h)
-{
-	if (h->nfree)
-		return h->freeid[--h->nfree];
-	if (h->nextid > HZ_XFERS)
-		return 0;
-	return (uint16_t)h->nextid++;
 }
 
 static void on_issue(struct hazard *h, const struct dfz_event *ev)
 {
 	const struct dfz_desc *d = &ev->desc;
 	struct hz_hit hit = { .found = false };
-	bool added;
-	int32_t hi = dfz__ptab_add(&h->tab, ev->handle, &added);
-	uint16_t id = hi < 0 ? 0 : new_id(h);  /* 0: over the bounds */
+	uint16_t id = dfz__pend_add(&h->p, ev, h->set->xfer); /* 0: bounds */
 
-	if (id) {
-		if (added)
-			h->head[hi] = 0;
-		h->x[id] = (struct hz_xfer){ .handle = ev->handle,
-					     .desc = *d, .step = ev->step,
-					     .seq = h->set->xfer,
-					     .next = h->head[hi] };
-		h->head[hi] = id;
-	}
-	add_side(h, d, id, !reads_ext(d), &hit);
-	add_side(h, d, id, reads_ext(d), &hit);
+	add_side(h, d, id, ev->engine, !reads_ext(d), &hit);
+	add_side(h, d, id, ev->engine, reads_ext(d), &hit);
 	if (hit.found)
 		issue_race(h, ev, &hit);  /* before it counts as a reader */
 	if (id)
-		h->x[id].live = true;
+		h->p.x[id].live = true;
 }
 
 static void on_waited(struct hazard *h, const struct dfz_event *ev)
 {
-	int32_t hi = dfz__ptab_find(&h->tab, ev->handle);
-	uint16_t id;
+	uint16_t id, next;
 
-	if (hi < 0 || ev->aux != 0)
-		return;
-	for (id = h->head[hi]; id; id = h->x[id].next) {
+	for (id = dfz__pend_take(&h->p, ev); id; id = next) {
+		next = h->p.x[id].next;
 		drop(h, id);
-		h->freeid[h->nfree++] = id;
 	}
-	h->head[hi] = 0;
 }
 
 /* -------------------------------------------------------------- compute */
@@ -338,7 +318,7 @@ static void compute_fail(struct hazard *h, const struct dfz_event *ev,
 			 enum dfz_class cls, const char *what,
 			 unsigned lvl, uint64_t at, uint16_t other)
 {
-	const struct hz_xfer *o = &h->x[other];
+	const struct dfz__pend_x *o = &h->p.x[other];
 	struct dfz_evidence x = dfz_evidence_none();
 
 	x.handle = other ? o->handle : NULL;
@@ -347,13 +327,14 @@ static void compute_fail(struct hazard *h, const struct dfz_event *ev,
 	x.level = lvl;
 	x.off = (int64_t)at;
 	dfz_oracle_fail(h->set, "hazard", cls, &x,
-			"compute %s %s[0x%llx] %s transfer #%lld (request %s, "
+			"compute %s %s[0x%llx] %s transfer #%lld (%s, "
 			"issued step %llu, not waited) %s",
 			ev->kind == DFZ_EV_COMPUTE_READ ? "reads" : "writes",
 			dfz__level_name(lvl), (unsigned long long)at,
 			cls == DFZ_CLASS_HAZARD_RBW ? "before the wait of" :
 						      "while",
-			other ? (long long)o->seq : -1LL, dfz__where(h->set, o->handle),
+			other ? (long long)o->seq : -1LL,
+			dfz__owner(h->set, o->engine, o->handle, o->id),
 			(unsigned long long)o->step, what);
 }
 

@@ -41,7 +41,9 @@ struct dfz_oracle_ops {
 extern const struct dfz_oracle_ops dfz__oracle_ref;
 extern const struct dfz_oracle_ops dfz__oracle_redzone;
 extern const struct dfz_oracle_ops dfz__oracle_handle;
+extern const struct dfz_oracle_ops dfz__oracle_tid;
 extern const struct dfz_oracle_ops dfz__oracle_queue;
+extern const struct dfz_oracle_ops dfz__oracle_cmd;
 extern const struct dfz_oracle_ops dfz__oracle_desc;
 extern const struct dfz_oracle_ops dfz__oracle_hang;
 extern const struct dfz_oracle_ops dfz__oracle_hazard;
@@ -78,7 +80,7 @@ void *dfz__oracles_state(struct dfz_oracles *set, enum dfz_oracle_id id);
 
 /* Largest tensor the reference oracle judges: DFZ_CAP_TENSOR_BYTES of the
  * plan layer (checked by the tests); larger specs are not judged. */
-#define DFZ__REF_CAP_BYTES (64u << 10)
+#define DFZ__REF_CAP_BYTES (256u << 10)
 
 /** dfz__ref_snapshot() - the begin-of-run copy of tensor @t of the ref
  * oracle (0: node[0].in, 1 + k: node k's aux, 1 + DFZ_MAX_NODES + k: node
@@ -92,6 +94,24 @@ uint8_t *dfz__ref_snapshot(void *ref_state, unsigned t);
  * four more calls have been made.
  */
 const char *dfz__where(struct dfz_oracles *set, const void *p);
+
+/**
+ * dfz__place() - the level and offset of host address @p: inside the
+ * usable part of L2/L1, or past it inside the level's arena (an engine's
+ * runaway line), counted from the arena base so that it is the same in
+ * every run. Return: false when @p is nowhere in the memory model.
+ */
+bool dfz__place(const struct dfz_oracles *set, const void *p,
+		unsigned *level, uint64_t *off);
+
+/**
+ * dfz__owner() - what a transfer of @engine belongs to, as messages name
+ * it: "request L2+0x1a0" (ram: @handle through dfz__where()), "TID 3"
+ * (mchan), "txid 4" (idma; "every txid (wait_all)" for -1). Same
+ * lifetime as dfz__where() results.
+ */
+const char *dfz__owner(struct dfz_oracles *set, unsigned engine,
+		       const void *handle, int64_t id);
 
 /** dfz__level_name() - "L3", "L2", "L1" or "L?". */
 const char *dfz__level_name(unsigned level);
@@ -119,6 +139,82 @@ void dfz__ptab_clear(struct dfz__ptab *t);
 int32_t dfz__ptab_find(const struct dfz__ptab *t, const void *key);
 /** dfz__ptab_add() - index of @key, inserted when new; -1 when full. */
 int32_t dfz__ptab_add(struct dfz__ptab *t, const void *key, bool *added);
+
+/* ------------------------------------------------- pending transfers */
+
+#define DFZ__MCHAN_TIDS 16            /* mchan TIDs 0..15, as documented */
+
+/*
+ * dfz__idma_covers() - the last txid a successful idma wait(@t) proves
+ * complete (@t >= 0; wait_all, -1, covers every txid). The documented
+ * idma quirk: the completed id lags by one, and txids complete in order,
+ * so a wait on t >= 1 returns only once t + 1 has completed as well; this
+ * is how the dummy transfer after each copy gets covered. Set the lag to
+ * 0 for an engine without the quirk.
+ */
+#define DFZ__IDMA_LAG 1
+static inline int64_t dfz__idma_covers(int64_t t)
+{
+	return t >= 1 ? t + DFZ__IDMA_LAG : t;
+}
+
+/*
+ * struct dfz__pend_x - one transfer pending from its ISSUE until a wait
+ * retires it. @live is the owner's to set: an entry just added is not yet
+ * live, so the owner can judge it against the others first.
+ */
+struct dfz__pend_x {
+	const void *handle;           /* ram: the request; else as emitted */
+	struct dfz_desc desc;         /* as issued */
+	uint64_t step;                /* of the ISSUE */
+	int64_t seq;                  /* issue sequence number */
+	int64_t id;                   /* mchan TID, idma txid */
+	uint8_t engine;               /* enum dfz_engine_id */
+	bool live;
+	uint16_t next;                /* next entry of the same chain */
+};
+
+/*
+ * struct dfz__pend - the transfers a wait has not yet retired, keyed the
+ * way each engine's waits name them: a ram request by its address (a wait
+ * retires what was issued on it), an mchan TID by number (a wait retires
+ * every push under it), idma transfers by txid (wait(t) retires every
+ * txid up to dfz__idma_covers(t), wait_all all of them). Ids 1..max index
+ * @x; 0 is "untracked" (the table is full, or the key is out of range).
+ * Sized once.
+ */
+struct dfz__pend {
+	struct dfz__pend_x *x;        /* ids 1..max */
+	uint16_t *freeid;             /* stack of retired ids */
+	uint32_t nfree;
+	uint32_t nextid;              /* ids below it were used this run */
+	uint32_t max;
+	struct dfz__ptab tab;         /* ram request -> chain */
+	uint16_t *head;               /* chains: ram requests, TIDs, idma */
+	uint32_t nreq;                /* ram chains */
+};
+
+/** dfz__pend_init() - room for @max pending transfers (<= 65535) and
+ * @requests distinct ram requests. Return 0 or DFZ_ENOMEM (then fini). */
+int dfz__pend_init(struct dfz__pend *p, uint32_t max, uint32_t requests);
+void dfz__pend_fini(struct dfz__pend *p);
+/** dfz__pend_clear() - forget the run (the owner undid its own marks). */
+void dfz__pend_clear(struct dfz__pend *p);
+/** dfz__pend_add() - track ISSUE @ev as transfer #@seq; its id (not yet
+ * live), or 0 when untracked. */
+uint16_t dfz__pend_add(struct dfz__pend *p, const struct dfz_event *ev,
+		       int64_t seq);
+/** dfz__pend_first() - first entry of the chain @ev names (a ram
+ * request's, a TID's, or every idma transfer's), or 0. */
+uint16_t dfz__pend_first(const struct dfz__pend *p,
+			 const struct dfz_event *ev);
+/**
+ * dfz__pend_take() - retire what the WAITED event @ev retires (nothing when
+ * the wait failed: aux != 0). Return: the first retired id, the others
+ * linked through next; they are no longer live and their entries stay
+ * readable until the next dfz__pend_add().
+ */
+uint16_t dfz__pend_take(struct dfz__pend *p, const struct dfz_event *ev);
 
 /* ------------------------------------------------------------ footprints */
 

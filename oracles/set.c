@@ -22,7 +22,9 @@ static const struct dfz_oracle_ops *const oracle_ops[DFZ_ORACLE_COUNT] = {
 	[DFZ_ORACLE_REF] = &dfz__oracle_ref,
 	[DFZ_ORACLE_REDZONE] = &dfz__oracle_redzone,
 	[DFZ_ORACLE_HANDLE] = &dfz__oracle_handle,
+	[DFZ_ORACLE_TID] = &dfz__oracle_tid,
 	[DFZ_ORACLE_QUEUE] = &dfz__oracle_queue,
+	[DFZ_ORACLE_CMD] = &dfz__oracle_cmd,
 	[DFZ_ORACLE_DESC] = &dfz__oracle_desc,
 	[DFZ_ORACLE_HANG] = &dfz__oracle_hang,
 	[DFZ_ORACLE_HAZARD] = &dfz__oracle_hazard,
@@ -287,15 +289,69 @@ int32_t dfz__ptab_add(struct dfz__ptab *t, const void *key, bool *added)
 	return (int32_t)t->n++;
 }
 
-const char *dfz__where(struct dfz_oracles *set, const void *p)
+bool dfz__place(const struct dfz_oracles *set, const void *p,
+		unsigned *level, uint64_t *off)
+{
+	static const uint32_t cap[DFZ_NLEVELS] = {
+		[DFZ_L2] = DFZ_CAP_L2, [DFZ_L1] = DFZ_CAP_L1,
+	};
+	uintptr_t a = (uintptr_t)p, base;
+	struct dfz_span s;
+	unsigned l;
+
+	if (!set->rt || !p)
+		return false;
+	if (dfz_mem_locate(set->rt, p, 1, &s)) {
+		*level = s.level;
+		*off = s.off;
+		return true;
+	}
+	for (l = DFZ_L2; l < DFZ_NLEVELS; l++) {
+		base = (uintptr_t)dfz_mem_ptr(set->rt, (enum dfz_level)l, 0);
+		if (base && a >= base && a - base < cap[l]) {
+			*level = l;
+			*off = a - base;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* @p as messages name it, after @prefix, into the next rotating buffer. */
+static const char *where_fmt(struct dfz_oracles *set, const char *prefix,
+			     const void *p)
 {
 	char *buf = set->where[set->where_next++ % 4];
-	struct dfz_span s;
+	unsigned level;
+	uint64_t off;
 
-	if (set->rt && p && dfz_mem_locate(set->rt, p, 1, &s))
-		snprintf(buf, sizeof(set->where[0]), "%s+0x%x",
-			 dfz__level_name(s.level), s.off);
+	if (dfz__place(set, p, &level, &off))
+		snprintf(buf, sizeof(set->where[0]), "%s%s+0x%llx", prefix,
+			 dfz__level_name(level), (unsigned long long)off);
 	else
-		snprintf(buf, sizeof(set->where[0]), "%p", p);
+		snprintf(buf, sizeof(set->where[0]), "%s%p", prefix, p);
+	return buf;
+}
+
+const char *dfz__where(struct dfz_oracles *set, const void *p)
+{
+	return where_fmt(set, "", p);
+}
+
+const char *dfz__owner(struct dfz_oracles *set, unsigned engine,
+		       const void *handle, int64_t id)
+{
+	char *buf;
+
+	if (engine == DFZ_ENGINE_RAM)
+		return where_fmt(set, "request ", handle);
+	buf = set->where[set->where_next++ % 4];
+	if (engine == DFZ_ENGINE_MCHAN)
+		snprintf(buf, sizeof(set->where[0]), "TID %lld", (long long)id);
+	else if (id < 0)
+		snprintf(buf, sizeof(set->where[0]), "every txid (wait_all)");
+	else
+		snprintf(buf, sizeof(set->where[0]), "txid %lld",
+			 (long long)id);
 	return buf;
 }

@@ -1,68 +1,427 @@
 // SPDX-License-Identifier: MIT
 /*
- * The idma engine (L2 <-> L1). Placeholder until the engine lands: it exists,
- * is idle, and refuses every transfer, so the runtime builds and runs.
+ * The idma engine (DESIGN 3.5): a model of a Snitch-style cluster DMA
+ * between L2 and L1. A start copies the 2-D transfer into a bounded
+ * hardware queue (back-pressure when full) and returns the next
+ * transaction id; one channel executes transfers in order, after a latency
+ * and a bandwidth's worth of bytes per step, checking both sides against
+ * the memory model before every move. The completed id the hardware
+ * reports lags by one (the id of the transfer completed before the last
+ * completed one), always: a wait on the last issued id hangs unless another
+ * transfer follows. The engine ops at the end are the generated-code
+ * pattern: start, remember the txid, wait on it; the adapter adds the
+ * dummy transfer that works around the lag.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime_int.h"
 
+/* One transfer as the hardware queue holds it. */
+struct idma_xfer {
+	uintptr_t dst;
+	uintptr_t src;
+	uint32_t size;            /* bytes per line */
+	uint32_t dst_stride;
+	uint32_t src_stride;
+	uint32_t repeat;          /* lines */
+	uint32_t txid;
+	uint8_t is_2d;            /* started as 2-D (for events only) */
+};
+
 struct dfz_idma {
 	struct dfz_rt *rt;
+	uint32_t last_id;                 /* txid of the last start */
+	uint32_t done_last;               /* txid of the last completion */
+	uint32_t done_prev;               /* the one before: what is reported */
+	struct idma_xfer fifo[DFZ_IDMA_FIFO];
+	unsigned head;
+	unsigned count;
+	bool active;                      /* @cur is in the channel */
+	bool started;                     /* SERVICE emitted for @cur */
+	struct idma_xfer cur;
+	uint32_t latency;
+	uint64_t moved;                   /* bytes of @cur moved so far */
 };
+
+/* The request storage of the engine ops: the handle's latest txid. */
+struct idma_req {
+	uint32_t txid;
+};
+
+/* ------------------------------------------------------------------ events */
+
+static void emit(struct dfz_idma *d, struct dfz_event *ev)
+{
+	ev->engine = DFZ_ENGINE_IDMA;
+	ev->step = dfz_rt_now(d->rt);
+	dfz_rt_emit(d->rt, ev);
+}
+
+static void emit_id(struct dfz_idma *d, enum dfz_ev_kind kind, int64_t id,
+		    int64_t aux)
+{
+	struct dfz_event ev = { .kind = (uint8_t)kind, .id = id, .aux = aux };
+
+	emit(d, &ev);
+}
+
+/* Level and offset of @p for an event; DFZ_NLEVELS when outside L2/L1. */
+static void locate_side(const struct dfz_idma *d, uintptr_t p,
+			uint8_t *level, uint32_t *off)
+{
+	struct dfz_span s;
+
+	*level = DFZ_NLEVELS;
+	*off = 0;
+	if (dfz_mem_locate(d->rt, (const void *)p, 1, &s)) {
+		*level = s.level;
+		*off = s.off;
+	}
+}
+
+/* The generic view of @x: a load (ext2loc) when the destination is in L1
+ * and the source is not; the external side is the other one. */
+static void desc_of(const struct dfz_idma *d, const struct idma_xfer *x,
+		    struct dfz_desc *out)
+{
+	uint8_t dl, sl;
+	uint32_t doff, soff;
+	uint64_t total = (uint64_t)x->size * x->repeat;
+	bool load;
+
+	locate_side(d, x->dst, &dl, &doff);
+	locate_side(d, x->src, &sl, &soff);
+	load = dl == DFZ_L1 && sl != DFZ_L1;
+	memset(out, 0, sizeof(*out));
+	out->ext2loc = load;
+	out->is_2d = x->is_2d;
+	out->ext_level = load ? sl : dl;
+	out->ext_off = load ? soff : doff;
+	out->loc_level = load ? dl : sl;
+	out->loc_off = load ? doff : soff;
+	out->size = total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+	out->length = x->size;
+	out->ext_stride = load ? x->src_stride : x->dst_stride;
+	out->loc_stride = load ? x->dst_stride : x->src_stride;
+}
+
+/* ------------------------------------------------------------------ start */
+
+static bool has_room(const void *arg)
+{
+	const struct dfz_idma *d = arg;
+
+	return d->count < DFZ_IDMA_FIFO;
+}
+
+/* Queue @x (after back-pressure) under the next txid and publish the
+ * transfer asked for: @asked when the caller knows it, else @x's view;
+ * @unowed marks a transfer its caller will never wait for. */
+static int start(struct dfz_idma *d, struct idma_xfer *x,
+		 const struct dfz_desc *asked, bool unowed)
+{
+	struct dfz_event ev = { .kind = DFZ_EV_ISSUE,
+				.aux = unowed ? DFZ_IDMA_UNOWED : 0 };
+	int rc;
+
+	if (!d)
+		return DFZ_EINVAL;
+	if (d->last_id >= INT32_MAX)
+		return DFZ_ERANGE;
+	rc = dfz__rt_wait(d->rt, has_room, d);
+	if (rc < 0) {
+		emit_id(d, DFZ_EV_HANG, (int64_t)d->last_id + 1, 0);
+		return rc;
+	}
+	x->txid = ++d->last_id;
+	d->fifo[(d->head + d->count) % DFZ_IDMA_FIFO] = *x;
+	d->count++;
+	ev.id = x->txid;
+	if (asked)
+		ev.desc = *asked;
+	else
+		desc_of(d, x, &ev.desc);
+	emit(d, &ev);
+	dfz_rt_yield(d->rt, DFZ_YIELD_ISSUE);
+	return (int)x->txid;
+}
+
+int dfz_idma_start_2d(struct dfz_idma *dev, void *dst, const void *src,
+		      uint32_t size, uint32_t dst_stride, uint32_t src_stride,
+		      uint32_t repeat)
+{
+	struct idma_xfer x = {
+		.dst = (uintptr_t)dst,
+		.src = (uintptr_t)src,
+		.size = size,
+		.dst_stride = dst_stride,
+		.src_stride = src_stride,
+		.repeat = repeat,
+		.is_2d = 1,
+	};
+
+	return start(dev, &x, NULL, false);
+}
+
+int dfz_idma_start_1d(struct dfz_idma *dev, void *dst, const void *src,
+		      uint32_t size)
+{
+	struct idma_xfer x = {
+		.dst = (uintptr_t)dst,
+		.src = (uintptr_t)src,
+		.size = size,
+		.dst_stride = size,
+		.src_stride = size,
+		.repeat = 1,
+	};
+
+	return start(dev, &x, NULL, false);
+}
+
+/* ------------------------------------------------------------------ engine */
 
 int dfz__idma_create(struct dfz_rt *rt, struct dfz_idma **out)
 {
-	struct dfz_idma *x = calloc(1, sizeof(*x));
+	struct dfz_idma *d = calloc(1, sizeof(*d));
 
-	if (!x)
+	if (!d)
 		return DFZ_ENOMEM;
-	x->rt = rt;
-	*out = x;
+	d->rt = rt;
+	*out = d;
 	return 0;
 }
 
-void dfz__idma_destroy(struct dfz_idma *x)
+void dfz__idma_destroy(struct dfz_idma *d)
 {
-	free(x);
+	free(d);
 }
 
-void dfz__idma_reset(struct dfz_idma *x)
+void dfz__idma_reset(struct dfz_idma *d)
 {
-	(void)x;
+	struct dfz_rt *rt = d->rt;
+
+	memset(d, 0, sizeof(*d));
+	d->rt = rt;
 }
 
-void dfz__idma_step(struct dfz_idma *x)
+bool dfz__idma_is_idle(const struct dfz_idma *d)
 {
-	(void)x;
+	return !d->active && d->count == 0;
 }
 
-bool dfz__idma_is_idle(const struct dfz_idma *x)
+/* The lag: the reported id is the completion before the last one. */
+static void complete(struct dfz_idma *d)
 {
-	(void)x;
-	return true;
+	d->active = false;
+	d->done_prev = d->done_last;
+	d->done_last = d->cur.txid;
+	emit_id(d, DFZ_EV_COMPLETE, d->cur.txid, 0);
 }
 
-static int refuse_issue(struct dfz_rt *rt, void *req, const struct dfz_desc *d)
+static bool locate_at(const struct dfz_idma *d, uintptr_t base, uint64_t off,
+		      uint32_t len, struct dfz_span *s, int64_t *fault)
 {
-	(void)rt;
-	(void)req;
-	(void)d;
-	return DFZ_EINVAL;
+	uintptr_t p = base + (uintptr_t)off;
+
+	*fault = (int64_t)p;
+	return dfz_mem_locate(d->rt, (const void *)p, len, s);
 }
 
-static int refuse_wait(struct dfz_rt *rt, void *req)
+/* Move one chunk of the current transfer (at most @budget bytes, never
+ * across a line end). Return the bytes moved, or -1 after a fault. */
+static int64_t move_chunk(struct dfz_idma *d, uint32_t budget)
 {
-	(void)rt;
-	(void)req;
-	return DFZ_EINVAL;
+	const struct idma_xfer *x = &d->cur;
+	uint64_t line = d->moved / x->size, within = d->moved % x->size;
+	uint32_t chunk = x->size - (uint32_t)within;
+	struct dfz_span ds, ss;
+	struct dfz_event ev = { .kind = DFZ_EV_MOVE, .id = x->txid };
+	int64_t fault;
+
+	chunk = budget < chunk ? budget : chunk;
+	if (!locate_at(d, x->dst, line * x->dst_stride + within, chunk, &ds,
+		       &fault) ||
+	    !locate_at(d, x->src, line * x->src_stride + within, chunk, &ss,
+		       &fault)) {
+		emit_id(d, DFZ_EV_FAULT, x->txid, fault);
+		return -1;
+	}
+	memmove(dfz_mem_ptr(d->rt, (enum dfz_level)ds.level, ds.off),
+		dfz_mem_ptr(d->rt, (enum dfz_level)ss.level, ss.off), chunk);
+	d->moved += chunk;
+	ev.dst = ds;
+	ev.src = ss;
+	emit(d, &ev);
+	return chunk;
+}
+
+static void service(struct dfz_idma *d)
+{
+	uint64_t total = (uint64_t)d->cur.size * d->cur.repeat;
+	uint32_t budget = d->rt->cfg.bandwidth;
+
+	if (d->latency > 0) {
+		d->latency--;
+		return;
+	}
+	if (!d->started) {
+		struct dfz_event ev = { .kind = DFZ_EV_SERVICE, .id = d->cur.txid };
+
+		d->started = true;
+		desc_of(d, &d->cur, &ev.desc);
+		emit(d, &ev);
+	}
+	while (budget > 0 && d->moved < total) {
+		int64_t n = move_chunk(d, budget);
+
+		if (n < 0) {
+			complete(d);
+			return;
+		}
+		budget -= (uint32_t)n;
+	}
+	if (d->moved >= total)
+		complete(d);
+}
+
+void dfz__idma_step(struct dfz_idma *d)
+{
+	if (!d->active) {
+		if (d->count == 0)
+			return;
+		d->cur = d->fifo[d->head];
+		d->head = (d->head + 1) % DFZ_IDMA_FIFO;
+		d->count--;
+		d->active = true;
+		d->started = false;
+		d->latency = d->rt->cfg.latency;
+		d->moved = 0;
+	}
+	service(d);
+}
+
+/* -------------------------------------------------------------------- wait */
+
+struct txid_arg {
+	const struct dfz_idma *d;
+	uint32_t txid;
+};
+
+static bool txid_done(const void *arg)
+{
+	const struct txid_arg *a = arg;
+
+	return a->d->done_prev >= a->txid;
+}
+
+static bool all_done(const void *arg)
+{
+	return dfz__idma_is_idle(arg);
+}
+
+/* A wait on @done, published under @id. */
+static int wait_on(struct dfz_idma *d, int64_t id,
+		   bool (*done)(const void *arg), const void *arg)
+{
+	int rc;
+
+	emit_id(d, DFZ_EV_WAIT, id, 0);
+	dfz_rt_yield(d->rt, DFZ_YIELD_WAIT);
+	rc = dfz__rt_wait(d->rt, done, arg);
+	if (rc < 0)
+		emit_id(d, DFZ_EV_HANG, id, 0);
+	emit_id(d, DFZ_EV_WAITED, id, rc);
+	return rc;
+}
+
+int dfz_idma_wait(struct dfz_idma *dev, uint32_t txid)
+{
+	struct txid_arg arg = { dev, txid };
+
+	if (!dev)
+		return DFZ_EINVAL;
+	return wait_on(dev, txid, txid_done, &arg);
+}
+
+int dfz_idma_wait_all(struct dfz_idma *dev)
+{
+	if (!dev)
+		return DFZ_EINVAL;
+	return wait_on(dev, -1, all_done, dev);
+}
+
+/* ------------------------------------------------------------ read access */
+
+struct dfz_idma *dfz_idma_get(struct dfz_rt *rt)
+{
+	return rt ? rt->idma : NULL;
+}
+
+uint32_t dfz_idma_completed_id(const struct dfz_idma *dev)
+{
+	return dev ? dev->done_prev : 0;
+}
+
+uint32_t dfz_idma_last_id(const struct dfz_idma *dev)
+{
+	return dev ? dev->last_id : 0;
+}
+
+bool dfz_idma_is_busy(const struct dfz_idma *dev)
+{
+	return dev && !dfz__idma_is_idle(dev);
+}
+
+/* ------------------------------------------------------------ engine ops */
+
+/* A kernel transfer onto idma: each side in L2 or L1, the local side
+ * strided by its own stride. Without request storage (the adapter's
+ * dummy) the txid is dropped and the ISSUE says nobody will wait. */
+static int ops_issue(struct dfz_rt *rt, void *req, const struct dfz_desc *d)
+{
+	struct idma_xfer x = { .repeat = 1 };
+	uint8_t *ext, *loc;
+	int rc;
+
+	if (!rt || !d || (d->ext_level != DFZ_L2 && d->ext_level != DFZ_L1) ||
+	    (d->loc_level != DFZ_L2 && d->loc_level != DFZ_L1))
+		return DFZ_EINVAL;
+	if (d->is_2d && (d->length == 0 || d->size % d->length != 0))
+		return DFZ_EINVAL;
+	ext = dfz_mem_ptr(rt, (enum dfz_level)d->ext_level, d->ext_off);
+	loc = dfz_mem_ptr(rt, (enum dfz_level)d->loc_level, d->loc_off);
+	if (!ext || !loc)
+		return DFZ_EFAULT;
+	x.dst = (uintptr_t)(d->ext2loc ? loc : ext);
+	x.src = (uintptr_t)(d->ext2loc ? ext : loc);
+	x.size = d->is_2d ? d->length : d->size;
+	x.dst_stride = d->is_2d ? (d->ext2loc ? d->loc_stride : d->ext_stride) : x.size;
+	x.src_stride = d->is_2d ? (d->ext2loc ? d->ext_stride : d->loc_stride) : x.size;
+	x.repeat = d->is_2d ? d->size / d->length : 1;
+	x.is_2d = d->is_2d;
+	rc = start(rt->idma, &x, d, req == NULL);
+	if (rc < 0)
+		return rc;
+	if (req)
+		((struct idma_req *)req)->txid = (uint32_t)rc;
+	return 0;
+}
+
+static int ops_wait(struct dfz_rt *rt, void *req)
+{
+	if (!rt || !req)
+		return DFZ_EINVAL;
+	return dfz_idma_wait(rt->idma, ((struct idma_req *)req)->txid);
 }
 
 const struct dfz_engine_ops dfz__idma_ops = {
 	.name = "idma",
-	.kernel_ranks = 1u << 2,
+	.kernel_ranks = (1u << 1) | (1u << 2),
 	.can_share = true,
-	.req_size = 16,
-	.issue = refuse_issue,
-	.wait = refuse_wait,
+	.lagging_id = true,
+	.req_size = sizeof(struct idma_req),
+	.max_size = 0,
+	.issue = ops_issue,
+	.wait = ops_wait,
 };

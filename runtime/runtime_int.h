@@ -15,21 +15,39 @@
  * @can_share:    true when one request may carry several transfers in
  *                flight (mchan TIDs); false for ram requests.
  * @req_size:     bytes of one request's storage (allocated in L2/L1).
+ * @max_size:     most bytes one kernel transfer may carry (the width of a
+ *                command's length field), 0 for no limit. The adapter's
+ *                size guard splits larger transfers into pushes that fit.
+ * @lagging_id:   the engine reports a transfer complete only once the next
+ *                one has completed (idma): the adapter follows every copy
+ *                with a 1-byte dummy transfer so the copy's id resolves.
  * @issue:        queue the kernel transfer @d (rank 1 or 2, local side
- *                contiguous) on request storage @req. Return 0 or DFZ_E*.
+ *                contiguous) on request storage @req. @req may be NULL on
+ *                an engine with @lagging_id: a transfer nobody waits for
+ *                (the dummy). Return 0 or DFZ_E*.
  * @wait:         wait for request @req. Return 0 or DFZ_EHANG.
  */
 struct dfz_engine_ops {
 	const char *name;
 	unsigned kernel_ranks;
 	bool can_share;
+	bool lagging_id;
 	uint32_t req_size;
+	uint32_t max_size;
 	int (*issue)(struct dfz_rt *rt, void *req, const struct dfz_desc *d);
 	int (*wait)(struct dfz_rt *rt, void *req);
 };
 
 /** dfz__engine_ops() - the ops of engine @id, or NULL. */
 const struct dfz_engine_ops *dfz__engine_ops(unsigned id);
+
+/**
+ * dfz__handle_bytes() - arena bytes (alignment and redzones included) that
+ * dfz_handle_init(@ad, h) takes from @level: the request storage at
+ * ad->req_level and, on an engine with @lagging_id, the dummy's scratch
+ * byte in L2 and in L1. 0 when @ad cannot drive a transfer.
+ */
+uint64_t dfz__handle_bytes(const struct dfz_adapter *ad, unsigned level);
 
 /* ------------------------------------------------------------ memory model */
 

@@ -7,8 +7,12 @@
  * requests of a caller's handle by one of the decomposition policies. The
  * adapter keeps its own record of which requests are in flight and guards
  * reuse on engines that forbid sharing a request (the fix of bug 1); the
- * shared-handle switch removes exactly that guard. It drives engines only
- * through struct dfz_engine_ops.
+ * shared-handle switch removes exactly that guard. Two more pieces of
+ * generated code live here: the size guard that splits a kernel transfer
+ * too large for an engine's command (mchan-len-overflow restores the guard
+ * that lets exactly 2^17 bytes through), and the 1-byte dummy transfer
+ * after every copy on an engine whose completed id lags (idma-no-dummy
+ * drops it). It drives engines only through struct dfz_engine_ops.
  */
 #include <string.h>
 
@@ -31,6 +35,16 @@ struct kplan {
 	unsigned loops;
 	uint64_t calls;
 	struct dfz_desc base;
+};
+
+/*
+ * Adapter-owned tail of a handle's first request on an engine with a
+ * lagging id: the offsets of the dummy transfer's scratch bytes (0: none;
+ * no allocation starts at offset 0).
+ */
+struct scratch {
+	uint32_t l2_off;
+	uint32_t l1_off;
 };
 
 /* ------------------------------------------------------------------ names */
@@ -177,9 +191,9 @@ unsigned dfz_xfer_rank(const struct dfz_xfer *x)
 
 /*
  * Map the normalised @n onto the engine's kernels: a 2-D kernel over the
- * two innermost dims when the engine has one and the local side is
- * contiguous across lines, else one line per call (padded to 2-D unless the
- * engine has a native 1-D kernel).
+ * two innermost dims when the engine has one, the local side is contiguous
+ * across lines and a line fits one command, else one line per call (padded
+ * to 2-D unless the engine has a native 1-D kernel).
  */
 static void plan_kernel(const struct dfz_engine_ops *ops,
 			const struct dfz_xfer *x, const struct norm *n,
@@ -188,7 +202,8 @@ static void plan_kernel(const struct dfz_engine_ops *ops,
 	unsigned r = n->rank;
 	uint32_t len = n->shape[r - 1];
 	bool two_d = (ops->kernel_ranks & (1u << 2)) && r >= 2 &&
-		     n->loc[r - 2] == len;
+		     n->loc[r - 2] == len &&
+		     (ops->max_size == 0 || len <= ops->max_size);
 	struct dfz_desc *d = &k->base;
 
 	memset(k, 0, sizeof(*k));
@@ -273,6 +288,35 @@ static int pick_req(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
 	return 0;
 }
 
+/* The tail of @h's first request, where the dummy's scratch offsets are. */
+static uint8_t *scratch_at(const struct dfz_engine_ops *ops,
+			   const struct dfz_handle *h)
+{
+	return (uint8_t *)h->req[0] + ((ops->req_size + 7u) & ~7u);
+}
+
+/* The 1-byte dummy transfer between the handle's two scratch bytes, issued
+ * on no request: nobody waits for it, it only makes the copy's id resolve. */
+static int issue_dummy(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
+		       const struct dfz_handle *h)
+{
+	struct dfz_desc d = {
+		.ext_level = DFZ_L2,
+		.loc_level = DFZ_L1,
+		.ext2loc = 1,
+		.size = 1,
+		.length = 1,
+		.ext_stride = 1,
+		.loc_stride = 1,
+	};
+	struct scratch s;
+
+	memcpy(&s, scratch_at(ops, h), sizeof(s));
+	d.ext_off = s.l2_off;
+	d.loc_off = s.l1_off;
+	return ops->issue(ad->rt, NULL, &d);
+}
+
 /*
  * Issue sub-transfer @j of a transfer on @h. The reuse guard (the fix of
  * bug 1) waits a request still in flight before re-issuing it on an engine
@@ -294,9 +338,124 @@ static int issue_sub(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
 	if (rc < 0)
 		return rc;
 	h->in_flight[q] = 1;
+	if (ops->lagging_id &&
+	    !(dfz_rt_bugs(ad->rt) & DFZ_BUG_BIT(IDMA_NO_DUMMY))) {
+		rc = issue_dummy(ad, ops, h);
+		if (rc < 0)
+			return rc;
+	}
 	if (ad->policy == DFZ_POLICY_BLOCKING)
 		return wait_req(ad, ops, h, q);
 	return 0;
+}
+
+/* ------------------------------------------------------------ size guard */
+
+static unsigned bit_width(uint32_t v)
+{
+	unsigned b = 0;
+
+	for (; v; v >>= 1)
+		b++;
+	return b;
+}
+
+/* ceil(log2(v)); 0 for v <= 1. */
+static unsigned ceil_log2(uint32_t v)
+{
+	unsigned b = 0;
+
+	while (b < 32 && ((uint64_t)1 << b) < v)
+		b++;
+	return b;
+}
+
+/*
+ * The guard generated code puts before a push: size <= max_size. The
+ * mchan-len-overflow switch restores ceil(log2(size)) <= bits of the
+ * length field, which also lets exactly 2^bits through.
+ */
+static bool passes_guard(const struct dfz_adapter *ad,
+			 const struct dfz_engine_ops *ops, uint32_t size)
+{
+	if (ops->max_size == 0)
+		return true;
+	if (dfz_rt_bugs(ad->rt) & DFZ_BUG_BIT(MCHAN_LEN_OVERFLOW))
+		return ceil_log2(size) <= bit_width(ops->max_size);
+	return size <= ops->max_size;
+}
+
+/* The largest size passes_guard() accepts: what a split cuts to. */
+static uint32_t guard_limit(const struct dfz_adapter *ad,
+			    const struct dfz_engine_ops *ops)
+{
+	uint64_t lim = ops->max_size;
+
+	if (dfz_rt_bugs(ad->rt) & DFZ_BUG_BIT(MCHAN_LEN_OVERFLOW))
+		lim = (uint64_t)1 << bit_width(ops->max_size);
+	return lim > UINT32_MAX ? UINT32_MAX : (uint32_t)lim;
+}
+
+/* Groups of whole lines of the 2-D @d, @lim bytes at most per push. */
+static int issue_lines(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
+		       struct dfz_handle *h, const struct dfz_desc *d,
+		       uint32_t lim, uint64_t *j)
+{
+	uint64_t per = lim / d->length, lines = d->size / d->length;
+
+	for (uint64_t l = 0; l < lines; l += per) {
+		struct dfz_desc sub = *d;
+		uint64_t n = lines - l < per ? lines - l : per;
+		int rc;
+
+		/* Each fits 32 bits: normalise() bounded the extents. */
+		sub.size = (uint32_t)(n * d->length);
+		sub.ext_off += (uint32_t)(l * d->ext_stride);
+		sub.loc_off += (uint32_t)(l * d->loc_stride);
+		rc = issue_sub(ad, ops, h, &sub, (*j)++);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* The one line of @d in contiguous chunks of @lim bytes. */
+static int issue_chunks(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
+			struct dfz_handle *h, const struct dfz_desc *d,
+			uint32_t lim, uint64_t *j)
+{
+	for (uint64_t b = 0; b < d->size; b += lim) {
+		struct dfz_desc sub = *d;
+		int rc;
+
+		sub.size = (uint32_t)(d->size - b < lim ? d->size - b : lim);
+		sub.length = sub.ext_stride = sub.loc_stride = sub.size;
+		sub.ext_off += (uint32_t)b;
+		sub.loc_off += (uint32_t)b;
+		rc = issue_sub(ad, ops, h, &sub, (*j)++);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * Issue kernel transfer @d, split by the size guard when it does not fit
+ * one push: a 2-D one by groups of whole lines (plan_kernel() made sure a
+ * line fits), a one-line one by byte chunks.
+ */
+static int issue_kernel(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
+			struct dfz_handle *h, const struct dfz_desc *d,
+			uint64_t *j)
+{
+	uint32_t lim;
+
+	if (passes_guard(ad, ops, d->size))
+		return issue_sub(ad, ops, h, d, (*j)++);
+	lim = guard_limit(ad, ops);
+	if (d->is_2d && d->length < d->size)
+		return issue_lines(ad, ops, h, d, lim, j);
+	return issue_chunks(ad, ops, h, d, lim, j);
 }
 
 /* The engine ops of @ad, or NULL when @ad cannot drive a transfer. */
@@ -322,11 +481,11 @@ int dfz_xfer_issue(struct dfz_adapter *ad, const struct dfz_xfer *x,
 	if (rc < 0 || n.rank == 0)
 		return rc;
 	plan_kernel(ops, x, &n, &k);
-	for (uint64_t j = 0; j < k.calls; j++) {
+	for (uint64_t c = 0, j = 0; c < k.calls; c++) {
 		struct dfz_desc d;
 
 		desc_at(x, &n, &k, idx, &d);
-		rc = issue_sub(ad, ops, h, &d, j);
+		rc = issue_kernel(ad, ops, h, &d, &j);
 		if (rc < 0)
 			return rc;
 		next_index(&n, k.loops, idx);
@@ -352,6 +511,89 @@ int dfz_handle_wait(struct dfz_adapter *ad, struct dfz_handle *h)
 
 /* ---------------------------------------------------------------- handles */
 
+/* Requests of a handle of @ad. */
+static unsigned req_count(const struct dfz_adapter *ad)
+{
+	return ad->policy == DFZ_POLICY_POOL ? ad->pool_k : 1;
+}
+
+/* Storage bytes of request @q: on an engine with a lagging id the first
+ * one carries the scratch tail. */
+static uint32_t req_bytes(const struct dfz_engine_ops *ops, unsigned q)
+{
+	if (!ops->lagging_id || q > 0)
+		return ops->req_size;
+	return ((ops->req_size + 7u) & ~7u) + (uint32_t)sizeof(struct scratch);
+}
+
+/* What one allocation of @size bytes takes from an arena. */
+static uint64_t alloc_cost(uint64_t size)
+{
+	return ((size + 7) & ~(uint64_t)7) + 2 * DFZ_REDZONE;
+}
+
+uint64_t dfz__handle_bytes(const struct dfz_adapter *ad, unsigned level)
+{
+	const struct dfz_engine_ops *ops = adapter_ops(ad);
+	uint64_t bytes = 0;
+	unsigned n;
+
+	if (!ops)
+		return 0;
+	n = req_count(ad);
+	if (n < 1 || n > DFZ_MAX_POOL)
+		return 0;
+	if (level == ad->req_level)
+		bytes += alloc_cost(req_bytes(ops, 0)) +
+			 (n - 1) * alloc_cost(req_bytes(ops, 1));
+	if (ops->lagging_id && (level == DFZ_L2 || level == DFZ_L1))
+		bytes += alloc_cost(1);
+	return bytes;
+}
+
+/*
+ * The dummy's scratch bytes, one in L2 and one in L1, both 0 so that a
+ * dummy copies 0 over 0 and changes nothing. Their offsets go to the tail
+ * of @h's first request as each is allocated, so that dfz_handle_fini()
+ * releases exactly what exists.
+ */
+static int alloc_scratch(struct dfz_adapter *ad,
+			 const struct dfz_engine_ops *ops, struct dfz_handle *h)
+{
+	static const enum dfz_level levels[2] = { DFZ_L2, DFZ_L1 };
+	struct scratch s = { 0, 0 };
+
+	for (unsigned i = 0; i < 2; i++) {
+		struct dfz_span sp;
+		void *p;
+		int rc = dfz_local_alloc(ad->rt, levels[i], 1, &p);
+
+		if (rc < 0)
+			return rc;
+		*(uint8_t *)p = 0;
+		if (!dfz_mem_locate(ad->rt, p, 1, &sp))
+			return DFZ_EFAULT;
+		if (i == 0)
+			s.l2_off = sp.off;
+		else
+			s.l1_off = sp.off;
+		memcpy(scratch_at(ops, h), &s, sizeof(s));
+	}
+	return 0;
+}
+
+static void free_scratch(struct dfz_adapter *ad,
+			 const struct dfz_engine_ops *ops, struct dfz_handle *h)
+{
+	struct scratch s;
+
+	memcpy(&s, scratch_at(ops, h), sizeof(s));
+	if (s.l2_off)
+		dfz_local_free(ad->rt, dfz_mem_ptr(ad->rt, DFZ_L2, s.l2_off));
+	if (s.l1_off)
+		dfz_local_free(ad->rt, dfz_mem_ptr(ad->rt, DFZ_L1, s.l1_off));
+}
+
 int dfz_handle_init(struct dfz_adapter *ad, struct dfz_handle *h)
 {
 	const struct dfz_engine_ops *ops = adapter_ops(ad);
@@ -360,17 +602,24 @@ int dfz_handle_init(struct dfz_adapter *ad, struct dfz_handle *h)
 
 	if (!ops || !h)
 		return DFZ_EINVAL;
-	nreq = ad->policy == DFZ_POLICY_POOL ? ad->pool_k : 1;
+	nreq = req_count(ad);
 	if (nreq < 1 || nreq > DFZ_MAX_POOL)
 		return DFZ_EINVAL;
 	memset(h, 0, sizeof(*h));
 	for (unsigned q = 0; q < nreq; q++) {
+		uint32_t bytes = req_bytes(ops, q);
+
 		rc = dfz_local_alloc(ad->rt, (enum dfz_level)ad->req_level,
-				     ops->req_size, &h->req[q]);
+				     bytes, &h->req[q]);
 		if (rc < 0)
 			goto err_free_reqs;
-		memset(h->req[q], 0, ops->req_size);
+		memset(h->req[q], 0, bytes);
 		h->nreq = (uint8_t)(q + 1);
+	}
+	if (ops->lagging_id) {
+		rc = alloc_scratch(ad, ops, h);
+		if (rc < 0)
+			goto err_free_reqs;
 	}
 	return 0;
 
@@ -381,8 +630,12 @@ err_free_reqs:
 
 void dfz_handle_fini(struct dfz_adapter *ad, struct dfz_handle *h)
 {
+	const struct dfz_engine_ops *ops = adapter_ops(ad);
+
 	if (!ad || !h)
 		return;
+	if (ops && ops->lagging_id && h->nreq > 0 && h->req[0])
+		free_scratch(ad, ops, h);
 	for (unsigned q = 0; q < h->nreq && q < DFZ_MAX_POOL; q++)
 		if (h->req[q])
 			dfz_local_free(ad->rt, h->req[q]);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Harness tests: determinism of verdicts, plan loading (text, binary, bad
- * input), the verdict printers, and the executor's own accounting.
+ * Harness tests: determinism of verdicts (one and two hops, tensors in L3
+ * or L2), plan loading (text, binary, bad input), the verdict printers,
+ * and the executor's own accounting.
  */
 #include <check.h>
 #include <stdio.h>
@@ -71,6 +72,59 @@ START_TEST(test_binary_equals_text)
 }
 END_TEST
 
+/* Two hops and tensors in L2: same input, same verdict, in text and in
+ * bytes; the run moves data on both engines. */
+START_TEST(test_deterministic_hops)
+{
+	static const char *const plans[] = {
+		"corpus/xfer/two-hop-mchan-double.plan",
+		"corpus/xfer/two-hop-inner-rank3.plan",
+		"corpus/xfer/mchan-rank3.plan",
+	};
+	const char *path = plans[_i];
+	struct dfz_verdict a, b, c;
+	struct dfz_plan p;
+	uint8_t *buf;
+	size_t n;
+
+	load(path, &p);
+	ck_assert_int_eq(dfz_plan_encode(&p, &buf, &n), 0);
+	dfz_exec_run(ex, &p, 0, &a);
+	load("corpus/xfer/rank3-padded.plan", &p);
+	dfz_exec_run(ex, &p, 1u << DFZ_BUG_DB_WAR, &b); /* another run */
+	dfz_exec_bytes(ex, buf, n, 0, &b);
+	dfz_exec_bytes(ex, buf, n, 0, &c);
+	free(buf);
+	ck_assert_msg(a.kind == DFZ_VERDICT_CLEAN, "%s: %s", path,
+		      a.finding.msg);
+	ck_assert(b.kind == a.kind && c.kind == a.kind);
+	ck_assert(a.steps == b.steps && b.steps == c.steps);
+	ck_assert(a.xfers == b.xfers && b.xfers == c.xfers);
+	ck_assert_uint_gt(a.xfers, 10);
+}
+END_TEST
+
+/* The executor sizes L1 and L2 from the plan and keeps tensors in L2 for
+ * a one-hop L2<->L1 plan: a bug the plan's shape exposes is found there
+ * too, and the run is not rejected. */
+START_TEST(test_hops_switches)
+{
+	struct dfz_verdict v;
+	struct dfz_plan p;
+
+	load("corpus/xfer/two-hop-mchan-single.plan", &p);
+	dfz_exec_run(ex, &p, 1u << DFZ_BUG_EARLY_COMPUTE, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_BUG);
+	dfz_exec_run(ex, &p, 1u << DFZ_BUG_EDGE_TILE, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_BUG);
+	load("corpus/xfer/mchan-rank1.plan", &p);
+	dfz_exec_run(ex, &p, 1u << DFZ_BUG_EDGE_TILE, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_BUG);
+	dfz_exec_run(ex, &p, 0, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_CLEAN);
+}
+END_TEST
+
 START_TEST(test_load_errors)
 {
 	char err[300];
@@ -120,6 +174,8 @@ Suite *suite_exec(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_binary_equals_text);
+	tcase_add_loop_test(tc, test_deterministic_hops, 0, 3);
+	tcase_add_test(tc, test_hops_switches);
 	tcase_add_test(tc, test_load_errors);
 	tcase_add_test(tc, test_verdict_json);
 	suite_add_tcase(s, tc);

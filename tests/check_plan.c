@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Tests of harness/ plans: the choice stream (take, take_size and their
- * emitters), the decoder's clamps, the encoder's round trip, and the text
- * form (print, parse, and the parser's errors on bad and random input).
- * Random inputs come from a fixed-seed xorshift, so every run is the same.
+ * Tests of harness/ plans: the choice stream (take, take_size, the weighted
+ * draw and their emitters), the decoder's draws and clamps over one and
+ * two hops, the encoder's round trip, and the reach of the decoder (a
+ * single 2^17-byte mchan transfer from a short byte string). The text form
+ * is tested in check_plan_text.c; the helpers both share are declared in
+ * check_plan.h. Random inputs come from a fixed-seed xorshift, so every
+ * run is the same.
  */
 #include <assert.h>
 #include <check.h>
@@ -11,165 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan_int.h"
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
-#define MAX_BYTES 300
-
-Suite *suite_plan(void);
-
-/* ------------------------------------------------------------- helpers */
-
-static uint64_t rng_next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-/* A random byte string, a quarter of its bytes zero. */
-static size_t random_bytes(uint64_t *s, uint8_t *buf)
-{
-	size_t n = rng_next(s) % (MAX_BYTES + 1), i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t r = rng_next(s);
-
-		buf[i] = (r & 3) == 0 ? 0 : (uint8_t)(r >> 8);
-	}
-	return n;
-}
-
-/* The text form of @p; caller owns, release with free(). */
-static char *print_to_string(const struct dfz_plan *p)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	ck_assert_ptr_nonnull(f);
-	dfz_plan_print(p, f);
-	ck_assert_int_eq(fclose(f), 0);
-	return text;
-}
-
-static bool is_perm(const uint8_t *order, unsigned rank)
-{
-	unsigned d, used = 0;
-
-	for (d = 0; d < rank; d++)
-		if (order[d] < rank)
-			used |= 1u << order[d];
-	for (d = rank; d < DFZ_MAX_RANK; d++)
-		if (order[d] != 0)
-			return false;
-	return used == (1u << rank) - 1;
-}
-
-static void check_layout(const struct dfz_plan_xfer *x,
-			 const struct dfz_plan_layout *l)
-{
-	unsigned d;
-
-	ck_assert(is_perm(l->order, x->rank));
-	for (d = 0; d < DFZ_MAX_RANK; d++)
-		ck_assert_uint_le(l->pad[d], d < x->rank ? DFZ_CAP_PAD : 0);
-}
-
-static void check_node(const struct dfz_plan_xfer *x, unsigned i)
-{
-	const struct dfz_plan_node *n = &x->node[i];
-	static const struct dfz_plan_node zero;
-	unsigned d;
-
-	if (i >= x->nnodes) {
-		ck_assert(!memcmp(n, &zero, sizeof(zero)));
-		return;
-	}
-	ck_assert_uint_lt(n->kernel, DFZ_KERNEL_COUNT);
-	check_layout(x, &n->out);
-	check_layout(x, &n->aux);
-	for (d = 0; d < x->rank && n->kernel != DFZ_KERNEL_ADD; d++)
-		ck_assert(n->aux.order[d] == d && n->aux.pad[d] == 0);
-	for (d = 0; d < DFZ_MAX_RANK; d++) {
-		uint32_t hi = x->shape[d] ? x->shape[d] : 1;
-
-		if (d >= x->rank) {
-			ck_assert_uint_eq(n->tile[d], 0);
-			continue;
-		}
-		ck_assert_uint_ge(n->tile[d], 1);
-		ck_assert_uint_le(n->tile[d], hi);
-	}
-}
-
-/* Every field in its range, every undrawn field canonical. */
-static void check_ranges(const struct dfz_plan *p)
-{
-	const struct dfz_plan_xfer *x = &p->xfer;
-	unsigned d, i;
-
-	ck_assert_uint_lt(p->family, DFZ_FAMILY_COUNT);
-	ck_assert(x->rank >= 1 && x->rank <= DFZ_MAX_RANK);
-	ck_assert(x->elem == 1 || x->elem == 2 || x->elem == 4 || x->elem == 8);
-	for (d = 0; d < DFZ_MAX_RANK; d++)
-		ck_assert_uint_le(x->shape[d], d < x->rank ? DFZ_CAP_DIM : 0);
-	check_layout(x, &x->in);
-	ck_assert(x->nnodes >= 1 && x->nnodes <= DFZ_MAX_NODES);
-	for (i = 0; i < DFZ_MAX_NODES; i++)
-		check_node(x, i);
-	ck_assert(x->engine == DFZ_ENGINE_RAM && x->ext_level == DFZ_L3 &&
-		  x->local_level == DFZ_L2);
-	ck_assert(x->local_size >= 1024 && x->local_size <= DFZ_CAP_L2);
-	ck_assert(x->buffering == 1 || x->buffering == 2);
-	ck_assert_uint_lt(x->policy, DFZ_POLICY_COUNT);
-	ck_assert(x->pool_k >= 1 && x->pool_k <= DFZ_MAX_POOL);
-	ck_assert(x->policy == DFZ_POLICY_POOL || x->pool_k == 1);
-	ck_assert_uint_lt(x->strategy, DFZ_STRAT_COUNT);
-	ck_assert(x->compute_chunks >= 1 && x->compute_chunks <= 8);
-	ck_assert_uint_le(x->latency, DFZ_CAP_LATENCY);
-	ck_assert(x->bandwidth >= 1 && x->bandwidth <= DFZ_CAP_BANDWIDTH);
-	ck_assert_uint_le(x->nsched, DFZ_MAX_SCHED);
-	for (i = 0; i < DFZ_MAX_SCHED; i++)
-		ck_assert_uint_le(x->sched[i],
-				  i < x->nsched ? DFZ_CAP_SCHED_STEPS : 0);
-}
-
-/* The caps: every tensor under DFZ_CAP_TENSOR_BYTES, every node local. */
-static void check_caps(const struct dfz_plan *p)
-{
-	const struct dfz_plan_xfer *x = &p->xfer;
-	unsigned i;
-
-	ck_assert_uint_le(dfz__plan_tensor_bytes(x, &x->in),
-			  DFZ_CAP_TENSOR_BYTES);
-	for (i = 0; i < x->nnodes; i++) {
-		ck_assert_uint_le(dfz__plan_tensor_bytes(x, &x->node[i].out),
-				  DFZ_CAP_TENSOR_BYTES);
-		if (x->node[i].kernel == DFZ_KERNEL_ADD)
-			ck_assert_uint_le(dfz__plan_tensor_bytes(
-						  x, &x->node[i].aux),
-					  DFZ_CAP_TENSOR_BYTES);
-		ck_assert_uint_le(dfz__plan_node_need(x, i), x->local_size);
-	}
-	ck_assert_uint_le(dfz__plan_local_need(x), x->local_size);
-}
-
-/* The plan a hand-written, over-cap rank-@rank plan starts from. */
-static void hand_plan(struct dfz_plan *p, unsigned rank)
-{
-	unsigned d;
-
-	dfz_plan_decode(NULL, 0, p);
-	p->xfer.rank = (uint8_t)rank;
-	for (d = 0; d < rank; d++) {
-		p->xfer.in.order[d] = (uint8_t)d;
-		p->xfer.node[0].out.order[d] = (uint8_t)d;
-		p->xfer.node[0].aux.order[d] = (uint8_t)d;
-		p->xfer.node[0].tile[d] = 1;
-	}
-}
+#include "check_plan.h"
 
 /* -------------------------------------------------------- choice stream */
 
@@ -368,17 +213,24 @@ START_TEST(test_empty_is_simplest)
 	dfz_plan_decode(NULL, 0, &p);
 	check_ranges(&p);
 	ck_assert(p.family == DFZ_FAMILY_XFER && x->rank == 1 &&
-		  x->shape[0] == 0 && x->elem == 1 && x->nnodes == 1);
+		  x->shape[0] == 0 && x->elem == 1 && x->nnodes == 1 &&
+		  x->tensor_class == DFZ_TENSOR_CLASS_MIN);
 	ck_assert(x->node[0].kernel == DFZ_KERNEL_COPY &&
-		  x->node[0].tile[0] == 1);
-	ck_assert(x->buffering == 1 && x->policy == DFZ_POLICY_ASYNC_SHARED &&
-		  x->pool_k == 1 && x->strategy == DFZ_STRAT_TENSOR_DIR);
+		  x->node[0].tile[0][0] == 1 && x->node[0].tile[1][0] == 0);
+	/* One hop, on ram, L3 <-> L2. */
+	ck_assert(x->nhops == 1 && x->hop[0].engine == DFZ_ENGINE_RAM &&
+		  x->ext_level == DFZ_L3 && dfz_plan_hop_level(x, 0) == DFZ_L2);
+	ck_assert(x->hop[0].buffering == 1 &&
+		  x->hop[0].policy == DFZ_POLICY_ASYNC_SHARED &&
+		  x->hop[0].pool_k == 1 &&
+		  x->hop[0].strategy == DFZ_STRAT_TENSOR_DIR);
 	ck_assert(x->compute_chunks == 1 && x->latency == 0 &&
 		  x->bandwidth == 1 && x->nsched == 0 && x->seed == 0);
 	/* 1024 cannot hold 2 unit buffers + 8 handles of 8 requests: raised
 	 * to 2 * (8 + 32) + 64 * (64 + 32) + 64. */
-	ck_assert_uint_eq(x->local_size, 6288);
-	ck_assert_uint_eq(dfz__plan_local_need(x), 6288);
+	ck_assert_uint_eq(x->l2_size, 6288);
+	ck_assert_uint_eq(x->l1_size, 0);
+	ck_assert_uint_eq(dfz__plan_level_need(x, DFZ_L2), 6288);
 	/* Zero bytes are the simplest choices too, and encode to nothing. */
 	dfz_plan_decode(zeros, sizeof(zeros), &z);
 	ck_assert(dfz__plan_same(&p, &z));
@@ -398,16 +250,43 @@ static void decode_unclamped(const uint8_t *b, size_t n, struct dfz_plan *p)
 	dfz__plan_visit(&c, &none, p);
 }
 
+/* What the random decodes reached. */
+struct reach {
+	unsigned rank5, add, halved, tiled, raised, two_hops, inner_halved;
+	unsigned engine[DFZ_MAX_HOPS][DFZ_ENGINE_COUNT];
+	unsigned cls[DFZ_TENSOR_CLASS_MAX + 1];
+};
+
+static void count_reach(const struct dfz_plan *raw, const struct dfz_plan *p,
+			struct reach *r)
+{
+	const struct dfz_plan_xfer *x = &p->xfer, *w = &raw->xfer;
+	bool same_shape = !memcmp(w->shape, x->shape, sizeof(x->shape));
+
+	r->rank5 += x->rank == 5;
+	r->add += x->node[0].kernel == DFZ_KERNEL_ADD;
+	r->halved += !same_shape;
+	r->tiled += same_shape && memcmp(w->node, x->node, sizeof(x->node));
+	r->raised += w->l2_size != x->l2_size || w->l1_size != x->l1_size;
+	r->two_hops += x->nhops == 2;
+	r->inner_halved += x->nhops == 2 && same_shape &&
+			   w->node[0].tile[1][0] != x->node[0].tile[1][0] &&
+			   w->node[0].tile[0][0] == x->node[0].tile[0][0];
+	r->engine[x->nhops - 1][x->hop[x->nhops - 1].engine]++;
+	r->cls[x->tensor_class]++;
+}
+
 /* Every decoded plan is in range and under the caps, the clamps are
  * idempotent, decode(encode(p)) == p, and the draws (and clamps) reach
- * far. */
+ * far: every engine on one hop, both on the inner hop, every class. */
 START_TEST(test_decode_random)
 {
 	uint64_t s = 0x2545f4914f6cdd1du;
-	unsigned i, rank5 = 0, add = 0, halved = 0, tiled = 0, raised = 0;
 	uint8_t bytes[MAX_BYTES], *enc, *enc2;
 	struct dfz_plan p, q, raw;
+	struct reach r = { 0 };
 	size_t n, m, m2;
+	unsigned i, k;
 
 	for (i = 0; i < 3000; i++) {
 		n = random_bytes(&s, bytes);
@@ -426,19 +305,19 @@ START_TEST(test_decode_random)
 		free(enc);
 		free(enc2);
 		decode_unclamped(bytes, n, &raw);
-		rank5 += p.xfer.rank == 5;
-		add += p.xfer.node[0].kernel == DFZ_KERNEL_ADD;
-		halved += !!memcmp(raw.xfer.shape, p.xfer.shape,
-				   sizeof(p.xfer.shape));
-		tiled += !memcmp(raw.xfer.shape, p.xfer.shape,
-				 sizeof(p.xfer.shape)) &&
-			 memcmp(raw.xfer.node, p.xfer.node,
-				sizeof(p.xfer.node));
-		raised += raw.xfer.local_size != p.xfer.local_size;
+		count_reach(&raw, &p, &r);
 	}
-	ck_assert(rank5 > 300 && add > 300);
-	ck_assert_msg(halved > 100 && tiled > 100 && raised > 100,
-		      "halved %u tiled %u raised %u", halved, tiled, raised);
+	ck_assert(r.rank5 > 300 && r.add > 300 && r.two_hops > 600);
+	ck_assert_msg(r.halved > 100 && r.tiled > 100 && r.raised > 100 &&
+		      r.inner_halved > 10, "halved %u tiled %u raised %u "
+		      "inner %u", r.halved, r.tiled, r.raised, r.inner_halved);
+	for (k = 0; k < DFZ_ENGINE_COUNT; k++)
+		ck_assert_uint_gt(r.engine[0][k], 100);
+	ck_assert(r.engine[1][DFZ_ENGINE_MCHAN] > 100 &&
+		  r.engine[1][DFZ_ENGINE_IDMA] > 100 &&
+		  r.engine[1][DFZ_ENGINE_RAM] == 0);
+	for (k = DFZ_TENSOR_CLASS_MIN; k <= DFZ_TENSOR_CLASS_MAX; k++)
+		ck_assert_uint_gt(r.cls[k], 0); /* the big ones are 1 in 256 */
 }
 END_TEST
 
@@ -449,11 +328,11 @@ START_TEST(test_tensor_clamp)
 
 	hand_plan(&p, 2); /* 4096 x 4096 halves to 128 x 128, tiles follow */
 	x->shape[0] = x->shape[1] = 4096;
-	x->node[0].tile[0] = x->node[0].tile[1] = 4096;
-	x->local_size = DFZ_CAP_L2;
+	x->node[0].tile[0][0] = x->node[0].tile[0][1] = 4096;
+	x->l2_size = DFZ_CAP_L2;
 	dfz_plan_normalise(&p);
 	ck_assert(x->shape[0] == 128 && x->shape[1] == 128);
-	ck_assert(x->node[0].tile[0] == 128 && x->node[0].tile[1] == 128);
+	ck_assert(x->node[0].tile[0][0] == 128 && x->node[0].tile[0][1] == 128);
 	hand_plan(&p, 2); /* ties halve the lowest dim */
 	x->shape[0] = x->shape[1] = 300;
 	dfz_plan_normalise(&p);
@@ -480,6 +359,36 @@ START_TEST(test_tensor_clamp)
 }
 END_TEST
 
+/* The per-plan tensor cap: its class, clamped to its range. */
+START_TEST(test_tensor_class)
+{
+	struct dfz_plan p;
+	struct dfz_plan_xfer *x = &p.xfer;
+
+	hand_plan(&p, 1);
+	x->shape[0] = 4096;
+	x->elem = 8;
+	x->tensor_class = 10; /* 1 KiB: 128 elements */
+	dfz_plan_normalise(&p);
+	ck_assert_uint_eq(x->shape[0], 128);
+	hand_plan(&p, 1);
+	x->shape[0] = 4096;
+	x->elem = 8;
+	x->tensor_class = 18; /* 256 KiB: 32768 > 4096, untouched */
+	x->l2_size = DFZ_CAP_L2;
+	dfz_plan_normalise(&p);
+	ck_assert_uint_eq(x->shape[0], 4096);
+	ck_assert_uint_eq(dfz_plan_tensor_cap(x), 1u << 18);
+	x->tensor_class = 30; /* out of range: the nearest class */
+	ck_assert_uint_eq(dfz_plan_tensor_cap(x), 1u << 18);
+	dfz_plan_normalise(&p);
+	ck_assert_uint_eq(x->tensor_class, 18);
+	x->tensor_class = 3;
+	dfz_plan_normalise(&p);
+	ck_assert_uint_eq(x->tensor_class, DFZ_TENSOR_CLASS_MIN);
+}
+END_TEST
+
 START_TEST(test_local_clamp)
 {
 	struct dfz_plan p;
@@ -488,32 +397,142 @@ START_TEST(test_local_clamp)
 	hand_plan(&p, 1); /* 2 * (16384 + 32) + 6208 > 20000: halve twice */
 	x->shape[0] = 4096;
 	x->elem = 4;
-	x->node[0].tile[0] = 4096;
-	x->local_size = 20000;
+	x->node[0].tile[0][0] = 4096;
+	x->l2_size = 20000;
 	dfz_plan_normalise(&p);
-	ck_assert_uint_eq(x->node[0].tile[0], 1024);
-	ck_assert_uint_eq(x->local_size, 20000);
-	ck_assert_uint_eq(dfz__plan_local_need(x), 2 * (4096 + 32) + 6208);
+	ck_assert_uint_eq(x->node[0].tile[0][0], 1024);
+	ck_assert_uint_eq(x->l2_size, 20000);
+	ck_assert_uint_eq(dfz__plan_level_need(x, DFZ_L2),
+			  2 * (4096 + 32) + 6208);
 	hand_plan(&p, 1); /* unit tiles, add, double: the level grows */
 	x->shape[0] = 4096;
 	x->elem = 8;
-	x->buffering = 2;
+	x->hop[0].buffering = 2;
 	x->node[0].kernel = DFZ_KERNEL_ADD;
-	x->node[0].tile[0] = 4096;
-	x->local_size = 1024;
+	x->node[0].tile[0][0] = 4096;
+	x->l2_size = 1024;
 	dfz_plan_normalise(&p);
-	ck_assert_uint_eq(x->node[0].tile[0], 1);
-	ck_assert_uint_eq(x->local_size, 6 * (8 + 32) + 6208);
+	ck_assert_uint_eq(x->node[0].tile[0][0], 1);
+	ck_assert_uint_eq(x->l2_size, 6 * (8 + 32) + 6208);
 	/* The largest node decides; the other keeps its tiles. */
 	hand_plan(&p, 1);
 	x->shape[0] = 4096;
 	x->nnodes = 2;
-	x->node[0].tile[0] = 4096;
-	x->node[1].tile[0] = 64;
-	x->local_size = 8192;
+	x->node[0].tile[0][0] = 4096;
+	x->node[1].tile[0][0] = 64;
+	x->l2_size = 8192;
 	dfz_plan_normalise(&p);
-	ck_assert(x->node[0].tile[0] == 512 && x->node[1].tile[0] == 64);
+	ck_assert(x->node[0].tile[0][0] == 512 && x->node[1].tile[0][0] == 64);
 	check_caps(&p);
+}
+END_TEST
+
+/*
+ * Two hops: the inner tiles stay within the outer ones (also after the
+ * outer ones are halved), each hop fits its own level, and the idma dummy's
+ * scratch is reserved in both levels.
+ */
+START_TEST(test_hops_clamp)
+{
+	struct dfz_plan p;
+	struct dfz_plan_xfer *x = &p.xfer;
+
+	hand_plan(&p, 1);
+	two_hops(&p, DFZ_ENGINE_MCHAN);
+	x->shape[0] = 4096;
+	x->elem = 4;
+	x->node[0].tile[0][0] = 4096;
+	x->node[0].tile[1][0] = 4096;
+	x->l2_size = 20000; /* outer tiles halve to 1024 */
+	x->l1_size = 8000;  /* 2 * (4 * t + 32) + 6208 <= 8000: t = 128 */
+	dfz_plan_normalise(&p);
+	ck_assert_uint_eq(x->node[0].tile[0][0], 1024);
+	ck_assert_uint_eq(x->node[0].tile[1][0], 128);
+	ck_assert(x->l2_size == 20000 && x->l1_size == 8000);
+	check_ranges(&p);
+	check_caps(&p);
+	x->node[0].tile[1][0] = 2048; /* over the outer tile */
+	dfz_plan_normalise(&p);
+	ck_assert_uint_eq(x->node[0].tile[1][0], 128);
+	x->hop[1].engine = DFZ_ENGINE_IDMA; /* the dummy's scratch */
+	x->l2_size = 1024;
+	x->l1_size = 1024;
+	x->node[0].tile[0][0] = x->node[0].tile[1][0] = 1;
+	dfz_plan_normalise(&p);
+	ck_assert_uint_eq(x->l2_size, 2 * (8 + 32) + 6208 + 1024);
+	ck_assert_uint_eq(x->l1_size, x->l2_size);
+	/* A ram inner hop or an idma outer hop is not a two-hop plan: the
+	 * walk draws what it can (the inner engine) and fixes the rest. */
+	x->hop[0].engine = DFZ_ENGINE_IDMA;
+	x->hop[1].engine = DFZ_ENGINE_RAM;
+	dfz_plan_normalise(&p);
+	ck_assert(x->hop[0].engine == DFZ_ENGINE_RAM &&
+		  x->hop[1].engine == DFZ_ENGINE_MCHAN);
+}
+END_TEST
+
+/* One L2<->L1 hop: the tensors live in L2 and must fit there together. */
+START_TEST(test_l2_tensors_clamp)
+{
+	struct dfz_plan p;
+	struct dfz_plan_xfer *x = &p.xfer;
+	unsigned i;
+
+	hand_plan(&p, 1);
+	x->hop[0].engine = DFZ_ENGINE_IDMA;
+	x->tensor_class = 18;
+	x->elem = 8;
+	x->shape[0] = 4096 * 8;
+	x->nnodes = DFZ_MAX_NODES;
+	for (i = 0; i < DFZ_MAX_NODES; i++) {
+		x->node[i] = x->node[0];
+		x->node[i].kernel = DFZ_KERNEL_ADD;
+	}
+	x->l1_size = DFZ_CAP_L1;
+	dfz_plan_normalise(&p);
+	ck_assert(x->ext_level == DFZ_L2 && x->l2_size == 0);
+	ck_assert_uint_eq(x->shape[0], 4096); /* 7 tensors of 32 KiB + */
+	ck_assert_uint_le(dfz__plan_resident_bytes(x), DFZ_PLAN_L2_TENSORS);
+	check_ranges(&p);
+	check_caps(&p);
+}
+END_TEST
+
+/*
+ * The mchan-len-overflow reach: one L2<->L1 mchan hop copying a contiguous
+ * 8 x 2048 tensor of 8-byte elements (2^17 bytes) in one tile, so its load
+ * is a single mchan transfer of exactly 131072 bytes; the decoder reaches
+ * it from a short byte string and keeps it through the clamps.
+ */
+START_TEST(test_mchan_2p17_reach)
+{
+	struct dfz_plan p, q;
+	struct dfz_plan_xfer *x = &p.xfer;
+	uint64_t tile;
+	uint8_t *buf;
+	size_t n;
+
+	hand_plan(&p, 2);
+	x->hop[0].engine = DFZ_ENGINE_MCHAN;
+	x->tensor_class = 17;
+	x->elem = 8;
+	x->shape[0] = x->node[0].tile[0][0] = 8;
+	x->shape[1] = x->node[0].tile[0][1] = 2048;
+	x->l1_size = DFZ_CAP_L1;
+	ck_assert_int_eq(dfz_plan_encode(&p, &buf, &n), 0);
+	ck_assert_uint_le(n, 32); /* a short string: 26 bytes */
+	dfz_plan_decode(buf, n, &q);
+	free(buf);
+	tile = (uint64_t)q.xfer.elem * q.xfer.node[0].tile[0][0] *
+	       q.xfer.node[0].tile[0][1];
+	ck_assert_msg(tile == 1u << 17, "the mchan tile is %llu bytes after "
+		      "the clamps: L1 (cap %u) must hold two 2^17-byte "
+		      "buffers and the hop's reserve (%zu bytes)",
+		      (unsigned long long)tile, DFZ_CAP_L1,
+		      dfz__plan_hop_need(x, 0, 0));
+	ck_assert(q.xfer.hop[0].engine == DFZ_ENGINE_MCHAN &&
+		  q.xfer.ext_level == DFZ_L2);
+	check_caps(&q);
 }
 END_TEST
 
@@ -527,7 +546,9 @@ START_TEST(test_encode_widest)
 	size_t n;
 
 	hand_plan(&p, 5);
+	two_hops(&p, DFZ_ENGINE_IDMA);
 	x->elem = 2; /* 6^5 * 2 bytes stays under the tensor cap */
+	x->tensor_class = 15;
 	x->nnodes = DFZ_MAX_NODES;
 	for (d = 0; d < 5; d++) {
 		x->shape[d] = 6; /* not a candidate: three bytes each */
@@ -538,19 +559,24 @@ START_TEST(test_encode_widest)
 		x->node[i] = x->node[0];
 		x->node[i].kernel = DFZ_KERNEL_ADD;
 		x->node[i].out = x->node[i].aux = x->in;
-		for (d = 0; d < 5; d++)
-			x->node[i].tile[d] = 6;
+		for (d = 0; d < 5; d++) {
+			x->node[i].tile[0][d] = 6;
+			x->node[i].tile[1][d] = d == 4 ? 6 : 1;
+		}
 	}
-	x->local_size = 999999;
-	x->policy = DFZ_POLICY_POOL;
-	x->pool_k = 8;
+	x->l2_size = 999999;
+	x->l1_size = 199999;
+	for (i = 0; i < 2; i++) {
+		x->hop[i].policy = DFZ_POLICY_POOL;
+		x->hop[i].pool_k = 8;
+	}
 	x->latency = 6;
 	x->bandwidth = 1000;
 	x->nsched = DFZ_MAX_SCHED;
 	memset(x->sched, DFZ_CAP_SCHED_STEPS, sizeof(x->sched));
 	x->seed = UINT32_MAX;
 	ck_assert_int_eq(dfz_plan_encode(&p, &buf, &n), 0);
-	ck_assert_uint_eq(n, 165); /* all but the tiles drawn at full width */
+	ck_assert_uint_eq(n, 206); /* all but the tiles drawn at full width */
 	ck_assert_uint_le(n, DFZ_PLAN_MAX_STREAM);
 	dfz_plan_decode(buf, n, &q);
 	free(buf);
@@ -570,9 +596,13 @@ START_TEST(test_equal)
 	dfz_plan_normalise(&b);
 	ck_assert(!dfz__plan_same(&a, &b));
 	ck_assert(dfz_plan_equal(&a, &b));
-	b.xfer.sched[9] = 3;   /* undrawn: nsched is 0 */
-	b.xfer.shape[4] = 77;  /* undrawn: rank is 3 */
-	b.xfer.pool_k = 5;     /* undrawn: policy is not pool */
+	b.xfer.sched[9] = 3;        /* undrawn: nsched is 0 */
+	b.xfer.shape[4] = 77;       /* undrawn: rank is 3 */
+	b.xfer.hop[0].pool_k = 5;   /* undrawn: policy is not pool */
+	b.xfer.hop[1].engine = 2;   /* undrawn: one hop */
+	b.xfer.node[0].tile[1][0] = 9;
+	b.xfer.l1_size = 4444;      /* undrawn: no hop in L1 */
+	b.xfer.ext_level = DFZ_L2;  /* derived from the hops */
 	ck_assert(dfz_plan_equal(&a, &b));
 	b.xfer.seed = 1;
 	ck_assert(!dfz_plan_equal(&a, &b));
@@ -580,271 +610,39 @@ START_TEST(test_equal)
 	b.xfer.node[0].out.order[0] = 2;
 	b.xfer.node[0].out.order[2] = 0;
 	ck_assert(!dfz_plan_equal(&a, &b));
+	b = a;
+	two_hops(&b, DFZ_ENGINE_MCHAN);
+	ck_assert(!dfz_plan_equal(&a, &b));
 }
 END_TEST
 
-/* ------------------------------------------------------------- the text */
-
-static const char example[] =
-	"# dmafuzz plan\n"
-	"family xfer\n"
-	"rank 3\n"
-	"shape 2 8 16\n"
-	"elem 4\n"
-	"in.order 0 1 2\n"
-	"in.pad 0 0 1\n"
-	"nodes 1\n"
-	"node0.kernel add               # copy | inc | add\n"
-	"node0.out.order 0 2 1\n"
-	"node0.out.pad 0 0 0\n"
-	"node0.aux.order 1 0 2\n"
-	"node0.aux.pad 0 0 2\n"
-	"node0.tile 1 4 16\n"
-	"engine ram\n"
-	"ext L3\n"
-	"local L2\n"
-	"local_size 1048576\n"
-	"buffering double             # single | double\n"
-	"policy async-shared\n"
-	"pool 1\n"
-	"strategy tensor-dir\n"
-	"compute_chunks 2\n"
-	"latency 4\n"
-	"bandwidth 64\n"
-	"sched 0 3 1\n"
-	"seed 7\n";
-
-START_TEST(test_parse_example)
+/* draw_weighted: one byte, each value its share, the first byte of a
+ * share written back. */
+START_TEST(test_draw_weighted)
 {
-	static const uint8_t order[] = { 0, 2, 1 }, aux[] = { 1, 0, 2 };
-	struct dfz_plan p, q;
-	const struct dfz_plan_xfer *x = &p.xfer;
-	char err[128], *text;
+	static const uint8_t w[] = { 100, 1, 155 };
+	struct dfz_choice c;
+	unsigned b, hits[3] = { 0 };
 
-	ck_assert_int_eq(dfz_plan_parse(example, &p, err, sizeof(err)), 0);
-	ck_assert(x->rank == 3 && x->shape[0] == 2 && x->shape[1] == 8 &&
-		  x->shape[2] == 16 && x->elem == 4 && x->in.pad[2] == 1);
-	ck_assert(!memcmp(x->node[0].out.order, order, 3));
-	ck_assert(!memcmp(x->node[0].aux.order, aux, 3));
-	ck_assert(x->node[0].kernel == DFZ_KERNEL_ADD &&
-		  x->node[0].aux.pad[2] == 2 && x->node[0].tile[1] == 4);
-	ck_assert(x->local_size == DFZ_CAP_L2 && x->buffering == 2 &&
-		  x->compute_chunks == 2 && x->latency == 4 &&
-		  x->bandwidth == 64 && x->seed == 7);
-	ck_assert(x->nsched == 3 && x->sched[1] == 3 && x->sched[2] == 1);
-	check_ranges(&p);
-	q = p; /* a plan under the caps is its own normal form */
-	dfz_plan_normalise(&q);
-	ck_assert(dfz__plan_same(&p, &q));
-	text = print_to_string(&p); /* printing gives the same text back */
-	ck_assert_str_eq(text, "# dmafuzz plan\nfamily xfer\nrank 3\n"
-		"shape 2 8 16\nelem 4\nin.order 0 1 2\nin.pad 0 0 1\nnodes 1\n"
-		"node0.kernel add\nnode0.out.order 0 2 1\nnode0.out.pad 0 0 0\n"
-		"node0.aux.order 1 0 2\nnode0.aux.pad 0 0 2\nnode0.tile 1 4 16\n"
-		"engine ram\next L3\nlocal L2\nlocal_size 1048576\n"
-		"buffering double\npolicy async-shared\npool 1\n"
-		"strategy tensor-dir\ncompute_chunks 2\nlatency 4\n"
-		"bandwidth 64\nsched 0 3 1\nseed 7\n");
-	free(text);
-}
-END_TEST
+	for (b = 0; b < 256; b++) {
+		uint8_t byte = (uint8_t)b;
 
-START_TEST(test_parse_defaults)
-{
-	struct dfz_plan simplest, p, q;
-	char err[128];
-
-	dfz_plan_decode(NULL, 0, &simplest);
-	ck_assert_int_eq(dfz_plan_parse("", &p, err, sizeof(err)), 0);
-	ck_assert(dfz__plan_same(&p, &simplest));
-	ck_assert_int_eq(dfz_plan_parse("# nothing\n\n  \t\n", &p, NULL, 0), 0);
-	ck_assert(dfz__plan_same(&p, &simplest));
-	/* Rank and node counts anywhere; the rest takes their sizes. */
-	ck_assert_int_eq(dfz_plan_parse("node1.kernel inc\r\nnodes 2\r\n"
-					"rank 3\r\nsched\r\n", &p, err,
-					sizeof(err)), 0);
-	ck_assert(p.xfer.rank == 3 && p.xfer.nnodes == 2 &&
-		  p.xfer.node[1].kernel == DFZ_KERNEL_INC && p.xfer.nsched == 0);
-	ck_assert(p.xfer.node[1].tile[2] == 1 && p.xfer.in.order[2] == 2 &&
-		  p.xfer.node[1].aux.order[1] == 1);
-	check_ranges(&p);
-	q = p;
-	dfz_plan_normalise(&q);
-	ck_assert(dfz__plan_same(&p, &q));
-	/* Parse does not clamp; normalise does. */
-	ck_assert_int_eq(dfz_plan_parse("rank 2\nshape 4096 4096\n", &p, err,
-					sizeof(err)), 0);
-	ck_assert_uint_eq(p.xfer.shape[0], 4096);
-	dfz_plan_normalise(&p);
-	ck_assert_uint_eq(p.xfer.shape[0], 128);
-}
-END_TEST
-
-/* print, parse and encode agree on every decoded plan. */
-START_TEST(test_text_roundtrip)
-{
-	uint64_t s = 0x853c49e6748fea9bu;
-	uint8_t bytes[MAX_BYTES], *enc;
-	struct dfz_plan p, q, r;
-	char err[128], *text;
-	unsigned i;
-	size_t n;
-
-	for (i = 0; i < 1500; i++) {
-		n = random_bytes(&s, bytes);
-		dfz_plan_decode(bytes, n, &p);
-		text = print_to_string(&p);
-		ck_assert_msg(dfz_plan_parse(text, &q, err, sizeof(err)) == 0,
-			      "%s\n%s", err, text);
-		ck_assert_msg(dfz__plan_same(&p, &q), "%s", text);
-		ck_assert(dfz_plan_equal(&p, &q));
-		ck_assert_int_eq(dfz_plan_encode(&q, &enc, &n), 0);
-		dfz_plan_decode(enc, n, &r);
-		ck_assert(dfz__plan_same(&p, &r));
-		free(enc);
-		free(text);
+		dfz__choice_reader(&c, &byte, 1);
+		hits[dfz__choice_draw_weighted(&c, w, 3, 0)]++;
+		ck_assert_uint_eq(c.pos, 1);
 	}
-}
-END_TEST
-
-struct parse_error {
-	const char *text;
-	unsigned line;
-	const char *needle;
-};
-
-static const struct parse_error parse_errors[] = {
-	{ "rank 2\nbogus 1\n", 2, "unknown key 'bogus'" },
-	{ "rank x\n", 1, "bad number 'x'" },
-	{ "shape -1\n", 1, "bad number '-1'" },
-	{ "seed 0x\n", 1, "bad number" },
-	{ "seed 12a\n", 1, "bad number" },
-	{ "rank 9\n", 1, "out of range 1..5" },
-	{ "seed 4294967296\n", 1, "out of range" },
-	{ "nodes 0\n", 1, "out of range 1..3" },
-	{ "rank 3\nin.order 0 1 1\n", 2, "not a permutation of 0..2" },
-	{ "rank 2\nshape 1 2 3\n", 2, "needs 2 values, got 3" },
-	{ "node0.tile\n", 1, "needs 1 value, got 0" },
-	{ "seed 1\nseed 2\n", 2, "duplicate key 'seed' (first on line 1)" },
-	{ "rank 1\n\nrank 1\n", 3, "duplicate key 'rank'" },
-	{ "\x01\x02\xff\xfe garbage\n", 1, "unknown key '\?\?\?\?'" },
-	{ "elem 3\n", 1, "1, 2, 4 or 8" },
-	{ "node1.kernel copy\n", 1, "given but nodes is 1" },
-	{ "node0.kernel frob\n", 1, "unknown value 'frob' for 'node0.kernel' "
-	  "(copy|inc|add)" },
-	{ "node0.aux.pad 0\n", 1, "not add" },
-	{ "nodes 2\nnode1.kernel add\n\nnode1.aux.order 0\nnode0.aux.order 0\n",
-	  5, "node0.aux given" },
-	{ "shape 4\nnode0.tile 5\n", 2, "over 4" },
-	{ "pool 3\n", 1, "policy is not pool" },
-	{ "ext L2\n", 1, "must be L3" },
-	{ "local L1\n", 1, "must be L2" },
-	{ "buffering triple\n", 1, "(single|double)" },
-	{ "sched 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 "
-	  "1 1 1 1 1 1\n", 1, "at most 32 values, got 36" },
-	{ "sched 16\n", 1, "out of range 0..15" },
-	{ "\n\nfamily host\n", 3, "unknown value 'host'" },
-	{ "node0.aux.order 0 1 2 # the brief's own example: kernel copy\n"
-	  "node0.kernel copy\nrank 3\n", 1, "not add" },
-	{ "nodes\n", 1, "needs 1 value, got 0" },
-};
-static_assert(COUNT_OF(parse_errors) == 29, "parse_errors");
-
-static void check_error(int rc, const char *err, unsigned line,
-			const char *needle)
-{
-	char prefix[32];
-
-	snprintf(prefix, sizeof(prefix), "line %u: ", line);
-	ck_assert_int_eq(rc, DFZ_EINVAL);
-	ck_assert_msg(!strncmp(err, prefix, strlen(prefix)), "%s", err);
-	ck_assert_msg(strstr(err, needle) != NULL, "%s", err);
-	ck_assert(strchr(err, '\n') == NULL);
-}
-
-START_TEST(test_parse_errors)
-{
-	const struct parse_error *e = &parse_errors[_i];
-	struct dfz_plan p;
-	char err[256];
-
-	check_error(dfz_plan_parse(e->text, &p, err, sizeof(err)), err,
-		    e->line, e->needle);
-}
-END_TEST
-
-START_TEST(test_parse_long_lines)
-{
-	size_t n = 1u << 20;
-	char *text = malloc(n + 32), err[128];
-	struct dfz_plan p;
-
-	ck_assert_ptr_nonnull(text);
-	strcpy(text, "rank 2\nshape");
-	memset(text + 12, ' ', n);
-	strcpy(text + 12 + n, "1 2\n");
-	check_error(dfz_plan_parse(text, &p, err, sizeof(err)), err, 2,
-		    "longer than");
-	/* A long comment is fine: only the part before `#` is bounded. */
-	memcpy(text + 12, " 1 2 #", 6);
-	memset(text + 18, 'x', n - 6);
-	ck_assert_int_eq(dfz_plan_parse(text, &p, err, sizeof(err)), 0);
-	ck_assert_uint_eq(p.xfer.shape[1], 2);
-	free(text);
-	/* A short error buffer truncates, never overflows. */
-	ck_assert_int_eq(dfz_plan_parse("bogus\n", &p, err, 6), DFZ_EINVAL);
-	ck_assert_str_eq(err, "line ");
-	ck_assert_int_eq(dfz_plan_parse("bogus\n", &p, NULL, 0), DFZ_EINVAL);
-}
-END_TEST
-
-/* Parse @text; it must either succeed with a plan in range or fail with a
- * one-line message. */
-static void parse_any(const char *text)
-{
-	struct dfz_plan p;
-	char err[96];
-	int rc = dfz_plan_parse(text, &p, err, sizeof(err));
-
-	if (rc == 0) {
-		check_ranges(&p);
-		dfz_plan_normalise(&p);
-		check_ranges(&p);
-		check_caps(&p);
-		return;
+	ck_assert(hits[0] == 100 && hits[1] == 1 && hits[2] == 155);
+	dfz__choice_reader(&c, NULL, 0);
+	ck_assert_uint_eq(dfz__choice_draw_weighted(&c, w, 3, 2), 0);
+	for (b = 0; b < 3; b++) {
+		dfz__choice_writer(&c);
+		ck_assert_uint_eq(dfz__choice_draw_weighted(&c, w, 3, b), b);
+		ck_assert_uint_eq(c.len, 1);
+		dfz__choice_reader(&c, c.out, c.len);
+		ck_assert_uint_eq(dfz__choice_draw_weighted(&c, w, 3, 0), b);
 	}
-	ck_assert_int_eq(rc, DFZ_EINVAL);
-	ck_assert_msg(!strncmp(err, "line ", 5), "%s", err);
-	ck_assert(strchr(err, '\n') == NULL);
-}
-
-START_TEST(test_parse_random)
-{
-	uint64_t s = 0xda942042e4dd58b5u;
-	char buf[MAX_BYTES + 1], *text;
-	unsigned i, k, ok = 0;
-	uint8_t bytes[MAX_BYTES];
-	struct dfz_plan p;
-	size_t n, len;
-
-	for (i = 0; i < 3000; i++) { /* raw bytes */
-		n = random_bytes(&s, (uint8_t *)buf);
-		buf[n] = '\0';
-		parse_any(buf);
-	}
-	for (i = 0; i < 1500; i++) { /* printed plans with a few bytes hit */
-		n = random_bytes(&s, bytes);
-		dfz_plan_decode(bytes, n, &p);
-		text = print_to_string(&p);
-		len = strlen(text);
-		for (k = 0; k < 1 + i % 3; k++)
-			text[rng_next(&s) % len] =
-				"0123456789 \n#x-.:"[rng_next(&s) % 17];
-		parse_any(text);
-		ok += dfz_plan_parse(text, &p, NULL, 0) == 0;
-		free(text);
-	}
-	ck_assert(ok > 50 && ok < 1450); /* both outcomes were exercised */
+	dfz__choice_writer(&c); /* out of range: the last value */
+	ck_assert_uint_eq(dfz__choice_draw_weighted(&c, w, 3, 7), 2);
 }
 END_TEST
 
@@ -858,24 +656,20 @@ Suite *suite_plan(void)
 	tcase_add_test(tc, test_size_candidates);
 	tcase_add_test(tc, test_size_two_bytes);
 	tcase_add_test(tc, test_emit_roundtrip);
+	tcase_add_test(tc, test_draw_weighted);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("decode");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_empty_is_simplest);
 	tcase_add_test(tc, test_decode_random);
 	tcase_add_test(tc, test_tensor_clamp);
+	tcase_add_test(tc, test_tensor_class);
 	tcase_add_test(tc, test_local_clamp);
+	tcase_add_test(tc, test_hops_clamp);
+	tcase_add_test(tc, test_l2_tensors_clamp);
+	tcase_add_test(tc, test_mchan_2p17_reach);
 	tcase_add_test(tc, test_encode_widest);
 	tcase_add_test(tc, test_equal);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("text");
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_parse_example);
-	tcase_add_test(tc, test_parse_defaults);
-	tcase_add_test(tc, test_text_roundtrip);
-	tcase_add_loop_test(tc, test_parse_errors, 0, COUNT_OF(parse_errors));
-	tcase_add_test(tc, test_parse_long_lines);
-	tcase_add_test(tc, test_parse_random);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -213,9 +213,10 @@ static void build(const struct spec *s, struct dfz_prog *p,
 	p->elem = s->elem;
 	memcpy(p->shape, s->shape, sizeof(p->shape));
 	p->nnodes = s->nnodes;
-	p->buffering = s->buffering;
-	p->strategy = s->strategy;
-	p->local_level = s->local_level;
+	p->nhops = 1;
+	p->hop[0] = (struct dfz_hop){ .local_level = s->local_level,
+				      .buffering = s->buffering,
+				      .strategy = s->strategy };
 	p->compute_chunks = s->chunks;
 	in = make_tensor(s, 1);
 	for (unsigned k = 0; k < s->nnodes; k++) {
@@ -226,7 +227,7 @@ static void build(const struct spec *s, struct dfz_prog *p,
 		if (n->kernel == DFZ_KERNEL_ADD)
 			n->aux = make_tensor(s, (uint8_t)(10 + k));
 		n->out = make_tensor(s, (uint8_t)(20 + k));
-		memcpy(n->tile, s->tile[k], sizeof(n->tile));
+		memcpy(n->tile[0], s->tile[k], sizeof(n->tile[0]));
 		in = n->out;
 	}
 	mirror_len += 256;
@@ -608,7 +609,7 @@ START_TEST(test_tile_enomem)
 	s.pool_k = DFZ_MAX_POOL;
 	start_run(sched_zero, 1, 0, 0, s.local_level, 2, 0);
 	build(&s, &p, &ad);
-	need = dfz_prog_local_bytes(&p, &ad);
+	need = dfz_prog_local_bytes(&p, &ad, (enum dfz_level)s.local_level);
 	ck_assert_uint_gt(need, DFZ__MEM_RESERVED);
 	for (uint32_t size = DFZ__MEM_RESERVED; size < need; size += 40) {
 		int rc = run_sized(&s, 0, size);
@@ -654,20 +655,30 @@ START_TEST(test_tile_bad_prog)
 	ck_assert_int_eq(dfz_prog_run(&ad, &bad), DFZ_EINVAL);
 	bad = p, bad.elem = 0;
 	ck_assert_int_eq(dfz_prog_run(&ad, &bad), DFZ_EINVAL);
-	bad = p, bad.buffering = 3;
+	bad = p, bad.hop[0].buffering = 3;
 	ck_assert_int_eq(dfz_prog_run(&ad, &bad), DFZ_EINVAL);
-	bad = p, bad.strategy = DFZ_STRAT_COUNT;
+	bad = p, bad.hop[0].strategy = DFZ_STRAT_COUNT;
+	ck_assert_int_eq(dfz_prog_run(&ad, &bad), DFZ_EINVAL);
+	bad = p, bad.hop[0].local_level = DFZ_L3;
+	ck_assert_int_eq(dfz_prog_run(&ad, &bad), DFZ_EINVAL);
+	bad = p, bad.nhops = 0;
+	ck_assert_int_eq(dfz_prog_run(&ad, &bad), DFZ_EINVAL);
+	bad = p, bad.nhops = DFZ_MAX_HOPS + 1;
+	ck_assert_int_eq(dfz_prog_run(&ad, &bad), DFZ_EINVAL);
+	bad = p, bad.nhops = 2; /* hop 1's tiles are 0 */
+	bad.hop[1] = bad.hop[0];
 	ck_assert_int_eq(dfz_prog_run(&ad, &bad), DFZ_EINVAL);
 	bad = p, bad.nnodes = DFZ_MAX_NODES + 1;
 	ck_assert_int_eq(dfz_prog_run(&ad, &bad), DFZ_EINVAL);
-	bad = p, bad.node[0].tile[0] = 0;
+	bad = p, bad.node[0].tile[0][0] = 0;
 	ck_assert_int_eq(dfz_prog_run(&ad, &bad), DFZ_EINVAL);
 	bad = p, bad.node[0].kernel = DFZ_KERNEL_COUNT;
 	ck_assert_int_eq(dfz_prog_run(&ad, &bad), DFZ_EINVAL);
 	ck_assert_uint_eq(obs.kinds[DFZ_EV_ISSUE], 0);
 	bad = p, bad.nnodes = 0;
 	ck_assert_int_eq(dfz_prog_run(&ad, &bad), 0);
-	ck_assert_uint_eq(dfz_prog_local_bytes(NULL, &ad), 0);
+	ck_assert_uint_eq(dfz_prog_local_bytes(NULL, &ad, DFZ_L2), 0);
+	ck_assert_uint_eq(dfz_prog_local_bytes(&p, NULL, DFZ_L2), 0);
 }
 END_TEST
 

@@ -83,6 +83,12 @@ int dfz_plan_load(const char *path, struct dfz_plan *out, char *err,
 int dfz_plan_from_bytes(const uint8_t *buf, size_t n, struct dfz_plan *out,
 			char *err, size_t errlen);
 
+/**
+ * dfz_plan_xfer_rank() - the largest normalised rank (see dfz_xfer_rank())
+ * of the hop-0 tile transfers @p issues: 0 when it moves nothing.
+ */
+unsigned dfz_plan_xfer_rank(const struct dfz_plan *p);
+
 /* Deterministic random plans for `dmafuzz gen` (splitmix64 from @seed). */
 struct dfz_gen {
 	uint64_t state;

@@ -27,6 +27,7 @@
 	X(DMA_HANG, "dma.hang")                           \
 	X(HAZARD_RBW, "hazard.read-before-wait")          \
 	X(HAZARD_RACE, "hazard.race")                     \
+	X(CMD_ENCODING, "cmd.encoding")                   \
 	X(CRASH, "crash")
 
 enum dfz_class {
@@ -62,12 +63,19 @@ struct dfz_finding {
 	struct dfz_evidence ev;
 };
 
-/* X(id, name): the oracles of the set. */
+/*
+ * X(id, name): the oracles of the set. Events reach them in this order, so
+ * the order decides which violation of one event is reported: the request
+ * and transfer-id lifecycles first, then the mchan command word (judged at
+ * ISSUE, before desc sees the bytes a bad word moves).
+ */
 #define DFZ_ORACLE_MAP(X)     \
 	X(REF, "ref")         \
 	X(REDZONE, "redzone") \
 	X(HANDLE, "handle")   \
+	X(TID, "tid")         \
 	X(QUEUE, "queue")     \
+	X(CMD, "cmd")         \
 	X(DESC, "desc")       \
 	X(HANG, "hang")       \
 	X(HAZARD, "hazard")

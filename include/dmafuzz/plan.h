@@ -23,8 +23,15 @@ enum dfz_family { DFZ_FAMILY_XFER = 0, DFZ_FAMILY_COUNT };
 
 #define DFZ_MAX_SCHED 32
 
-/* Caps: a plan over them is clamped by the decoder. */
-#define DFZ_CAP_TENSOR_BYTES (16u << 10)  /* bytes of one tensor (padded) */
+/*
+ * Caps: a plan over them is clamped by the decoder. The tensor byte cap is
+ * drawn per plan as a size class, 2^k bytes for k in
+ * DFZ_TENSOR_CLASS_MIN..DFZ_TENSOR_CLASS_MAX, mostly small: big tensors
+ * (and a single 2^17-byte transfer) are possible but rare.
+ */
+#define DFZ_TENSOR_CLASS_MIN 10u
+#define DFZ_TENSOR_CLASS_MAX 18u
+#define DFZ_CAP_TENSOR_BYTES (1u << DFZ_TENSOR_CLASS_MAX) /* of any plan */
 #define DFZ_CAP_DIM 4096u                 /* elements of one dim */
 #define DFZ_CAP_PAD 3u                    /* padding elements per dim */
 #define DFZ_CAP_LATENCY 16u
@@ -42,25 +49,43 @@ struct dfz_plan_node {
 	uint8_t kernel;                  /* enum dfz_kernel */
 	struct dfz_plan_layout out;      /* this node's output tensor */
 	struct dfz_plan_layout aux;      /* second input (DFZ_KERNEL_ADD) */
-	uint32_t tile[DFZ_MAX_RANK];     /* 1..shape[d] (1 when shape[d]==0) */
+	/* Tile extents per hop: hop 0 in 1..shape[d] (1 when shape[d] is 0),
+	 * hop 1 in 1..tile[0][d] (two-hop plans; else 0). */
+	uint32_t tile[DFZ_MAX_HOPS][DFZ_MAX_RANK];
 };
 
-/* The xfer family: a tiled chain of copy-like nodes on one hop. */
+/* One hop: the engine that moves its tiles and how generated code uses it. */
+struct dfz_plan_hop {
+	uint8_t engine;                  /* enum dfz_engine_id */
+	uint8_t buffering;               /* 1 or 2 */
+	uint8_t policy;                  /* enum dfz_policy */
+	uint8_t pool_k;                  /* 1..DFZ_MAX_POOL (1 unless pool) */
+	uint8_t strategy;                /* enum dfz_strategy */
+};
+
+/*
+ * The xfer family: a tiled chain of copy-like nodes on one hop (L3<->L2 on
+ * ram, or L2<->L1 on mchan or idma with the tensors in L2) or on two nested
+ * hops (L3->L2 on ram, then L2->L1 on mchan or idma inside each hop-0
+ * tile). Hop h's tiles live in level ext_level + 1 + h.
+ */
 struct dfz_plan_xfer {
 	uint8_t rank;                    /* 1..DFZ_MAX_RANK */
 	uint8_t elem;                    /* 1, 2, 4 or 8 */
 	uint32_t shape[DFZ_MAX_RANK];    /* 0..DFZ_CAP_DIM; 0 is legal */
+	uint8_t tensor_class;            /* tensor byte cap 2^tensor_class */
 	struct dfz_plan_layout in;       /* layout of the program input */
+	uint8_t nhops;                   /* 1 or 2 */
+	uint8_t ext_level;               /* where the tensors live: DFZ_L3, or
+					  * DFZ_L2 for a one-hop L2<->L1 plan
+					  * (derived from the hops) */
+	struct dfz_plan_hop hop[DFZ_MAX_HOPS]; /* hop 1: two-hop plans only */
 	uint8_t nnodes;                  /* 1..DFZ_MAX_NODES */
 	struct dfz_plan_node node[DFZ_MAX_NODES];
-	uint8_t ext_level;               /* DFZ_L3 (ram hop) */
-	uint8_t local_level;             /* DFZ_L2 for the ram hop */
-	uint32_t local_size;             /* bytes of the local level */
-	uint8_t engine;                  /* enum dfz_engine_id */
-	uint8_t buffering;               /* 1 or 2 */
-	uint8_t policy;                  /* enum dfz_policy */
-	uint8_t pool_k;                  /* 1..DFZ_MAX_POOL */
-	uint8_t strategy;                /* enum dfz_strategy */
+	uint32_t l2_size;                /* usable L2 bytes when tiles live in
+					  * L2; 0 (the cap) otherwise */
+	uint32_t l1_size;                /* usable L1 bytes when tiles live in
+					  * L1; 0 (the cap) otherwise */
 	uint8_t compute_chunks;          /* 1..8 */
 	uint32_t latency;                /* 0..DFZ_CAP_LATENCY */
 	uint32_t bandwidth;              /* 1..DFZ_CAP_BANDWIDTH */
@@ -106,5 +131,17 @@ int dfz_plan_parse(const char *text, struct dfz_plan *out, char *err,
 
 /** dfz_plan_equal() - true when @a and @b describe the same run. */
 bool dfz_plan_equal(const struct dfz_plan *a, const struct dfz_plan *b);
+
+/**
+ * dfz_plan_hop_level() - the level hop @h of @x keeps its tiles in
+ * (ext_level + 1 + h), or DFZ_NLEVELS when @x has no hop @h.
+ */
+unsigned dfz_plan_hop_level(const struct dfz_plan_xfer *x, unsigned h);
+
+/**
+ * dfz_plan_tensor_cap() - the tensor byte cap of @x (2^tensor_class, the
+ * class clamped to its range).
+ */
+uint32_t dfz_plan_tensor_cap(const struct dfz_plan_xfer *x);
 
 #endif /* DMAFUZZ_PLAN_H */

@@ -48,7 +48,10 @@ const char *dfz_strerror(int err);
 	X(EARLY_COMPUTE, "early-compute")    \
 	X(DB_WAR, "db-war")                  \
 	X(EDGE_TILE, "edge-tile")            \
-	X(REQ_ESCAPE, "req-escape")
+	X(REQ_ESCAPE, "req-escape")          \
+	X(MCHAN_LEN_OVERFLOW, "mchan-len-overflow") \
+	X(MCHAN_TID_LEAK, "mchan-tid-leak")  \
+	X(IDMA_NO_DUMMY, "idma-no-dummy")
 
 enum dfz_bug {
 #define DFZ_BUG_ENUM(id, name) DFZ_BUG_##id,
@@ -177,7 +180,10 @@ struct dfz_rt_config {
 /* Capacity caps: a runtime is created once at these sizes and reused. */
 #define DFZ_CAP_L3 (8u << 20)
 #define DFZ_CAP_L2 (1u << 20)
-#define DFZ_CAP_L1 (64u << 10)
+/* L1: a GAP9 cluster has 128 KiB of L1 plus TCDM extensions; the cap must
+ * hold a tile's two 2^17-byte buffers (one mchan transfer each) with their
+ * redzones and the hop's requests. */
+#define DFZ_CAP_L1 (512u << 10)
 
 struct dfz_rt;
 
@@ -413,6 +419,7 @@ unsigned dfz_xfer_rank(const struct dfz_xfer *x);
 /* --------------------------------------------------------- tiling executor */
 
 #define DFZ_MAX_NODES 3
+#define DFZ_MAX_HOPS 2
 
 enum dfz_kernel {
 	DFZ_KERNEL_COPY,          /* out = in */
@@ -436,35 +443,63 @@ struct dfz_node {
 	struct dfz_tensor in;
 	struct dfz_tensor aux;            /* DFZ_KERNEL_ADD only */
 	struct dfz_tensor out;
-	uint32_t tile[DFZ_MAX_RANK];      /* tile extent per dim, >= 1 */
+	/* Tile extent per hop and dim, >= 1 (hop 1: two-hop programs only).
+	 * A hop-1 tile tiles one hop-0 tile; it is expected to be no larger,
+	 * and is partial at the hop-0 tile's edges. */
+	uint32_t tile[DFZ_MAX_HOPS][DFZ_MAX_RANK];
 };
 
-/* A tiled program: a chain of copy-like nodes over one logical shape. */
+/*
+ * struct dfz_hop - one hop of the tiling hierarchy: tiles of the level
+ * above (the tensors for hop 0, a hop-0 tile for hop 1) moved into local
+ * buffers in @local_level, through the adapter of that hop.
+ */
+struct dfz_hop {
+	uint8_t local_level;              /* where the hop's tiles live */
+	uint8_t buffering;                /* 1 single, 2 double */
+	uint8_t strategy;                 /* enum dfz_strategy */
+};
+
+/*
+ * A tiled program: a chain of copy-like nodes over one logical shape, on
+ * one hop (L3<->L2 or L2<->L1) or two nested hops (L3->L2 tiles, each
+ * tiled again L2->L1; compute runs on the innermost tiles).
+ */
 struct dfz_prog {
 	uint8_t rank;
 	uint8_t elem;
 	uint32_t shape[DFZ_MAX_RANK];
 	uint8_t nnodes;
 	struct dfz_node node[DFZ_MAX_NODES];
-	uint8_t buffering;                /* 1 single, 2 double */
-	uint8_t strategy;                 /* enum dfz_strategy */
-	uint8_t local_level;              /* where tiles live (L2 or L1) */
+	uint8_t nhops;                    /* 1 or 2 */
+	struct dfz_hop hop[DFZ_MAX_HOPS]; /* hop 0 outermost */
 	uint8_t compute_chunks;           /* yields inside one tile's compute */
 };
 
 /**
- * dfz_prog_run() - execute @p through @ad as a tiling compiler's generated
- * code would: per node, tiles loaded into local buffers, computed, stored.
- * @p: borrowed. Local buffers and handles are allocated in p->local_level
- * and released before return.
+ * dfz_prog_run() - execute @p as a tiling compiler's generated code would:
+ * per node, tiles loaded into local buffers, computed (or, with two hops,
+ * tiled again by the inner hop), stored.
+ * @ad: an array of @p->nhops adapters, borrowed; @ad[h] drives hop h and
+ *      keeps its requests in its req_level (normally hop h's local level).
+ * @p: borrowed. Local buffers and handles are allocated per hop in
+ *     p->hop[h].local_level and released before return.
  * Return: 0 or the first negative DFZ_E* code (a hang or an allocation
  * failure); a run that returns an error leaves memory as it is.
  */
 int dfz_prog_run(struct dfz_adapter *ad, const struct dfz_prog *p);
 
-/** dfz_prog_local_bytes() - local bytes dfz_prog_run() needs for @p's
- * largest node (buffers, requests and redzones). */
-uint32_t dfz_prog_local_bytes(const struct dfz_prog *p, const struct dfz_adapter *ad);
+/**
+ * dfz_prog_local_bytes() - bytes of @level that dfz_prog_run() needs for
+ * @p's most demanding node: the buffers and requests (with redzones) of
+ * every hop whose local level is @level, the requests and engine scratch
+ * every hop keeps there, plus the level's reserved start.
+ * @ad: the array of @p->nhops adapters, borrowed. Returns 0 when @p or @ad
+ *      is NULL.
+ */
+uint32_t dfz_prog_local_bytes(const struct dfz_prog *p,
+			      const struct dfz_adapter *ad,
+			      enum dfz_level level);
 
 #include "dmafuzz/runtime_mchan.h"
 #include "dmafuzz/runtime_idma.h"

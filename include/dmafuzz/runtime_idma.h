@@ -1,10 +1,88 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Part of the runtime layer's public header (include dmafuzz/runtime.h):
- * the idma engine, a Snitch-style cluster DMA between L2 and L1.
- * (Declarations land with the engine.)
+ * the idma engine, a Snitch-style cluster DMA between L2 and L1. A 2-D
+ * start returns a monotonically increasing transaction id (txid); a wait
+ * spins until the completed id the hardware reports reaches a txid. The
+ * names follow the Snitch runtime (snrt_dma_start_1d/_2d, snrt_dma_wait,
+ * snrt_dma_wait_all) with a dfz_ prefix and an explicit engine, so a
+ * mapping header is one macro per name, e.g.
+ *   #define snrt_dma_start_1d(d, s, n) dfz_idma_start_1d(my_idma, d, s, n)
+ *
+ * The modelled hardware's quirk (always on): the completed id it reports
+ * lags by one. It is the id of the transfer completed before the last
+ * completed one, so the last issued id never resolves unless another
+ * transfer follows; generated code issues a 1-byte dummy transfer after
+ * each copy to work around it. dfz_idma_wait_all() polls the busy status
+ * instead and is not affected.
  */
 #ifndef DMAFUZZ_RUNTIME_IDMA_H
 #define DMAFUZZ_RUNTIME_IDMA_H
+
+#define DFZ_IDMA_FIFO 64       /* transfers the hardware queue holds */
+
+/* DFZ_EV_ISSUE aux of a transfer its caller will never wait for: one the
+ * adapter issues without request storage (the dummy after each copy). */
+#define DFZ_IDMA_UNOWED 1
+
+struct dfz_idma;
+
+/** dfz_idma_get() - the runtime's idma engine (one per runtime), or NULL
+ * for a NULL @rt. */
+struct dfz_idma *dfz_idma_get(struct dfz_rt *rt);
+
+/**
+ * dfz_idma_start_2d() - queue @repeat lines of @size bytes from @src to
+ * @dst; line k starts at @src + k * @src_stride and @dst + k * @dst_stride.
+ * Either side may lie in L2 or L1. Addresses are not checked here: the
+ * engine checks both sides against the memory model as it moves bytes and
+ * faults (DFZ_EV_FAULT, the transfer completes, the rest unmoved) outside
+ * it. A transfer of 0 bytes completes, after the latency, without moving.
+ * A start into a full queue steps the engines until a slot frees, at most
+ * cfg.wait_bound steps.
+ * @dst, @src: addresses only; the engine reads and writes them at service
+ *             time, not during the call.
+ * Emits DFZ_EV_ISSUE (id = the txid; desc: ext2loc when @dst is in L1 and
+ * @src is not, ext = the other side; aux = 0).
+ * Return: the txid (1 for the first transfer of a run, then increasing by
+ * one), DFZ_EINVAL for a NULL @dev, DFZ_EHANG when the queue stayed full
+ * (DFZ_EV_HANG emitted), or DFZ_ERANGE when the txids are exhausted.
+ */
+int dfz_idma_start_2d(struct dfz_idma *dev, void *dst, const void *src,
+		      uint32_t size, uint32_t dst_stride, uint32_t src_stride,
+		      uint32_t repeat);
+
+/** dfz_idma_start_1d() - as dfz_idma_start_2d() for one contiguous line of
+ * @size bytes. */
+int dfz_idma_start_1d(struct dfz_idma *dev, void *dst, const void *src,
+		      uint32_t size);
+
+/**
+ * dfz_idma_wait() - step the engines until dfz_idma_completed_id(@dev)
+ * reaches @txid, at most cfg.wait_bound steps. With the lagging completed
+ * id, a wait on the last issued txid hangs unless another transfer follows
+ * it; a txid never issued hangs too (the hardware spins). Emits
+ * DFZ_EV_WAIT and DFZ_EV_WAITED (aux = the return value) with id = @txid,
+ * and DFZ_EV_HANG on a hang.
+ * Return: 0, DFZ_EHANG, or DFZ_EINVAL for a NULL @dev.
+ */
+int dfz_idma_wait(struct dfz_idma *dev, uint32_t txid);
+
+/**
+ * dfz_idma_wait_all() - step the engines until @dev is idle (the busy
+ * status, unaffected by the lag). Events as dfz_idma_wait() with id = -1.
+ * Return: 0, DFZ_EHANG, or DFZ_EINVAL for a NULL @dev.
+ */
+int dfz_idma_wait_all(struct dfz_idma *dev);
+
+/** dfz_idma_completed_id() - the completed id as the hardware reports it
+ * (lagging by one); 0 before two transfers have completed. */
+uint32_t dfz_idma_completed_id(const struct dfz_idma *dev);
+
+/** dfz_idma_last_id() - the txid of the last transfer issued this run. */
+uint32_t dfz_idma_last_id(const struct dfz_idma *dev);
+
+/** dfz_idma_is_busy() - true while a transfer is queued or moving. */
+bool dfz_idma_is_busy(const struct dfz_idma *dev);
 
 #endif /* DMAFUZZ_RUNTIME_IDMA_H */

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Printing the text form of a plan (.plan): every key that the plan's
+ * choice stream draws, one `key value...` line each, in a fixed order that
+ * reads top-down (tensors, hops, nodes, engines, sizes, timing), with the
+ * levels each hop moves between as comments. dfz_plan_parse() in
+ * plan_text.c reads it back to the same plan; the names of values are
+ * shared with it through plan_int.h.
+ */
+#include "plan_int.h"
+
+
+const char *const dfz__family_names[DFZ_FAMILY_COUNT] = { "xfer" };
+const char *const dfz__kernel_names[DFZ_KERNEL_COUNT] = { "copy", "inc",
+							  "add" };
+const char *const dfz__engine_names[DFZ_ENGINE_COUNT] = { "ram", "mchan",
+							  "idma" };
+const char *const dfz__level_names[DFZ_NLEVELS] = { "L3", "L2", "L1" };
+const char *const dfz__buffering_names[2] = { "single", "double" };
+const char *const dfz__policy_names[DFZ_POLICY_COUNT] = {
+	"async-shared", "wait-each", "pool", "blocking"
+};
+const char *const dfz__strategy_names[DFZ_STRAT_COUNT] = {
+	"tensor-dir", "dir", "barrier", "fresh"
+};
+
+static const char *name_of(const char *const *names, unsigned n, unsigned v)
+{
+	return v < n ? names[v] : "?";
+}
+
+static unsigned rank_of(const struct dfz_plan_xfer *x)
+{
+	return x->rank < DFZ_MAX_RANK ? x->rank : DFZ_MAX_RANK;
+}
+
+static void print_u8s(FILE *f, const char *prefix, const char *key,
+		      const uint8_t *v, unsigned n)
+{
+	unsigned i;
+
+	fprintf(f, "%s%s", prefix, key);
+	for (i = 0; i < n; i++)
+		fprintf(f, " %u", (unsigned)v[i]);
+	fputc('\n', f);
+}
+
+static void print_u32s(FILE *f, const char *prefix, const char *key,
+		       const uint32_t *v, unsigned n)
+{
+	unsigned i;
+
+	fprintf(f, "%s%s", prefix, key);
+	for (i = 0; i < n; i++)
+		fprintf(f, " %lu", (unsigned long)v[i]);
+	fputc('\n', f);
+}
+
+static void print_node(FILE *f, const struct dfz_plan_xfer *x, unsigned i)
+{
+	const struct dfz_plan_node *n = &x->node[i];
+	char prefix[16];
+
+	snprintf(prefix, sizeof(prefix), "node%u.", i);
+	fprintf(f, "%skernel %s\n", prefix,
+		name_of(dfz__kernel_names, DFZ_KERNEL_COUNT, n->kernel));
+	print_u8s(f, prefix, "out.order", n->out.order, rank_of(x));
+	print_u8s(f, prefix, "out.pad", n->out.pad, rank_of(x));
+	if (n->kernel == DFZ_KERNEL_ADD) {
+		print_u8s(f, prefix, "aux.order", n->aux.order, rank_of(x));
+		print_u8s(f, prefix, "aux.pad", n->aux.pad, rank_of(x));
+	}
+	print_u32s(f, prefix, "tile", n->tile[0], rank_of(x));
+	if (x->nhops == 2)
+		print_u32s(f, prefix, "tile1", n->tile[1], rank_of(x));
+}
+
+static void print_hop(FILE *f, const struct dfz_plan_xfer *x, unsigned h)
+{
+	const struct dfz_plan_hop *hop = &x->hop[h];
+	unsigned to = dfz_plan_hop_level(x, h);
+
+	fprintf(f, "hop%u.engine %s  # %s -> %s\n", h,
+		name_of(dfz__engine_names, DFZ_ENGINE_COUNT, hop->engine),
+		name_of(dfz__level_names, DFZ_NLEVELS, to - 1u),
+		name_of(dfz__level_names, DFZ_NLEVELS, to));
+	fprintf(f, "hop%u.buffering %s\n", h,
+		name_of(dfz__buffering_names, 2, hop->buffering - 1u));
+	fprintf(f, "hop%u.policy %s\n", h,
+		name_of(dfz__policy_names, DFZ_POLICY_COUNT, hop->policy));
+	fprintf(f, "hop%u.pool %u\n", h, (unsigned)hop->pool_k);
+	fprintf(f, "hop%u.strategy %s\n", h,
+		name_of(dfz__strategy_names, DFZ_STRAT_COUNT, hop->strategy));
+}
+
+static void print_run(FILE *f, const struct dfz_plan_xfer *x)
+{
+	unsigned h;
+
+	for (h = 0; h < x->nhops && h < DFZ_MAX_HOPS; h++)
+		print_hop(f, x, h);
+	if (dfz__plan_is_level_used(x, DFZ_L2))
+		fprintf(f, "l2_size %lu\n", (unsigned long)x->l2_size);
+	if (dfz__plan_is_level_used(x, DFZ_L1))
+		fprintf(f, "l1_size %lu\n", (unsigned long)x->l1_size);
+	fprintf(f, "compute_chunks %u\n", (unsigned)x->compute_chunks);
+	fprintf(f, "latency %lu\n", (unsigned long)x->latency);
+	fprintf(f, "bandwidth %lu\n", (unsigned long)x->bandwidth);
+	print_u8s(f, "", "sched", x->sched,
+		  x->nsched < DFZ_MAX_SCHED ? x->nsched : DFZ_MAX_SCHED);
+	fprintf(f, "seed %lu\n", (unsigned long)x->seed);
+}
+
+void dfz_plan_print(const struct dfz_plan *p, FILE *f)
+{
+	const struct dfz_plan_xfer *x = &p->xfer;
+	unsigned i;
+
+	fputs("# dmafuzz plan\n", f);
+	fprintf(f, "family %s\n",
+		name_of(dfz__family_names, DFZ_FAMILY_COUNT, p->family));
+	fprintf(f, "rank %u\n", (unsigned)x->rank);
+	print_u32s(f, "", "shape", x->shape, rank_of(x));
+	fprintf(f, "elem %u\n", (unsigned)x->elem);
+	fprintf(f, "tensor_cap %lu\n",
+		(unsigned long)dfz_plan_tensor_cap(x));
+	print_u8s(f, "", "in.order", x->in.order, rank_of(x));
+	print_u8s(f, "", "in.pad", x->in.pad, rank_of(x));
+	fprintf(f, "hops %u\n", (unsigned)x->nhops);
+	fprintf(f, "ext %s\n",
+		name_of(dfz__level_names, DFZ_NLEVELS, x->ext_level));
+	fprintf(f, "nodes %u\n", (unsigned)x->nnodes);
+	for (i = 0; i < x->nnodes && i < DFZ_MAX_NODES; i++)
+		print_node(f, x, i);
+	print_run(f, x);
+}
