@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-static char out[65536];
+static char out[262144];
 static char err[4096];
 
 /* Run `$DFZ_CLI args` with stdout and stderr captured; return the exit code. */
@@ -102,6 +102,29 @@ START_TEST(test_gen_run_stream)
 }
 END_TEST
 
+/* The safety matrix: every cell safe with the guard; without it, the
+ * motivating cell is unsafe at rank 3 and safe at rank 1; mchan is safe. */
+START_TEST(test_matrix)
+{
+	static const char *const want[] = {
+		"\"engine\":\"ram\",\"policy\":\"async-shared\",\"strategy\":"
+		"\"tensor-dir\",\"buffering\":\"single\",\"guard\":false,"
+		"\"rank\":3,\"plans\":3,\"bugs\":3,\"class\":\"handle.reuse\"",
+		"\"engine\":\"ram\",\"policy\":\"async-shared\",\"strategy\":"
+		"\"tensor-dir\",\"buffering\":\"single\",\"guard\":false,"
+		"\"rank\":1,\"plans\":3,\"bugs\":0",
+		"\"engine\":\"mchan\",\"policy\":\"async-shared\",\"strategy\":"
+		"\"tensor-dir\",\"buffering\":\"single\",\"guard\":false,"
+		"\"rank\":3,\"plans\":3,\"bugs\":0",
+	};
+
+	ck_assert_int_eq(cli("matrix --plans 3 --json --out build/matrix"), 0);
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		ck_assert_msg(strstr(out, want[i]), "missing: %s", want[i]);
+	ck_assert_int_eq(cli("matrix --plans 0"), 2);
+}
+END_TEST
+
 Suite *suite_cli(void)
 {
 	Suite *s = suite_create("cli");
@@ -112,6 +135,7 @@ Suite *suite_cli(void)
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_show_encode_roundtrip);
 	tcase_add_test(tc, test_gen_run_stream);
+	tcase_add_test(tc, test_matrix);
 	suite_add_tcase(s, tc);
 	return s;
 }
