@@ -24,6 +24,7 @@
  * @reset:  start a run on @rt; forget the previous run (only what it used).
  * @event:  observe @ev (borrowed for the call).
  * @begin:  the program @spec is set up (may be NULL in the ops table).
+ * @begin_host: the host program @spec is set up (may be NULL).
  * @end:    the run is over: post-checks (may be NULL).
  */
 struct dfz_oracle_ops {
@@ -35,6 +36,7 @@ struct dfz_oracle_ops {
 	void (*reset)(void *st, struct dfz_oracles *set, struct dfz_rt *rt);
 	void (*event)(void *st, const struct dfz_event *ev);
 	void (*begin)(void *st, const struct dfz_prog *spec);
+	void (*begin_host)(void *st, const struct dfz_host_prog *spec);
 	void (*end)(void *st);
 };
 
@@ -47,6 +49,9 @@ extern const struct dfz_oracle_ops dfz__oracle_cmd;
 extern const struct dfz_oracle_ops dfz__oracle_desc;
 extern const struct dfz_oracle_ops dfz__oracle_hang;
 extern const struct dfz_oracle_ops dfz__oracle_hazard;
+extern const struct dfz_oracle_ops dfz__oracle_dev;
+extern const struct dfz_oracle_ops dfz__oracle_output;
+extern const struct dfz_oracle_ops dfz__oracle_errcode;
 
 /*
  * struct dfz_oracles - the set. Events go to the attached oracles in enum

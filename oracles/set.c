@@ -28,6 +28,9 @@ static const struct dfz_oracle_ops *const oracle_ops[DFZ_ORACLE_COUNT] = {
 	[DFZ_ORACLE_DESC] = &dfz__oracle_desc,
 	[DFZ_ORACLE_HANG] = &dfz__oracle_hang,
 	[DFZ_ORACLE_HAZARD] = &dfz__oracle_hazard,
+	[DFZ_ORACLE_DEV] = &dfz__oracle_dev,
+	[DFZ_ORACLE_OUTPUT] = &dfz__oracle_output,
+	[DFZ_ORACLE_ERRCODE] = &dfz__oracle_errcode,
 };
 
 const char *dfz_class_name(unsigned cls)
@@ -187,6 +190,19 @@ void dfz_oracles_begin(struct dfz_oracles *set, const struct dfz_prog *spec)
 		if (set->st[id] && set->ops[id]->begin &&
 		    !dfz__oracles_decided(set))
 			set->ops[id]->begin(set->st[id], spec);
+}
+
+void dfz_oracles_begin_host(struct dfz_oracles *set,
+			    const struct dfz_host_prog *spec)
+{
+	unsigned id;
+
+	if (!set->running)
+		return;
+	for (id = 0; id < DFZ_ORACLE_COUNT; id++)
+		if (set->st[id] && set->ops[id]->begin_host &&
+		    !dfz__oracles_decided(set))
+			set->ops[id]->begin_host(set->st[id], spec);
 }
 
 void dfz_oracles_end(struct dfz_oracles *set)

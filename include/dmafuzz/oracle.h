@@ -28,6 +28,10 @@
 	X(HAZARD_RBW, "hazard.read-before-wait")          \
 	X(HAZARD_RACE, "hazard.race")                     \
 	X(CMD_ENCODING, "cmd.encoding")                   \
+	X(DEV_LEAK, "dev.leak")                           \
+	X(DEV_MISUSE, "dev.misuse")                       \
+	X(RT_OUTPUT, "rt.output")                         \
+	X(RT_ERRCODE, "rt.errcode")                       \
 	X(CRASH, "crash")
 
 enum dfz_class {
@@ -78,7 +82,10 @@ struct dfz_finding {
 	X(CMD, "cmd")         \
 	X(DESC, "desc")       \
 	X(HANG, "hang")       \
-	X(HAZARD, "hazard")
+	X(HAZARD, "hazard")   \
+	X(DEV, "dev")         \
+	X(OUTPUT, "output")   \
+	X(ERRCODE, "errcode")
 
 enum dfz_oracle_id {
 #define DFZ_ORACLE_ENUM(id, name) DFZ_ORACLE_##id,
@@ -115,6 +122,14 @@ void dfz_oracles_reset(struct dfz_oracles *set, struct dfz_rt *rt);
  * @spec: borrowed until dfz_oracles_end(); what the run must compute.
  */
 void dfz_oracles_begin(struct dfz_oracles *set, const struct dfz_prog *spec);
+
+/**
+ * dfz_oracles_begin_host() - as dfz_oracles_begin() for a host program:
+ * the child tensors are staged on the device, the host tensors filled, and
+ * @spec's calls are about to run. @spec: borrowed until dfz_oracles_end().
+ */
+void dfz_oracles_begin_host(struct dfz_oracles *set,
+			    const struct dfz_host_prog *spec);
 
 /** dfz_oracles_end() - run every post-check. */
 void dfz_oracles_end(struct dfz_oracles *set);

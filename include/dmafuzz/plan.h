@@ -19,7 +19,12 @@
 
 #include "dmafuzz/runtime.h"
 
-enum dfz_family { DFZ_FAMILY_XFER = 0, DFZ_FAMILY_COUNT };
+enum dfz_family {
+	DFZ_FAMILY_XFER = 0,
+	DFZ_FAMILY_HOST,
+	DFZ_FAMILY_API,
+	DFZ_FAMILY_COUNT
+};
 
 #define DFZ_MAX_SCHED 32
 
@@ -94,9 +99,46 @@ struct dfz_plan_xfer {
 	uint32_t seed;                   /* input data fill */
 };
 
+/* Caps of the host and api families. */
+#define DFZ_CAP_LAUNCHES 10000u          /* launches of a host plan */
+#define DFZ_HOST_BUDGET_MIN 4096u        /* device budget range */
+#define DFZ_CAP_BIN (64u << 10)          /* kernel binary bytes */
+#define DFZ_CAP_HOST_DIM 256u            /* elements of one tensor dim */
+#define DFZ_CAP_HOST_TOTAL (256u << 10)  /* bytes of all tensors of a plan */
+#define DFZ_CAP_API_REPEAT 4u            /* launches of one api RUN call */
+
+/* One tensor of a host or api plan. */
+struct dfz_plan_tensor {
+	uint8_t rank;                    /* 1..DFZ_MAX_RANK */
+	uint32_t shape[DFZ_MAX_RANK];    /* 1..DFZ_CAP_HOST_DIM */
+	uint8_t dtype;                   /* enum dfz_dtype */
+	uint8_t role;                    /* enum dfz_role */
+	uint8_t child;                   /* 1: staged on the device beforehand */
+};
+
+/*
+ * The host family: tensors staged by the host runtime, then one init,
+ * `launches` kernel launches, validate and finalize (DESIGN 3.8). The api
+ * family: the same tensors and kernel, then a sequence of calls with valid
+ * and invalid arguments (ncalls may be 0).
+ */
+struct dfz_plan_host {
+	uint8_t ntensors;                /* 1..DFZ_HOST_MAX_ARGS */
+	struct dfz_plan_tensor t[DFZ_HOST_MAX_ARGS];
+	uint8_t graph;                   /* a packed graph output: 0 or 1 */
+	uint32_t launches;               /* host: 1..DFZ_CAP_LAUNCHES */
+	uint32_t budget;                 /* DFZ_HOST_BUDGET_MIN..
+					  * DFZ_CAP_DEV_BUDGET */
+	uint32_t bin_size;               /* 1..DFZ_CAP_BIN */
+	uint8_t ncalls;                  /* api: 0..DFZ_HOST_MAX_CALLS */
+	struct dfz_host_call call[DFZ_HOST_MAX_CALLS]; /* api only */
+	uint32_t seed;                   /* tensor and binary fill */
+};
+
 struct dfz_plan {
 	uint8_t family;                  /* enum dfz_family */
-	struct dfz_plan_xfer xfer;
+	struct dfz_plan_xfer xfer;       /* DFZ_FAMILY_XFER */
+	struct dfz_plan_host host;       /* DFZ_FAMILY_HOST and _API */
 };
 
 /**

@@ -51,7 +51,11 @@ const char *dfz_strerror(int err);
 	X(REQ_ESCAPE, "req-escape")          \
 	X(MCHAN_LEN_OVERFLOW, "mchan-len-overflow") \
 	X(MCHAN_TID_LEAK, "mchan-tid-leak")  \
-	X(IDMA_NO_DUMMY, "idma-no-dummy")
+	X(IDMA_NO_DUMMY, "idma-no-dummy")    \
+	X(CHILD_MISALIGN, "child-misalign")  \
+	X(PAIR_OVERFLOW, "pair-overflow")    \
+	X(REGISTER_LEAK, "register-leak")    \
+	X(NULL_ARG, "null-arg")
 
 enum dfz_bug {
 #define DFZ_BUG_ENUM(id, name) DFZ_BUG_##id,
@@ -104,6 +108,8 @@ enum dfz_ev_kind {
 	DFZ_EV_COMPUTE_WRITE, /* compute writes span (dst) */
 	DFZ_EV_ID_ALLOC,      /* engine id allocated (mchan TID): id; aux = rc */
 	DFZ_EV_ID_FREE,       /* engine id released: id; aux = rc */
+	DFZ_EV_API_ENTER,     /* a host-runtime call begins (runtime_host.h) */
+	DFZ_EV_API_RET,       /* a driver or host-runtime call returns */
 	DFZ_EV_COUNT
 };
 
@@ -171,6 +177,8 @@ struct dfz_rt_config {
 	uint32_t latency;     /* steps before a descriptor starts moving */
 	uint32_t bandwidth;   /* bytes per step per active slot (>= 1) */
 	uint32_t wait_bound;  /* steps a wait may run before it is a hang */
+	uint32_t dev_budget;  /* live device bytes the device grants
+			       * (clamped to DFZ_CAP_DEV_BUDGET); 0: none */
 	uint32_t bugs;        /* DFZ_BUG_BIT mask */
 	dfz_sched_fn sched;   /* NULL: no steps at yield points */
 	void *sched_ctx;
@@ -503,5 +511,6 @@ uint32_t dfz_prog_local_bytes(const struct dfz_prog *p,
 
 #include "dmafuzz/runtime_mchan.h"
 #include "dmafuzz/runtime_idma.h"
+#include "dmafuzz/runtime_host.h"
 
 #endif /* DMAFUZZ_RUNTIME_H */
