@@ -235,6 +235,7 @@ int cli_fuzz(int argc, char **argv)
 	}
 	if (dfz_exec_create(DFZ_ORACLES_ALL, &ex) < 0)
 		return EXIT_INTERNAL;
+	dfz_exec_catch_signals(ex, true);
 	dfz_gen_init(&c.rng, c.seed);
 	load_seeds(&c);
 	c.t0 = now_s();

@@ -56,7 +56,7 @@ static bool pinned_plan(struct dfz_gen *g, const struct mx_row *row,
 	struct dfz_plan_hop *h = &p->xfer.hop[0];
 
 	dfz_gen_bytes(g, buf, sizeof(buf));
-	dfz_plan_decode(buf, sizeof(buf), p);
+	dfz_plan_decode_as(DFZ_FAMILY_XFER, buf, sizeof(buf), p);
 	p->xfer.nhops = 1;
 	memset(&p->xfer.hop[1], 0, sizeof(p->xfer.hop[1]));
 	h->engine = row->engine;

@@ -103,30 +103,48 @@ int cli_encode(int argc, char **argv)
 struct gen_opts {
 	uint64_t count, seed, bytes;
 	bool text;
+	int family;                   /* -1: any (the stream's first draw) */
 };
+
+static const char *const family_names[DFZ_FAMILY_COUNT] = {
+	[DFZ_FAMILY_XFER] = "xfer",
+	[DFZ_FAMILY_HOST] = "host",
+	[DFZ_FAMILY_API] = "api",
+};
+
+static int family_parse(const char *name)
+{
+	for (int f = 0; f < DFZ_FAMILY_COUNT; f++)
+		if (strcmp(name, family_names[f]) == 0)
+			return f;
+	return -1;
+}
 
 static int parse_gen(int argc, char **argv, struct gen_opts *g)
 {
 	static const char use[] =
-		"usage: dmafuzz gen [--count N] [--seed S] [--bytes N] [--text]\n\n"
+		"usage: dmafuzz gen [--count N] [--seed S] [--bytes N] [--text]\n"
+		"                   [--family xfer|host|api]\n\n"
 		"Write N random plans to stdout as a plan stream for 'run -'\n"
 		"(or as text plans with --text). Same seed, same plans.\n\n"
 		"  -n, --count N   plans (default 100)\n"
 		"  -s, --seed S    seed (default 1)\n"
 		"  -B, --bytes N   choice-stream bytes per plan, 1..4096 (default 192)\n"
-		"  -t, --text      text plans separated by blank lines\n";
+		"  -t, --text      text plans separated by blank lines\n"
+		"  -f, --family F  only plans of family F (default: any)\n";
 	static const struct option opts[] = {
 		{ "count", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "bytes", required_argument, NULL, 'B' },
 		{ "text", no_argument, NULL, 't' },
+		{ "family", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "n:s:B:th", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "n:s:B:tf:h", opts, NULL)) != -1) {
 		uint64_t *dst = o == 'n' ? &g->count : o == 's' ? &g->seed : &g->bytes;
 
 		if (o == 'n' || o == 's' || o == 'B') {
@@ -136,6 +154,13 @@ static int parse_gen(int argc, char **argv, struct gen_opts *g)
 			}
 		} else if (o == 't') {
 			g->text = true;
+		} else if (o == 'f') {
+			g->family = family_parse(optarg);
+			if (g->family < 0) {
+				cli_error("gen", "unknown family '%s' (xfer, host, api)",
+					  optarg);
+				return EXIT_BAD_INPUT;
+			}
 		} else {
 			fputs(use, o == 'h' ? stdout : stderr);
 			return o == 'h' ? EXIT_CLEAN : EXIT_BAD_INPUT;
@@ -148,9 +173,33 @@ static int parse_gen(int argc, char **argv, struct gen_opts *g)
 	return -1;
 }
 
+/*
+ * Random bytes as the stream of one family: decode them as that family's
+ * fields, and write back the full stream (family draw included) of the
+ * plan they decode to, in place. @n: in, the random bytes; out, the
+ * stream's length (never more than CLI_RECORD_MAX).
+ */
+static bool pin_family(int family, uint8_t *buf, uint32_t *n)
+{
+	struct dfz_plan p;
+	uint8_t *enc;
+	size_t m;
+
+	dfz_plan_decode_as((unsigned)family, buf, *n, &p);
+	if (dfz_plan_encode(&p, &enc, &m) < 0 || m > CLI_RECORD_MAX) {
+		cli_error("gen", "cannot encode a %s plan", family_names[family]);
+		return false;
+	}
+	memcpy(buf, enc, m);
+	*n = (uint32_t)m;
+	free(enc);
+	return true;
+}
+
 int cli_gen(int argc, char **argv)
 {
-	struct gen_opts g = { .count = 100, .seed = 1, .bytes = 192 };
+	struct gen_opts g = { .count = 100, .seed = 1, .bytes = 192,
+			      .family = -1 };
 	uint8_t buf[CLI_RECORD_MAX];
 	struct dfz_gen rng;
 	int rc = parse_gen(argc, argv, &g);
@@ -166,6 +215,10 @@ int cli_gen(int argc, char **argv)
 		struct dfz_plan p;
 
 		dfz_gen_bytes(&rng, buf, n);
+		if (g.family >= 0 && !pin_family(g.family, buf, &n))
+			return EXIT_INTERNAL;
+		len4[0] = n & 0xff, len4[1] = n >> 8 & 0xff;
+		len4[2] = n >> 16 & 0xff, len4[3] = n >> 24;
 		if (g.text) {
 			dfz_plan_decode(buf, n, &p);
 			if (i)

@@ -249,6 +249,7 @@ int cli_run(int argc, char **argv)
 		cli_error("run", "out of memory");
 		return EXIT_INTERNAL;
 	}
+	dfz_exec_catch_signals(c.ex, true);
 	for (int i = optind; i < argc; i++)
 		run_path(&c, argv[i]);
 	if (c.inputs + c.bad > 1 || c.quiet)

@@ -24,6 +24,8 @@ struct dfz_exec {
 	uint32_t issues;              /* ISSUE events of the current run */
 	struct dfz_prog prog;
 	struct dfz_adapter ad[DFZ_MAX_HOPS]; /* one per hop of prog */
+	struct dfz__hexec *hx;        /* host and api families */
+	bool catch_signals;           /* a runtime crash becomes a verdict */
 	uint8_t fill[DFZ_CAP_TENSOR_BYTES];
 };
 
@@ -59,10 +61,14 @@ int dfz_exec_create(uint32_t oracles, struct dfz_exec **out)
 		goto err_free_exec;
 	if (dfz_oracles_create(oracles, &ex->oracles) < 0)
 		goto err_destroy_rt;
+	if (dfz__hexec_create(&ex->hx) < 0)
+		goto err_destroy_oracles;
 	ex->forward = dfz_oracles_observer(ex->oracles);
 	*out = ex;
 	return 0;
 
+err_destroy_oracles:
+	dfz_oracles_destroy(ex->oracles);
 err_destroy_rt:
 	dfz_rt_destroy(ex->rt);
 err_free_exec:
@@ -74,6 +80,7 @@ void dfz_exec_destroy(struct dfz_exec *ex)
 {
 	if (!ex)
 		return;
+	dfz__hexec_destroy(ex->hx);
 	dfz_oracles_destroy(ex->oracles);
 	dfz_rt_destroy(ex->rt);
 	free(ex);
@@ -277,10 +284,21 @@ static int run_plan(struct dfz_exec *ex, const struct dfz_plan *p,
 	switch (p->family) {
 	case DFZ_FAMILY_XFER:
 		return run_xfer(ex, &p->xfer, bugs, v);
+	case DFZ_FAMILY_HOST:
+	case DFZ_FAMILY_API:
+		ex->issues = 0;
+		return dfz__hexec_run(ex->hx, ex->rt, ex->oracles,
+				      (struct dfz_observer){ observe, ex }, p,
+				      bugs, ex->catch_signals, v);
 	default:
 		dfz__verdict_reason(v, "unknown plan family %u", p->family);
 		return v->kind = DFZ_VERDICT_REJECTED;
 	}
+}
+
+void dfz_exec_catch_signals(struct dfz_exec *ex, bool on)
+{
+	ex->catch_signals = on;
 }
 
 int dfz_exec_run(struct dfz_exec *ex, const struct dfz_plan *p, uint32_t bugs,

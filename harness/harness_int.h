@@ -20,4 +20,44 @@ uint32_t dfz__layout_strides(const struct dfz_plan_xfer *x,
 void dfz__verdict_reason(struct dfz_verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* ------------------------------------------------------------ crashes */
+
+struct dfz__crash {
+	int signo;
+	uintptr_t addr;               /* faulting address (si_addr) */
+};
+
+typedef void (*dfz__guarded_fn)(void *ctx);
+
+/**
+ * dfz__guard() - run @fn(@ctx) with SIGSEGV, SIGBUS, SIGFPE and SIGILL
+ * caught. Not reentrant; the previous handlers are restored.
+ * Return: true when @fn returned, false when a signal cut it short (@out
+ * says which and where).
+ */
+bool dfz__guard(dfz__guarded_fn fn, void *ctx, struct dfz__crash *out);
+
+/** dfz__signal_name() - "SIGSEGV" and friends. */
+const char *dfz__signal_name(int signo);
+
+/* ------------------------------------------------------ host programs */
+
+struct dfz__hexec;
+
+/** dfz__hexec_create() - the host-family executor's buffers, once. */
+int dfz__hexec_create(struct dfz__hexec **out);
+void dfz__hexec_destroy(struct dfz__hexec *hx);
+
+/**
+ * dfz__hexec_run() - run host or api plan @p (normalised) on @rt, judged
+ * by @set, with the switches @bugs. @catch: turn a signal raised by the
+ * runtime into a `crash` finding. @obs: the observer the runtime must
+ * publish to (the executor's). @v: out.
+ * Return: the verdict kind.
+ */
+int dfz__hexec_run(struct dfz__hexec *hx, struct dfz_rt *rt,
+		   struct dfz_oracles *set, struct dfz_observer obs,
+		   const struct dfz_plan *p, uint32_t bugs, bool catch,
+		   struct dfz_verdict *v);
+
 #endif /* DMAFUZZ_HARNESS_INT_H */

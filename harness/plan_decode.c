@@ -3,6 +3,8 @@
  * The plan decoder: the one walk over a plan's fields in stream order (run
  * by the decoder to draw them and by the encoder to emit them, so the two
  * cannot drift), and the clamps that keep every decoded plan inside the caps.
+ * The family is the first draw; this file walks and clamps the xfer
+ * family, plan_host.c the host and api families.
  * The decoder is total: any byte string is a plan, and a plan over a cap is
  * clamped (shapes halved, each hop's tiles halved, its local level grown),
  * never rejected. The clamps are idempotent, which is what makes
@@ -221,16 +223,30 @@ static void visit_run(struct dfz_choice *c, const struct dfz_plan_xfer *s,
 	d->seed = dfz__choice_draw(c, 0, UINT32_MAX, s->seed);
 }
 
-void dfz__plan_visit(struct dfz_choice *c, const struct dfz_plan *src,
-		     struct dfz_plan *dst)
+void dfz__plan_visit_as(struct dfz_choice *c, unsigned family,
+			const struct dfz_plan *src, struct dfz_plan *dst)
 {
 	memset(dst, 0, sizeof(*dst));
-	dst->family = (uint8_t)dfz__choice_draw(c, 0, DFZ_FAMILY_COUNT - 1,
-						src->family);
+	dst->family = (uint8_t)(family < DFZ_FAMILY_COUNT ? family :
+				DFZ_FAMILY_COUNT - 1);
+	if (dst->family != DFZ_FAMILY_XFER) {
+		dfz__plan_visit_host(c, src, dst);
+		return;
+	}
 	visit_tensors(c, &src->xfer, &dst->xfer);
 	visit_hops(c, &src->xfer, &dst->xfer);
 	visit_nodes(c, &src->xfer, &dst->xfer);
 	visit_run(c, &src->xfer, &dst->xfer);
+}
+
+/* The family is the first draw: xfer (the simplest), host or api. */
+void dfz__plan_visit(struct dfz_choice *c, const struct dfz_plan *src,
+		     struct dfz_plan *dst)
+{
+	unsigned family = dfz__choice_draw(c, 0, DFZ_FAMILY_COUNT - 1,
+					   src->family);
+
+	dfz__plan_visit_as(c, family, src, dst);
 }
 
 /* ---------------------------------------------------------- the formulas */
@@ -390,9 +406,7 @@ static uint32_t largest_tensor(const struct dfz_plan_xfer *x)
 	return most;
 }
 
-/* Halve the largest of @v[0..n) (ties: the lowest index) when it exceeds
- * @floor. Return: false when every entry was already at most @floor. */
-static bool halve_largest(uint32_t *v, unsigned n, uint32_t floor)
+bool dfz__plan_halve_largest(uint32_t *v, unsigned n, uint32_t floor)
 {
 	unsigned d, big = 0;
 
@@ -439,7 +453,7 @@ static void clamp_tiles(struct dfz_plan_xfer *x)
 static void clamp_tensors(struct dfz_plan_xfer *x)
 {
 	while (is_over_tensor_caps(x))
-		if (!halve_largest(x->shape, rank_of(x), 0))
+		if (!dfz__plan_halve_largest(x->shape, rank_of(x), 0))
 			break;
 	clamp_tiles(x);
 }
@@ -454,7 +468,8 @@ static void clamp_hop(struct dfz_plan_xfer *x, unsigned h)
 
 	for (i = 0; i < nodes_of(x); i++) {
 		while (dfz__plan_hop_need(x, i, h) > *size)
-			if (!halve_largest(x->node[i].tile[h], rank_of(x), 1))
+			if (!dfz__plan_halve_largest(x->node[i].tile[h],
+						     rank_of(x), 1))
 				break;
 		need = dfz__plan_hop_need(x, i, h);
 		if (need > *size)
@@ -467,6 +482,10 @@ void dfz__plan_clamp(struct dfz_plan *p)
 	struct dfz_plan_xfer *x = &p->xfer;
 	unsigned h;
 
+	if (p->family != DFZ_FAMILY_XFER) {
+		dfz__plan_clamp_host(p);
+		return;
+	}
 	clamp_tensors(x);
 	for (h = 0; h < hops_of(x); h++) {
 		clamp_hop(x, h);
@@ -481,5 +500,16 @@ void dfz_plan_decode(const uint8_t *buf, size_t n, struct dfz_plan *out)
 
 	dfz__choice_reader(&c, buf, n);
 	dfz__plan_visit(&c, &none, out);
+	dfz__plan_clamp(out);
+}
+
+void dfz_plan_decode_as(unsigned family, const uint8_t *buf, size_t n,
+			struct dfz_plan *out)
+{
+	static const struct dfz_plan none;
+	struct dfz_choice c;
+
+	dfz__choice_reader(&c, buf, n);
+	dfz__plan_visit_as(&c, family, &none, out);
 	dfz__plan_clamp(out);
 }

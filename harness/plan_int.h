@@ -43,8 +43,12 @@
  */
 #define DFZ_PLAN_MCHAN_DB_POOL (DFZ_MCHAN_NTIDS / 4u)
 
-/* Longest byte stream any plan encodes to. */
-#define DFZ_PLAN_MAX_STREAM 320u
+/*
+ * Longest byte stream any plan encodes to: an api plan of 64 copy calls
+ * with 16 rank-5 tensors drawn uniformly takes 944 bytes (check_plan_host.c
+ * encodes it); an xfer plan at most about 210.
+ */
+#define DFZ_PLAN_MAX_STREAM 1024u
 
 /* Most candidates take_size() can offer: lo, lo+1, hi-1, hi and three per
  * power of two. */
@@ -111,9 +115,36 @@ unsigned dfz__choice_sizes(uint32_t lo, uint32_t hi,
 void dfz__plan_visit(struct dfz_choice *c, const struct dfz_plan *src,
 		     struct dfz_plan *dst);
 
-/* dfz__plan_clamp() - enforce the tensor caps and the local fit of every
- * hop; idempotent. */
+/*
+ * dfz__plan_visit_as() - the same walk without the family draw: @dst gets
+ * family @family (at most DFZ_FAMILY_COUNT - 1, as the draw would clamp
+ * it) and that family's fields. dfz__plan_visit() is the family draw
+ * followed by this walk.
+ */
+void dfz__plan_visit_as(struct dfz_choice *c, unsigned family,
+			const struct dfz_plan *src, struct dfz_plan *dst);
+
+/* dfz__plan_visit_host() - the walk of the host and api families (the
+ * family of @dst, already set); plan_host.c. */
+void dfz__plan_visit_host(struct dfz_choice *c, const struct dfz_plan *src,
+			  struct dfz_plan *dst);
+
+/* dfz__plan_clamp() - enforce the caps of @p's family (for xfer the tensor
+ * caps and the local fit of every hop); idempotent. */
 void dfz__plan_clamp(struct dfz_plan *p);
+
+/* dfz__plan_clamp_host() - the caps of a host or api plan (plan_host.c):
+ * tensor bytes, total bytes; for host the launches and the budget (raised
+ * to dfz__plan_host_need()), for api the budget raised to the children's
+ * bytes only. */
+void dfz__plan_clamp_host(struct dfz_plan *p);
+
+/*
+ * dfz__plan_halve_largest() - halve the largest of @v[0..n) (ties: the
+ * lowest index) when it exceeds @floor. Return: false when every entry
+ * was already at most @floor.
+ */
+bool dfz__plan_halve_largest(uint32_t *v, unsigned n, uint32_t floor);
 
 /*
  * dfz__plan_tensor_bytes() - padded bytes of a tensor of @x in layout @l:
@@ -151,6 +182,57 @@ uint64_t dfz__plan_resident_bytes(const struct dfz_plan_xfer *x);
  * (so its size is drawn). */
 bool dfz__plan_is_level_used(const struct dfz_plan_xfer *x, unsigned level);
 
+/* ------------------------------------------- host and api plans (formulas) */
+
+/* The api calls a plan draws, in the order of their draw index. */
+#define DFZ_PLAN_HOST_OPS 8u
+extern const uint8_t dfz__plan_host_ops[DFZ_PLAN_HOST_OPS];
+
+/* The fields of a call an op uses (the others are 0). */
+enum dfz__call_field {
+	DFZ_CALL_SLOT = 1u << 0,
+	DFZ_CALL_SIZE = 1u << 1,
+	DFZ_CALL_OFFSET = 1u << 2,
+	DFZ_CALL_REPEAT = 1u << 3,
+};
+
+/* dfz__plan_call_fields() - the DFZ_CALL_* fields @op uses; 0 for an op
+ * a plan does not draw. */
+unsigned dfz__plan_call_fields(unsigned op);
+
+/* dfz__plan_fault_has_arg() - true when @fault on a call of @op applies
+ * to one argument (the call's arg): an init argument fault. */
+bool dfz__plan_fault_has_arg(unsigned op, unsigned fault);
+
+/* dfz__plan_dtype_size() - bytes of one element of @dtype; 0 when out of
+ * range (the plan layer's own table: see dfz_dtype_size()). */
+unsigned dfz__plan_dtype_size(unsigned dtype);
+
+/* dfz__plan_host_tensor_bytes() - bytes of @t: the product of its first
+ * rank dims times its element size, saturated at UINT64_MAX. */
+uint64_t dfz__plan_host_tensor_bytes(const struct dfz_plan_tensor *t);
+
+/* dfz__plan_host_total() - bytes of the first ntensors tensors of @h. */
+uint64_t dfz__plan_host_total(const struct dfz_plan_host *h);
+
+/* dfz__plan_host_children() - bytes of the child tensors of @h: what the
+ * harness stages on the device before a host or api program starts. */
+uint64_t dfz__plan_host_children(const struct dfz_plan_host *h);
+
+/*
+ * dfz__plan_host_need() - the device bytes a host plan needs to run
+ * cleanly: every tensor (the children staged before init, the others by
+ * init), the graph buffer (the first OUT tensor's bytes, when graph is set
+ * and an OUT tensor exists) and one kernel image of bin_size bytes.
+ */
+uint64_t dfz__plan_host_need(const struct dfz_plan_host *h);
+
+/* The most launches x total tensor bytes a host plan may do. */
+#define DFZ_PLAN_HOST_WORK (1u << 20)
+
+/* dfz__plan_name() - @names[@v], or "?" when @v is not below @n. */
+const char *dfz__plan_name(const char *const *names, unsigned n, unsigned v);
+
 /* Names of the values of the text form, indexed by value. */
 extern const char *const dfz__family_names[DFZ_FAMILY_COUNT];
 extern const char *const dfz__kernel_names[DFZ_KERNEL_COUNT];
@@ -159,12 +241,19 @@ extern const char *const dfz__level_names[DFZ_NLEVELS];
 extern const char *const dfz__buffering_names[2];
 extern const char *const dfz__policy_names[DFZ_POLICY_COUNT];
 extern const char *const dfz__strategy_names[DFZ_STRAT_COUNT];
+extern const char *const dfz__dtype_names[DFZ_DT_COUNT];
+extern const char *const dfz__role_names[DFZ_ROLE_COUNT];
+extern const char *const dfz__op_names[DFZ_PLAN_HOST_OPS];
+extern const char *const dfz__fault_names[DFZ_FAULT_COUNT];
 
 /* The most dfz__plan_resident_bytes() may be for tensors in L2. */
 #define DFZ_PLAN_L2_TENSORS (DFZ_CAP_L2 - 1024u)
 
 /* dfz__plan_same() - strict field-wise equality (no normalisation). */
 bool dfz__plan_same(const struct dfz_plan *a, const struct dfz_plan *b);
+/* dfz__plan_host_same() - the same for the host part of a plan. */
+bool dfz__plan_host_same(const struct dfz_plan_host *a,
+			 const struct dfz_plan_host *b);
 
 /* ------------------------------------------------------ text-form lexer */
 
@@ -189,6 +278,8 @@ int dfz__lex_fail(struct dfz__lex *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* @src as a printable, bounded one-line excerpt in @dst. */
 const char *dfz__lex_quote(char dst[DFZ_LEX_QUOTE_BYTES + 4], const char *src);
+/* Start reading @text (NULL reads as empty) from its first line. */
+void dfz__lex_rewind(struct dfz__lex *s, const char *text);
 /* Read the next line. Return: 1, 0 at the end, or DFZ_EINVAL (too long). */
 int dfz__lex_next(struct dfz__lex *s);
 /* Value @i (1-based token index) of the line, in [lo, hi]. */
@@ -202,8 +293,35 @@ int dfz__lex_vec(struct dfz__lex *s, unsigned n, uint32_t lo, uint32_t hi,
 /* One value among @names: its index in @v. */
 int dfz__lex_name(struct dfz__lex *s, const char *const *names, unsigned n,
 		  uint32_t *v);
+/* Token @i (1-based) among @names, its index in @v; an error names the
+ * value as @label. */
+int dfz__lex_name_at(struct dfz__lex *s, unsigned i, const char *label,
+		     const char *const *names, unsigned n, uint32_t *v);
 /* A permutation of 0..rank-1; paddings of 0..DFZ_CAP_PAD per dim. */
 int dfz__lex_order(struct dfz__lex *s, unsigned rank, uint8_t *order);
 int dfz__lex_pad(struct dfz__lex *s, unsigned rank, uint8_t *pad);
+
+/*
+ * dfz__lex_family() - the family of the plan in @s's text (from its
+ * `family` line, which may stand anywhere; xfer without one). Reads the
+ * whole text: a bad or repeated `family` line, or a line too long, fails.
+ */
+int dfz__lex_family(struct dfz__lex *s, unsigned *family);
+
+/* ---------------------------------------------------- text form, by family */
+
+/* dfz__plan_is_xfer_key() - true when @k is a key of the xfer text form
+ * (plan_text.c); `family` and `seed` are keys of every family. */
+bool dfz__plan_is_xfer_key(const char *k);
+/* dfz__plan_is_host_key() - the same for the host and api forms. */
+bool dfz__plan_is_host_key(const char *k);
+
+/* dfz__plan_parse_host() - dfz_plan_parse() of a host or api plan
+ * (plan_host_text.c); @family is the one its `family` line names. */
+int dfz__plan_parse_host(const char *text, unsigned family,
+			 struct dfz_plan *out, char *err, size_t errlen);
+/* dfz__plan_print_host() - the lines of a host or api plan after its
+ * `family` line (dfz_plan_print() writes those). */
+void dfz__plan_print_host(const struct dfz_plan *p, FILE *f);
 
 #endif /* DMAFUZZ_PLAN_INT_H */

@@ -3,8 +3,10 @@
  * The lexer of the text form of a plan: reads one line at a time (without
  * its `#` comment, bounded), splits it into a key and its values, and turns
  * values into numbers, names, permutations and paddings, each checked
- * against its range. Every error is one "line N: ..." message. The keys
- * and what they mean live in plan_text.c.
+ * against its range, and finds the plan's family (its `family` line may
+ * stand anywhere). Every error is one "line N: ..." message. The keys and
+ * what they mean live in plan_text.c (xfer) and plan_host_text.c (host,
+ * api).
  */
 #include <stdarg.h>
 #include <string.h>
@@ -58,6 +60,12 @@ static void split(struct dfz__lex *ln)
 		if (*c != '\0')
 			*c++ = '\0';
 	}
+}
+
+void dfz__lex_rewind(struct dfz__lex *s, const char *text)
+{
+	s->pos = text ? text : "";
+	s->lineno = 0;
 }
 
 /* Read the next line into s->ln. Return: 1 when a line was read, 0 at the
@@ -169,25 +177,32 @@ int dfz__lex_vec(struct dfz__lex *s, unsigned n, uint32_t lo, uint32_t hi,
 	return rc;
 }
 
+int dfz__lex_name_at(struct dfz__lex *s, unsigned i, const char *label,
+		     const char *const *names, unsigned n, uint32_t *v)
+{
+	char q[DFZ_LEX_QUOTE_BYTES + 4], alts[160] = "";
+	unsigned k;
+
+	for (k = 0; k < n; k++) {
+		if (!strcmp(s->tok[i], names[k])) {
+			*v = k;
+			return 0;
+		}
+		if (strlen(alts) + strlen(names[k]) + 2 < sizeof(alts)) {
+			strcat(alts, k ? "|" : "");
+			strcat(alts, names[k]);
+		}
+	}
+	return dfz__lex_fail(s, "unknown value '%s' for '%s' (%s)",
+			     dfz__lex_quote(q, s->tok[i]), label, alts);
+}
+
 int dfz__lex_name(struct dfz__lex *s, const char *const *names, unsigned n,
 		    uint32_t *v)
 {
-	char q[DFZ_LEX_QUOTE_BYTES + 4], alts[128] = "";
 	int rc = want_values(s, 1);
-	unsigned i;
 
-	if (rc)
-		return rc;
-	for (i = 0; i < n; i++) {
-		if (!strcmp(s->tok[1], names[i])) {
-			*v = i;
-			return 0;
-		}
-		strcat(alts, i ? "|" : "");
-		strcat(alts, names[i]);
-	}
-	return dfz__lex_fail(s, "unknown value '%s' for '%s' (%s)",
-		    dfz__lex_quote(q, s->tok[1]), s->tok[0], alts);
+	return rc ? rc : dfz__lex_name_at(s, 1, s->tok[0], names, n, v);
 }
 
 int dfz__lex_order(struct dfz__lex *s, unsigned rank, uint8_t *order)
@@ -219,3 +234,27 @@ int dfz__lex_pad(struct dfz__lex *s, unsigned rank, uint8_t *pad)
 	return rc;
 }
 
+
+/* ------------------------------------------------------------- family */
+
+int dfz__lex_family(struct dfz__lex *s, unsigned *family)
+{
+	size_t first = 0;
+	uint32_t v = DFZ_FAMILY_XFER;
+	int rc;
+
+	*family = DFZ_FAMILY_XFER;
+	while ((rc = dfz__lex_next(s)) == 1) {
+		if (s->ntok == 0 || strcmp(s->tok[0], "family"))
+			continue;
+		if (first)
+			return dfz__lex_fail(s, "duplicate key 'family' (first "
+					     "on line %zu)", first);
+		first = s->lineno;
+		rc = dfz__lex_name(s, dfz__family_names, DFZ_FAMILY_COUNT, &v);
+		if (rc)
+			return rc;
+		*family = v;
+	}
+	return rc;
+}

@@ -5,12 +5,13 @@
  * reads top-down (tensors, hops, nodes, engines, sizes, timing), with the
  * levels each hop moves between as comments. dfz_plan_parse() in
  * plan_text.c reads it back to the same plan; the names of values are
- * shared with it through plan_int.h.
+ * shared with it through plan_int.h. Host and api plans print in
+ * plan_host_text.c.
  */
 #include "plan_int.h"
 
-
-const char *const dfz__family_names[DFZ_FAMILY_COUNT] = { "xfer" };
+const char *const dfz__family_names[DFZ_FAMILY_COUNT] = { "xfer", "host",
+							  "api" };
 const char *const dfz__kernel_names[DFZ_KERNEL_COUNT] = { "copy", "inc",
 							  "add" };
 const char *const dfz__engine_names[DFZ_ENGINE_COUNT] = { "ram", "mchan",
@@ -24,7 +25,7 @@ const char *const dfz__strategy_names[DFZ_STRAT_COUNT] = {
 	"tensor-dir", "dir", "barrier", "fresh"
 };
 
-static const char *name_of(const char *const *names, unsigned n, unsigned v)
+const char *dfz__plan_name(const char *const *names, unsigned n, unsigned v)
 {
 	return v < n ? names[v] : "?";
 }
@@ -63,7 +64,7 @@ static void print_node(FILE *f, const struct dfz_plan_xfer *x, unsigned i)
 
 	snprintf(prefix, sizeof(prefix), "node%u.", i);
 	fprintf(f, "%skernel %s\n", prefix,
-		name_of(dfz__kernel_names, DFZ_KERNEL_COUNT, n->kernel));
+		dfz__plan_name(dfz__kernel_names, DFZ_KERNEL_COUNT, n->kernel));
 	print_u8s(f, prefix, "out.order", n->out.order, rank_of(x));
 	print_u8s(f, prefix, "out.pad", n->out.pad, rank_of(x));
 	if (n->kernel == DFZ_KERNEL_ADD) {
@@ -81,16 +82,19 @@ static void print_hop(FILE *f, const struct dfz_plan_xfer *x, unsigned h)
 	unsigned to = dfz_plan_hop_level(x, h);
 
 	fprintf(f, "hop%u.engine %s  # %s -> %s\n", h,
-		name_of(dfz__engine_names, DFZ_ENGINE_COUNT, hop->engine),
-		name_of(dfz__level_names, DFZ_NLEVELS, to - 1u),
-		name_of(dfz__level_names, DFZ_NLEVELS, to));
+		dfz__plan_name(dfz__engine_names, DFZ_ENGINE_COUNT,
+			       hop->engine),
+		dfz__plan_name(dfz__level_names, DFZ_NLEVELS, to - 1u),
+		dfz__plan_name(dfz__level_names, DFZ_NLEVELS, to));
 	fprintf(f, "hop%u.buffering %s\n", h,
-		name_of(dfz__buffering_names, 2, hop->buffering - 1u));
+		dfz__plan_name(dfz__buffering_names, 2, hop->buffering - 1u));
 	fprintf(f, "hop%u.policy %s\n", h,
-		name_of(dfz__policy_names, DFZ_POLICY_COUNT, hop->policy));
+		dfz__plan_name(dfz__policy_names, DFZ_POLICY_COUNT,
+			       hop->policy));
 	fprintf(f, "hop%u.pool %u\n", h, (unsigned)hop->pool_k);
 	fprintf(f, "hop%u.strategy %s\n", h,
-		name_of(dfz__strategy_names, DFZ_STRAT_COUNT, hop->strategy));
+		dfz__plan_name(dfz__strategy_names, DFZ_STRAT_COUNT,
+			       hop->strategy));
 }
 
 static void print_run(FILE *f, const struct dfz_plan_xfer *x)
@@ -118,7 +122,11 @@ void dfz_plan_print(const struct dfz_plan *p, FILE *f)
 
 	fputs("# dmafuzz plan\n", f);
 	fprintf(f, "family %s\n",
-		name_of(dfz__family_names, DFZ_FAMILY_COUNT, p->family));
+		dfz__plan_name(dfz__family_names, DFZ_FAMILY_COUNT, p->family));
+	if (p->family != DFZ_FAMILY_XFER) {
+		dfz__plan_print_host(p, f);
+		return;
+	}
 	fprintf(f, "rank %u\n", (unsigned)x->rank);
 	print_u32s(f, "", "shape", x->shape, rank_of(x));
 	fprintf(f, "elem %u\n", (unsigned)x->elem);
@@ -128,7 +136,7 @@ void dfz_plan_print(const struct dfz_plan *p, FILE *f)
 	print_u8s(f, "", "in.pad", x->in.pad, rank_of(x));
 	fprintf(f, "hops %u\n", (unsigned)x->nhops);
 	fprintf(f, "ext %s\n",
-		name_of(dfz__level_names, DFZ_NLEVELS, x->ext_level));
+		dfz__plan_name(dfz__level_names, DFZ_NLEVELS, x->ext_level));
 	fprintf(f, "nodes %u\n", (unsigned)x->nnodes);
 	for (i = 0; i < x->nnodes && i < DFZ_MAX_NODES; i++)
 		print_node(f, x, i);

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Parsing the text form of a plan (.plan): one `key value...` per line, `#`
- * starts a comment, keys in any order, each at most once. dfz_plan_parse()
- * validates every value, keeps the simplest value (the decode of an empty
- * stream) for a missing key, and checks the keys against each other once
- * all are read. Single-hop plans written before hops existed still parse:
- * `engine`, `buffering`, `policy`, `pool` and `strategy` without a prefix
- * mean hop 0, `local_size` the size of hop 0's level, `local` its name.
+ * starts a comment, keys in any order, each at most once. The `family`
+ * line (xfer without one) decides which keys exist: this file reads xfer
+ * plans, plan_host_text.c host and api plans. For an xfer plan,
+ * dfz_plan_parse() validates every value, keeps the simplest value (the
+ * decode of an empty stream) for a missing key, and checks the keys
+ * against each other once all are read. Single-hop plans written before
+ * hops existed still parse: `engine`, `buffering`, `policy`, `pool` and
+ * `strategy` without a prefix mean hop 0, `local_size` the size of hop
+ * 0's level, `local` its name.
  * The parser is a fuzz target: it never reads past a line's bound, never
  * trusts a number, and reports each error as one "line N: ..." line. It
  * does not apply the caps: dfz_plan_normalise() clamps a parsed plan.
@@ -357,7 +360,32 @@ static int find_key(struct pstate *s, const char *k, unsigned *id)
 		}
 	}
 	rc = find_hop_key(s, k, k, 0, id);
-	return rc <= 0 ? rc : FAIL(s, "unknown key '%s'", dfz__lex_quote(q, k));
+	if (rc <= 0)
+		return rc;
+	if (dfz__plan_is_host_key(k))
+		return FAIL(s, "key '%s' is not part of an xfer plan", k);
+	return FAIL(s, "unknown key '%s'", dfz__lex_quote(q, k));
+}
+
+static bool is_key_of(const struct key_def *defs, unsigned n, const char *k)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(k, defs[i].name))
+			return true;
+	return false;
+}
+
+bool dfz__plan_is_xfer_key(const char *k)
+{
+	const char *rest;
+	unsigned i;
+
+	if ((rest = indexed(k, "node", &i)))
+		return is_key_of(node_keys, N_COUNT, rest);
+	if ((rest = indexed(k, "hop", &i)))
+		return is_key_of(hop_keys, H_COUNT, rest);
+	return is_key_of(global_keys, K_GLOBAL, k) ||
+	       is_key_of(hop_keys, H_COUNT, k);
 }
 
 static const struct key_def *key_of(unsigned id)
@@ -380,12 +408,6 @@ static int mark_seen(struct pstate *s, unsigned id)
 }
 
 /* ------------------------------------------------------------- the passes */
-
-static void rewind_text(struct pstate *s, const char *text)
-{
-	s->lx.pos = text;
-	s->lx.lineno = 0;
-}
 
 static bool is_first_pass_key(const char *k, unsigned *id)
 {
@@ -624,19 +646,27 @@ int dfz_plan_parse(const char *text, struct dfz_plan *out, char *err,
 	struct pstate s;
 	int rc;
 
+	unsigned family = DFZ_FAMILY_XFER;
+
 	memset(&s, 0, offsetof(struct pstate, lx));
 	s.p = out;
 	s.lx.err = err;
 	s.lx.errlen = errlen;
 	if (err && errlen)
 		err[0] = '\0';
+	dfz__lex_rewind(&s.lx, text);
+	rc = dfz__lex_family(&s.lx, &family);
+	if (rc)
+		return rc;
+	if (family != DFZ_FAMILY_XFER)
+		return dfz__plan_parse_host(text, family, out, err, errlen);
 	dfz_plan_decode(NULL, 0, out);
-	rewind_text(&s, text ? text : "");
+	dfz__lex_rewind(&s.lx, text);
 	rc = first_pass(&s);
 	if (rc)
 		return rc;
 	fill_defaults(&out->xfer);
-	rewind_text(&s, text ? text : "");
+	dfz__lex_rewind(&s.lx, text);
 	rc = second_pass(&s);
 	return rc ? rc : check_plan(&s);
 }

@@ -2,12 +2,15 @@
 /*
  * The memory model (DESIGN 3.1): three levels, L3 addressed by offsets and
  * L2/L1 by pointers, each an arena allocated once at its cap of which a run
- * uses a configurable prefix. Fresh bytes follow a position-dependent fill
- * pattern; allocations are first-fit by address, carry canary redzones on
- * both sides, and are not poisoned when freed (like a stack, storage keeps
- * its bytes until it is handed out again). A reset refills only the part of
- * each arena below its high-water mark.
+ * uses a configurable prefix, plus the device memory of the host side
+ * (DESIGN 3.8), one more arena that a run always uses whole. Fresh bytes
+ * follow a position-dependent fill pattern; allocations are first-fit by
+ * address, carry canary redzones on both sides, and are not poisoned when
+ * freed (like a stack, storage keeps its bytes until it is handed out
+ * again). A reset refills only the part of each arena below its
+ * high-water mark.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,10 +21,11 @@ _Static_assert(DFZ_REDZONE % DFZ__MEM_ALIGN == 0,
 _Static_assert(DFZ__MEM_RESERVED % DFZ__MEM_ALIGN == 0,
 	       "the first block starts aligned");
 
-static const uint32_t caps[DFZ_NLEVELS] = {
+static const uint32_t caps[DFZ__NARENAS] = {
 	[DFZ_L3] = DFZ_CAP_L3,
 	[DFZ_L2] = DFZ_CAP_L2,
 	[DFZ_L1] = DFZ_CAP_L1,
+	[DFZ_DEV_LEVEL] = DFZ_CAP_DEV,
 };
 
 /* ---------------------------------------------------------------- patterns */
@@ -54,18 +58,43 @@ uint8_t dfz_mem_canary_byte(enum dfz_level level, uint32_t off)
 
 /* -------------------------------------------------------- arena lifecycle */
 
+/*
+ * The fresh-arena templates depend only on (level, offset): they are built
+ * once per process and shared, read-only, by every runtime (a test suite or
+ * a replay creates many). A creator that finds no template builds one and
+ * publishes it; when two race, the loser frees its copy. Never freed: a
+ * process-lifetime table, reachable to the end.
+ */
+static _Atomic(uint8_t *) templates[DFZ__NARENAS];
+
+static const uint8_t *template_of(unsigned l)
+{
+	uint8_t *t = atomic_load(&templates[l]), *none = NULL;
+
+	if (t)
+		return t;
+	t = malloc(caps[l]);
+	if (!t)
+		return NULL;
+	for (uint32_t off = 0; off < caps[l]; off++)
+		t[off] = dfz_mem_fill_byte((enum dfz_level)l, off);
+	if (!atomic_compare_exchange_strong(&templates[l], &none, t)) {
+		free(t);
+		t = none;
+	}
+	return t;
+}
+
 int dfz__mem_init(struct dfz_rt *rt)
 {
-	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
+	for (unsigned l = 0; l < DFZ__NARENAS; l++) {
 		struct dfz_arena *a = &rt->arena[l];
 
 		a->cap = caps[l];
 		a->base = malloc(a->cap);
-		a->fill = malloc(a->cap);
+		a->fill = template_of(l);
 		if (!a->base || !a->fill)
 			goto err_fini;
-		for (uint32_t off = 0; off < a->cap; off++)
-			a->fill[off] = dfz_mem_fill_byte((enum dfz_level)l, off);
 		memcpy(a->base, a->fill, a->cap);
 		a->high = 0;
 		a->size = a->cap;
@@ -80,23 +109,23 @@ err_fini:
 
 void dfz__mem_fini(struct dfz_rt *rt)
 {
-	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
+	for (unsigned l = 0; l < DFZ__NARENAS; l++) {
 		free(rt->arena[l].base);
-		free(rt->arena[l].fill);
 		rt->arena[l].base = NULL;
 		rt->arena[l].fill = NULL;
 	}
 }
 
+/* The device arena is always usable whole: its budget is accounting. */
 void dfz__mem_reset(struct dfz_rt *rt)
 {
-	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
+	for (unsigned l = 0; l < DFZ__NARENAS; l++) {
 		struct dfz_arena *a = &rt->arena[l];
 
 		memcpy(a->base, a->fill, a->high);
 		a->high = 0;
 		a->nblocks = 0;
-		a->size = rt->cfg.mem_size[l];
+		a->size = l < DFZ_NLEVELS ? rt->cfg.mem_size[l] : a->cap;
 	}
 }
 
@@ -106,7 +135,7 @@ void dfz__mem_touch(struct dfz_rt *rt, unsigned level, uint32_t off,
 	struct dfz_arena *a;
 	uint64_t end = (uint64_t)off + len;
 
-	if (level >= DFZ_NLEVELS)
+	if (level >= DFZ__NARENAS)
 		return;
 	a = &rt->arena[level];
 	if (end > a->cap)
@@ -169,8 +198,8 @@ static void write_canaries(struct dfz_arena *a, unsigned level, uint32_t from)
 		a->base[k] = dfz_mem_canary_byte((enum dfz_level)level, k);
 }
 
-static int alloc_block(struct dfz_rt *rt, unsigned level, uint32_t size,
-		       uint32_t *off)
+int dfz__mem_alloc(struct dfz_rt *rt, unsigned level, uint32_t size,
+		   uint8_t tag, uint32_t *off)
 {
 	struct dfz_arena *a = &rt->arena[level];
 	struct dfz_block *b;
@@ -189,6 +218,7 @@ static int alloc_block(struct dfz_rt *rt, unsigned level, uint32_t size,
 	b = &a->block[i];
 	b->off = (uint32_t)start + DFZ_REDZONE;
 	b->size = size;
+	b->tag = tag;
 	write_canaries(a, level, (uint32_t)start);
 	write_canaries(a, level, b->off + size);
 	dfz__mem_touch(rt, level, (uint32_t)start, size + 2 * DFZ_REDZONE);
@@ -197,25 +227,31 @@ static int alloc_block(struct dfz_rt *rt, unsigned level, uint32_t size,
 	return 0;
 }
 
-/* Index of the block whose user region starts at @off, or -1. */
-static int find_block(const struct dfz_arena *a, uint32_t off)
+/* How many blocks start at or before @off (binary search by address). */
+static uint32_t blocks_upto(const struct dfz_arena *a, uint32_t off)
 {
 	uint32_t lo = 0, hi = a->nblocks;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (a->block[mid].off == off)
-			return (int)mid;
-		if (a->block[mid].off < off)
+		if (a->block[mid].off <= off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return -1;
+	return lo;
 }
 
-static int free_block(struct dfz_rt *rt, unsigned level, uint32_t off)
+/* Index of the block whose user region starts at @off, or -1. */
+static int find_block(const struct dfz_arena *a, uint32_t off)
+{
+	uint32_t n = blocks_upto(a, off);
+
+	return n > 0 && a->block[n - 1].off == off ? (int)(n - 1) : -1;
+}
+
+int dfz__mem_free(struct dfz_rt *rt, unsigned level, uint32_t off)
 {
 	struct dfz_arena *a = &rt->arena[level];
 	int i = find_block(a, off);
@@ -229,18 +265,29 @@ static int free_block(struct dfz_rt *rt, unsigned level, uint32_t off)
 	return 0;
 }
 
+const struct dfz_block *dfz__mem_block_at(const struct dfz_rt *rt,
+					  unsigned level, uint32_t off)
+{
+	const struct dfz_arena *a = &rt->arena[level];
+	uint32_t n = blocks_upto(a, off);
+
+	if (n == 0 || off - a->block[n - 1].off >= a->block[n - 1].size)
+		return NULL;
+	return &a->block[n - 1];
+}
+
 int dfz_l3_alloc(struct dfz_rt *rt, uint32_t size, uint32_t *off)
 {
 	if (!rt || !off)
 		return DFZ_EINVAL;
-	return alloc_block(rt, DFZ_L3, size, off);
+	return dfz__mem_alloc(rt, DFZ_L3, size, 0, off);
 }
 
 int dfz_l3_free(struct dfz_rt *rt, uint32_t off)
 {
 	if (!rt)
 		return DFZ_EINVAL;
-	return free_block(rt, DFZ_L3, off);
+	return dfz__mem_free(rt, DFZ_L3, off);
 }
 
 int dfz_local_alloc(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
@@ -251,7 +298,7 @@ int dfz_local_alloc(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
 
 	if (!rt || !ptr || (level != DFZ_L2 && level != DFZ_L1))
 		return DFZ_EINVAL;
-	rc = alloc_block(rt, level, size, &off);
+	rc = dfz__mem_alloc(rt, level, size, 0, &off);
 	if (rc == 0)
 		*ptr = rt->arena[level].base + off;
 	return rc;
@@ -263,7 +310,7 @@ int dfz_local_free(struct dfz_rt *rt, void *ptr)
 
 	if (!rt || !dfz_mem_locate(rt, ptr, 1, &s))
 		return DFZ_EINVAL;
-	return free_block(rt, s.level, s.off);
+	return dfz__mem_free(rt, s.level, s.off);
 }
 
 /* ------------------------------------------------------------------ access */

@@ -3,7 +3,8 @@
  * The runtime context: error messages and bug-switch names, creation and
  * per-run reset of the model, virtual time (the engine step loop, yield
  * points, bounded waits) and the one observer interface. Memory lives in
- * mem.c and the ram engine in ram.c; this file ties them together.
+ * mem.c, the ram engine in ram.c, the device in dev.c and the host runtime
+ * in host.c; this file ties them together.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,8 @@ static void apply_config(struct dfz_rt *rt, const struct dfz_rt_config *cfg)
 		rt->cfg.bandwidth = DEFAULT_BANDWIDTH;
 	if (rt->cfg.wait_bound == 0)
 		rt->cfg.wait_bound = DEFAULT_WAIT_BOUND;
+	if (rt->cfg.dev_budget > DFZ_CAP_DEV_BUDGET)
+		rt->cfg.dev_budget = DFZ_CAP_DEV_BUDGET;
 }
 
 int dfz_rt_create(struct dfz_rt **out)
@@ -124,10 +127,14 @@ int dfz_rt_create(struct dfz_rt **out)
 		goto err_fini_ram;
 	if (dfz__idma_create(rt, &rt->idma) < 0)
 		goto err_destroy_mchan;
+	if (dfz__dev_init(&rt->dev, rt) < 0)
+		goto err_destroy_idma;
 	dfz_rt_reset(rt, &defaults);
 	*out = rt;
 	return 0;
 
+err_destroy_idma:
+	dfz__idma_destroy(rt->idma);
 err_destroy_mchan:
 	dfz__mchan_destroy(rt->mchan);
 err_fini_ram:
@@ -143,6 +150,7 @@ void dfz_rt_destroy(struct dfz_rt *rt)
 {
 	if (!rt)
 		return;
+	dfz__dev_fini(&rt->dev);
 	dfz__idma_destroy(rt->idma);
 	dfz__mchan_destroy(rt->mchan);
 	dfz__ram_fini(&rt->ram);
@@ -161,6 +169,8 @@ int dfz_rt_reset(struct dfz_rt *rt, const struct dfz_rt_config *cfg)
 	dfz__ram_reset(&rt->ram);
 	dfz__mchan_reset(rt->mchan);
 	dfz__idma_reset(rt->idma);
+	dfz__dev_reset(&rt->dev);
+	dfz__host_reset(&rt->host, rt);
 	rt->now = 0;
 	return 0;
 }

@@ -51,6 +51,11 @@ uint64_t dfz__handle_bytes(const struct dfz_adapter *ad, unsigned level);
 
 /* ------------------------------------------------------------ memory model */
 
+/* Arenas of a runtime: the SoC levels, then the device memory (runtime_host.h)
+ * at index DFZ_DEV_LEVEL. DFZ_NLEVELS stays the "no SoC level" sentinel. */
+#define DFZ__NARENAS (DFZ_NLEVELS + 1u)
+_Static_assert(DFZ_DEV_LEVEL == DFZ_NLEVELS, "the device arena follows L1");
+
 /* Bytes at the start of every level that no allocation covers, so offset 0
  * (and the arena base) is never a valid user address. */
 #define DFZ__MEM_RESERVED 64u
@@ -62,6 +67,8 @@ uint64_t dfz__handle_bytes(const struct dfz_adapter *ad, unsigned level);
 struct dfz_block {
 	uint32_t off;         /* first user byte */
 	uint32_t size;        /* user bytes */
+	uint8_t tag;          /* the arena owner's kind of block (the device:
+			       * enum dfz__dev_kind); 0 on the SoC levels */
 };
 
 /*
@@ -71,7 +78,8 @@ struct dfz_block {
  */
 struct dfz_arena {
 	uint8_t *base;        /* cap bytes of storage */
-	uint8_t *fill;        /* cap bytes: the fresh-arena template */
+	const uint8_t *fill;  /* cap bytes: the fresh-arena template (shared
+			       * by every runtime of the process) */
 	uint32_t cap;
 	uint32_t size;        /* usable bytes this run */
 	uint32_t high;        /* high-water mark of bytes possibly written */
@@ -98,15 +106,62 @@ struct dfz_ram {
 	struct dfz_ram_hw_slot slot[DFZ_RAM_SLOTS];
 };
 
+/* ------------------------------------------------------------ the device */
+
+/* The kinds of device blocks (their arena tag). */
+enum dfz__dev_kind { DFZ__DEV_USER = 1, DFZ__DEV_IMAGE };
+
+/*
+ * struct dfz_dev - the driver's state over the device arena. The arena
+ * keeps the blocks, tagged with their kind; the device keeps the live-byte
+ * ledger the budget is checked against.
+ */
+struct dfz_dev {
+	struct dfz_rt *rt;
+	uint64_t live;                /* requested bytes of live blocks */
+	uint8_t *sum;                 /* kernel scratch, DFZ_CAP_DEV bytes */
+};
+
+/* One (host, device, size) entry of the host runtime's pair table. */
+struct dfz_host_pair {
+	uint64_t host;                /* host pointer */
+	uint64_t dev;                 /* device address */
+	uint32_t size;                /* bytes */
+};
+
+/*
+ * struct dfz_host - the host runtime's context (one per runtime). Init
+ * copies the argument table; everything here is dropped, not freed, by a
+ * reset (the device arena's reset takes the memory back).
+ */
+struct dfz_host {
+	struct dfz_rt *rt;
+	bool inited;
+	bool ran;                     /* a launch succeeded since init */
+	bool has_kernel;              /* @kernel is cached */
+	uint32_t nargs;
+	struct dfz_tensor_arg args[DFZ_HOST_MAX_ARGS];
+	uint8_t roles[DFZ_HOST_MAX_ARGS];
+	uint32_t bytes[DFZ_HOST_MAX_ARGS];
+	uint64_t dev_of_arg[DFZ_HOST_MAX_ARGS]; /* device address launched */
+	uint32_t npairs;
+	struct dfz_host_pair pairs[DFZ_HOST_MAX_PAIRS]; /* non-child args */
+	uint64_t graph;               /* packed graph output buffer, or 0 */
+	uint64_t kernel;              /* image handle, when @has_kernel */
+	uint32_t launches;            /* driver launches since init */
+};
+
 /* ---------------------------------------------------------------- runtime */
 
 struct dfz_rt {
 	struct dfz_rt_config cfg;     /* defaults applied */
 	uint64_t now;                 /* virtual steps run since reset */
-	struct dfz_arena arena[DFZ_NLEVELS];
+	struct dfz_arena arena[DFZ__NARENAS];
 	struct dfz_ram ram;
 	struct dfz_mchan *mchan;      /* runtime/mchan.c owns it */
 	struct dfz_idma *idma;        /* runtime/idma.c owns it */
+	struct dfz_dev dev;
+	struct dfz_host host;
 };
 
 /* mem.c */
@@ -124,6 +179,20 @@ void dfz__mem_reset(struct dfz_rt *rt);
  */
 void dfz__mem_touch(struct dfz_rt *rt, unsigned level, uint32_t off,
 		    uint32_t len);
+/**
+ * dfz__mem_alloc() - first-fit allocation of @size bytes of arena @level
+ * (any arena, the device's included) with redzones, tagged @tag; emits
+ * ALLOC. Return: 0, DFZ_EINVAL for size 0, or DFZ_ENOMEM.
+ */
+int dfz__mem_alloc(struct dfz_rt *rt, unsigned level, uint32_t size,
+		   uint8_t tag, uint32_t *off);
+/** dfz__mem_free() - free the block whose user region starts at @off;
+ * emits FREE. Return: 0, or DFZ_EINVAL when there is no such block. */
+int dfz__mem_free(struct dfz_rt *rt, unsigned level, uint32_t off);
+/** dfz__mem_block_at() - the live block of @level whose user region holds
+ * offset @off, or NULL. */
+const struct dfz_block *dfz__mem_block_at(const struct dfz_rt *rt,
+					  unsigned level, uint32_t off);
 
 /* ram.c */
 /** dfz__ram_init() - set up @ram of @rt and register it as live.
@@ -151,6 +220,48 @@ void dfz__idma_reset(struct dfz_idma *d);
 void dfz__idma_step(struct dfz_idma *d);
 bool dfz__idma_is_idle(const struct dfz_idma *d);
 extern const struct dfz_engine_ops dfz__idma_ops;
+
+/* dev.c, dev_kernel.c: the device and its driver */
+int dfz__dev_init(struct dfz_dev *dev, struct dfz_rt *rt);
+void dfz__dev_fini(struct dfz_dev *dev);
+/** dfz__dev_reset() - drop the ledger (the arena's reset drops the
+ * blocks, images included). */
+void dfz__dev_reset(struct dfz_dev *dev);
+/** dfz__dev_live() - live device bytes (user buffers and images). */
+uint64_t dfz__dev_live(const struct dfz_dev *dev);
+/** dfz__dev_in_user() - true when [addr, addr+n) lies inside one live
+ * user block (n >= 1). @off: out, the arena offset of @addr. */
+bool dfz__dev_in_user(const struct dfz_dev *dev, uint64_t addr, uint64_t n,
+		      uint32_t *off);
+/** dfz__dev_is_image() - true when @addr starts a live kernel image. */
+bool dfz__dev_is_image(const struct dfz_dev *dev, uint64_t addr);
+
+/* The fields of an API event (runtime_host.h) besides kind and step. */
+struct dfz__api {
+	uint8_t call;                 /* enum dfz_api */
+	int rc;                       /* RET: the return code */
+	const void *host;             /* the host pointer argument */
+	struct dfz_span dst;
+	struct dfz_span src;
+	uint64_t size;                /* the size argument */
+};
+
+/** dfz__dev_span() - the API-event span of device range [addr, addr+n):
+ * level DFZ_DEV_LEVEL when @addr is in the arena, else DFZ_NOWHERE_LEVEL;
+ * the length saturates at UINT32_MAX. */
+struct dfz_span dfz__dev_span(uint64_t addr, uint64_t n);
+/** dfz__api_init() - @a for @call: no host pointer, both spans nowhere. */
+void dfz__api_init(struct dfz__api *a, enum dfz_api call);
+/** dfz__api_emit() - publish @a as an event of @kind at the current step. */
+void dfz__api_emit(struct dfz_rt *rt, enum dfz_ev_kind kind,
+		   const struct dfz__api *a);
+/** dfz__api_ret() - set @a's return code to @rc, publish it as API_RET.
+ * Return: @rc. */
+int dfz__api_ret(struct dfz_rt *rt, struct dfz__api *a, int rc);
+
+/* host.c */
+/** dfz__host_reset() - back to idle, nothing freed. */
+void dfz__host_reset(struct dfz_host *h, struct dfz_rt *rt);
 
 /* rt.c */
 /** dfz__rt_step() - one engine step: time advances, every engine steps. */

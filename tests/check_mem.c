@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check_fast.h"
 #include "runtime_int.h"
 
 static struct dfz_rt *rt;
@@ -96,8 +97,8 @@ START_TEST(test_patterns_distinct)
 	ck_assert_uint_lt(same_next, 64);
 	for (unsigned l = 0; l < DFZ_NLEVELS; l++)
 		for (uint32_t off = 0; off < DFZ_CAP_L1; off++)
-			ck_assert_uint_ne(dfz_mem_canary_byte((enum dfz_level)l, off),
-					  dfz_mem_fill_byte((enum dfz_level)l, off));
+			CK_CHECK_UINT(dfz_mem_canary_byte((enum dfz_level)l, off), !=,
+				      dfz_mem_fill_byte((enum dfz_level)l, off));
 }
 END_TEST
 

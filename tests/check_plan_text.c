@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Tests of the text form of plans (harness/plan_print.c, plan_text.c,
+ * Tests of the text form of xfer plans (harness/plan_print.c, plan_text.c,
  * plan_lex.c): print and parse agree with the decoder and the encoder on
  * one- and two-hop plans, keys missing take the simplest values, plans
  * written before hops existed still read the same, and the parser's
@@ -25,10 +25,15 @@ uint64_t rng_next(uint64_t *s)
 	return *s;
 }
 
-/* A random byte string, a quarter of its bytes zero. */
 size_t random_bytes(uint64_t *s, uint8_t *buf)
 {
-	size_t n = rng_next(s) % (MAX_BYTES + 1), i;
+	return random_bytes_max(s, buf, MAX_BYTES);
+}
+
+/* A random byte string, a quarter of its bytes zero. */
+size_t random_bytes_max(uint64_t *s, uint8_t *buf, size_t max)
+{
+	size_t n = rng_next(s) % (max + 1), i;
 
 	for (i = 0; i < n; i++) {
 		uint64_t r = rng_next(s);
@@ -145,10 +150,16 @@ static void check_hops(const struct dfz_plan_xfer *x)
 /* Every field in its range, every undrawn field canonical. */
 void check_ranges(const struct dfz_plan *p)
 {
+	static const struct dfz_plan blank;
 	const struct dfz_plan_xfer *x = &p->xfer;
 	unsigned d, i;
 
 	ck_assert_uint_lt(p->family, DFZ_FAMILY_COUNT);
+	if (p->family != DFZ_FAMILY_XFER) {
+		check_host_ranges(p);
+		return;
+	}
+	ck_assert(dfz__plan_host_same(&p->host, &blank.host));
 	ck_assert(x->rank >= 1 && x->rank <= DFZ_MAX_RANK);
 	ck_assert(x->elem == 1 || x->elem == 2 || x->elem == 4 || x->elem == 8);
 	ck_assert(x->tensor_class >= DFZ_TENSOR_CLASS_MIN &&
@@ -176,6 +187,11 @@ void check_caps(const struct dfz_plan *p)
 	const struct dfz_plan_xfer *x = &p->xfer;
 	uint32_t cap = dfz_plan_tensor_cap(x);
 	unsigned i, h;
+
+	if (p->family != DFZ_FAMILY_XFER) {
+		check_host_caps(p);
+		return;
+	}
 
 	ck_assert_uint_le(dfz__plan_tensor_bytes(x, &x->in), cap);
 	for (i = 0; i < x->nnodes; i++) {
@@ -396,7 +412,7 @@ START_TEST(test_text_roundtrip)
 
 	for (i = 0; i < 1500; i++) {
 		n = random_bytes(&s, bytes);
-		dfz_plan_decode(bytes, n, &p);
+		dfz_plan_decode_as(DFZ_FAMILY_XFER, bytes, n, &p);
 		text = print_to_string(&p);
 		ck_assert_msg(dfz_plan_parse(text, &q, err, sizeof(err)) == 0,
 			      "%s\n%s", err, text);
@@ -412,12 +428,6 @@ START_TEST(test_text_roundtrip)
 	ck_assert_uint_gt(two, 300);
 }
 END_TEST
-
-struct parse_error {
-	const char *text;
-	unsigned line;
-	const char *needle;
-};
 
 static const struct parse_error parse_errors[] = {
 	{ "rank 2\nbogus 1\n", 2, "unknown key 'bogus'" },
@@ -449,7 +459,13 @@ static const struct parse_error parse_errors[] = {
 	{ "sched 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 "
 	  "1 1 1 1 1 1\n", 1, "at most 32 values, got 36" },
 	{ "sched 16\n", 1, "out of range 0..15" },
-	{ "\n\nfamily host\n", 3, "unknown value 'host'" },
+	{ "\n\nfamily frob\n", 3, "unknown value 'frob' for 'family' "
+	  "(xfer|host|api)" },
+	{ "rank 2\nseed 1\n\nlaunches 5\n", 4,
+	  "key 'launches' is not part of an xfer plan" },
+	{ "family xfer\nt0 shape 2\n", 2, "key 't0' is not part of an xfer" },
+	{ "rank 1\nfamily xfer\n# x\nfamily xfer\n", 4,
+	  "duplicate key 'family' (first on line 2)" },
 	{ "node0.aux.order 0 1 2 # the brief's own example: kernel copy\n"
 	  "node0.kernel copy\nrank 3\n", 1, "not add" },
 	{ "nodes\n", 1, "needs 1 value, got 0" },
@@ -469,10 +485,10 @@ static const struct parse_error parse_errors[] = {
 	{ "hop0.engine mchan\nlocal_size 1048576\n", 2, "out of range" },
 	{ "hop0.pool 2\n", 1, "'pool' of hop 0 is 2" },
 };
-static_assert(COUNT_OF(parse_errors) == 43, "parse_errors");
+static_assert(COUNT_OF(parse_errors) == 46, "parse_errors");
 
-static void check_error(int rc, const char *err, unsigned line,
-			const char *needle)
+void check_parse_error(int rc, const char *err, unsigned line,
+		       const char *needle)
 {
 	char prefix[32];
 
@@ -483,14 +499,18 @@ static void check_error(int rc, const char *err, unsigned line,
 	ck_assert(strchr(err, '\n') == NULL);
 }
 
-START_TEST(test_parse_errors)
+void check_parse_case(const struct parse_error *e)
 {
-	const struct parse_error *e = &parse_errors[_i];
 	struct dfz_plan p;
 	char err[256];
 
-	check_error(dfz_plan_parse(e->text, &p, err, sizeof(err)), err,
-		    e->line, e->needle);
+	check_parse_error(dfz_plan_parse(e->text, &p, err, sizeof(err)), err,
+			  e->line, e->needle);
+}
+
+START_TEST(test_parse_errors)
+{
+	check_parse_case(&parse_errors[_i]);
 }
 END_TEST
 
@@ -504,8 +524,8 @@ START_TEST(test_parse_long_lines)
 	strcpy(text, "rank 2\nshape");
 	memset(text + 12, ' ', n);
 	strcpy(text + 12 + n, "1 2\n");
-	check_error(dfz_plan_parse(text, &p, err, sizeof(err)), err, 2,
-		    "longer than");
+	check_parse_error(dfz_plan_parse(text, &p, err, sizeof(err)), err, 2,
+			  "longer than");
 	/* A long comment is fine: only the part before `#` is bounded. */
 	memcpy(text + 12, " 1 2 #", 6);
 	memset(text + 18, 'x', n - 6);
@@ -519,9 +539,7 @@ START_TEST(test_parse_long_lines)
 }
 END_TEST
 
-/* Parse @text; it must either succeed with a plan in range or fail with a
- * one-line message. */
-static void parse_any(const char *text)
+bool parse_any(const char *text)
 {
 	struct dfz_plan p;
 	char err[96];
@@ -532,21 +550,35 @@ static void parse_any(const char *text)
 		dfz_plan_normalise(&p);
 		check_ranges(&p);
 		check_caps(&p);
-		return;
+		return true;
 	}
 	ck_assert_int_eq(rc, DFZ_EINVAL);
 	ck_assert_msg(!strncmp(err, "line ", 5), "%s", err);
 	ck_assert(strchr(err, '\n') == NULL);
+	return false;
+}
+
+bool parse_mutated(uint64_t *s, const struct dfz_plan *p, unsigned round)
+{
+	char *text = print_to_string(p);
+	size_t len = strlen(text);
+	bool ok;
+
+	for (unsigned k = 0; k < 1 + round % 3; k++)
+		text[rng_next(s) % len] = "0123456789 \n#xt-.:"[rng_next(s) % 18];
+	ok = parse_any(text);
+	free(text);
+	return ok;
 }
 
 START_TEST(test_parse_random)
 {
 	uint64_t s = 0xda942042e4dd58b5u;
-	char buf[MAX_BYTES + 1], *text;
-	unsigned i, k, ok = 0;
+	char buf[MAX_BYTES + 1];
 	uint8_t bytes[MAX_BYTES];
+	unsigned i, ok = 0;
 	struct dfz_plan p;
-	size_t n, len;
+	size_t n;
 
 	for (i = 0; i < 3000; i++) { /* raw bytes */
 		n = random_bytes(&s, (uint8_t *)buf);
@@ -555,15 +587,8 @@ START_TEST(test_parse_random)
 	}
 	for (i = 0; i < 1500; i++) { /* printed plans with a few bytes hit */
 		n = random_bytes(&s, bytes);
-		dfz_plan_decode(bytes, n, &p);
-		text = print_to_string(&p);
-		len = strlen(text);
-		for (k = 0; k < 1 + i % 3; k++)
-			text[rng_next(&s) % len] =
-				"0123456789 \n#x-.:"[rng_next(&s) % 17];
-		parse_any(text);
-		ok += dfz_plan_parse(text, &p, NULL, 0) == 0;
-		free(text);
+		dfz_plan_decode_as(DFZ_FAMILY_XFER, bytes, n, &p);
+		ok += parse_mutated(&s, &p, i);
 	}
 	ck_assert(ok > 50 && ok < 1450); /* both outcomes were exercised */
 }

@@ -19,6 +19,7 @@ static struct dfz_exec *ex;
 static void setup(void)
 {
 	ck_assert_int_eq(dfz_exec_create(DFZ_ORACLES_ALL, &ex), 0);
+	dfz_exec_catch_signals(ex, true); /* null-arg crashes for real */
 }
 
 static void teardown(void)
@@ -62,6 +63,12 @@ START_TEST(test_reproducer)
 	snprintf(path, sizeof(path), "corpus/regress/%s.plan", sw);
 	load(path, &p);
 	expected_classes(path, expect, sizeof(expect));
+	/* A reproducer of a real crash faults inside this process: under
+	 * valgrind (tools/memcheck.sh sets DFZ_MEMCHECK) that fault is a
+	 * memcheck error of its own, so there it is replayed through the
+	 * CLI instead (memcheck.sh expects valgrind's exit code for it). */
+	if (strcmp(expect, "|crash|") == 0 && getenv("DFZ_MEMCHECK"))
+		return;
 	dfz_exec_run(ex, &p, 1u << _i, &v);
 	ck_assert_msg(v.kind == DFZ_VERDICT_BUG, "%s: not flagged with --bug %s",
 		      path, sw);
@@ -76,8 +83,12 @@ END_TEST
 
 START_TEST(test_seed_corpus_clean)
 {
+	static const char *const dirs[] = { "corpus/xfer", "corpus/host",
+					    "corpus/api" };
+	static const int least[] = { 10, 5, 5 };
+	const char *dir = dirs[_i];
 	struct dirent **names;
-	int n = scandir("corpus/xfer", &names, NULL, alphasort);
+	int n = scandir(dir, &names, NULL, alphasort);
 	int ran = 0;
 
 	ck_assert_int_gt(n, 0);
@@ -87,7 +98,7 @@ START_TEST(test_seed_corpus_clean)
 		struct dfz_plan p;
 
 		if (names[i]->d_name[0] != '.') {
-			snprintf(path, sizeof(path), "corpus/xfer/%s",
+			snprintf(path, sizeof(path), "%s/%s", dir,
 				 names[i]->d_name);
 			load(path, &p);
 			dfz_exec_run(ex, &p, 0, &v);
@@ -99,7 +110,7 @@ START_TEST(test_seed_corpus_clean)
 		free(names[i]);
 	}
 	free(names);
-	ck_assert_int_ge(ran, 10);
+	ck_assert_int_ge(ran, least[_i]);
 }
 END_TEST
 
@@ -156,7 +167,7 @@ Suite *suite_regress(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_reproducer, 0, DFZ_BUG_COUNT);
-	tcase_add_test(tc, test_seed_corpus_clean);
+	tcase_add_loop_test(tc, test_seed_corpus_clean, 0, 3);
 	tcase_add_test(tc, test_rank3_flagged_rank2_clean);
 	tcase_add_test(tc, test_random_plans_clean);
 	suite_add_tcase(s, tc);

@@ -29,11 +29,18 @@ for f in corpus/regress/*.plan; do
 	[ "$rc" -eq 0 ] && ok || bad "$f without switches: exit $rc, expected 0"
 done
 
-"$cli" run --quiet corpus/xfer >/dev/null; rc=$?
-[ "$rc" -eq 0 ] && ok || bad "seed corpus corpus/xfer: exit $rc, expected 0 (clean)"
+for d in corpus/xfer corpus/host corpus/api; do
+	"$cli" run --quiet "$d" >/dev/null; rc=$?
+	[ "$rc" -eq 0 ] && ok || bad "seed corpus $d: exit $rc, expected 0 (clean)"
+done
 
 "$cli" gen --count 2000 --seed 7 | "$cli" run --quiet - >/dev/null; rc=$?
 [ "$rc" -eq 0 ] && ok || bad "2000 random plans (seed 7): exit $rc, expected 0 (clean)"
+for fam in host api; do
+	"$cli" gen --family $fam --count 2000 --seed 7 --bytes 400 |
+		"$cli" run --quiet - >/dev/null; rc=$?
+	[ "$rc" -eq 0 ] && ok || bad "2000 random $fam plans (seed 7): exit $rc, expected 0 (clean)"
+done
 
 echo "regress: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

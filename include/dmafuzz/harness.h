@@ -44,6 +44,15 @@ int dfz_exec_create(uint32_t oracles, struct dfz_exec **out);
 void dfz_exec_destroy(struct dfz_exec *ex);
 
 /**
+ * dfz_exec_catch_signals() - with @on, a signal the runtime raises while
+ * it runs a host or api plan (SIGSEGV, SIGBUS, SIGFPE, SIGILL) ends the run
+ * with a `crash` finding instead of killing the process. Off by default:
+ * fuzz targets want the real fault. Not thread-safe (signal handlers are
+ * process-wide).
+ */
+void dfz_exec_catch_signals(struct dfz_exec *ex, bool on);
+
+/**
  * dfz_exec_run() - run @p with the bug switches in @bugs.
  * @p: borrowed. @v: out, filled completely.
  * Return: the verdict kind.

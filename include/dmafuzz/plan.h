@@ -4,10 +4,12 @@
  *
  * Fuzz bytes are decoded as a choice stream: every field is drawn by
  * take(lo, hi) from the next bytes, and when the bytes run out every draw
- * returns its simplest value. The decoder is total: any byte string is a
- * valid plan, and plans over a cap are clamped, never rejected. The text
- * form (.plan, `key value` lines, `#` comments) is what people read and
- * write; encode(parse(print(decode(b)))) decodes to the same plan.
+ * returns its simplest value. The first draw is the family (xfer, the
+ * simplest, then host and api); the rest depends on it. The decoder is
+ * total: any byte string is a valid plan, and plans over a cap are
+ * clamped, never rejected. The text form (.plan, `key value` lines, `#`
+ * comments) is what people read and write; encode(parse(print(decode(b))))
+ * decodes to the same plan.
  */
 #ifndef DMAFUZZ_PLAN_H
 #define DMAFUZZ_PLAN_H
@@ -155,6 +157,26 @@ void dfz_plan_decode(const uint8_t *buf, size_t n, struct dfz_plan *out);
  * Return: 0 or DFZ_ENOMEM.
  */
 int dfz_plan_encode(const struct dfz_plan *p, uint8_t **buf, size_t *n);
+
+/**
+ * dfz_plan_decode_as() - decode @n bytes of @buf as the choice stream of a
+ * plan of family @family, without the family draw (for fuzz targets of
+ * one family). A family out of range reads as the last one (the
+ * encoder clamps it so too).
+ * @buf: borrowed; may be NULL when @n is 0. @out: filled completely.
+ * Never fails, as dfz_plan_decode().
+ */
+void dfz_plan_decode_as(unsigned family, const uint8_t *buf, size_t n,
+			struct dfz_plan *out);
+
+/**
+ * dfz_plan_encode_as() - the stream of dfz_plan_encode() without the
+ * family draw: dfz_plan_decode_as(p->family, ...) reads it back as
+ * normalise(@p).
+ * @buf: out, caller owns; release with free().
+ * Return: 0 or DFZ_ENOMEM.
+ */
+int dfz_plan_encode_as(const struct dfz_plan *p, uint8_t **buf, size_t *n);
 
 /** dfz_plan_normalise() - decode(encode(@p)) in place: clamp to the caps. */
 int dfz_plan_normalise(struct dfz_plan *p);

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The executor of the host and api families: a user of the host runtime.
+ * It fills the host tensors and the kernel binary from the plan's seed,
+ * stages the child tensors on the device, builds the host program (host:
+ * init, the launches, validate, finalize; api: the plan's calls) and
+ * performs its calls with the faults the plan asks for, as plain calls to
+ * the driver and the host runtime. The oracles get the program as the
+ * specification of the run. Buffers are allocated once; a run touches only
+ * what its tensors use.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness_int.h"
+
+/* Host tensors are laid out with this gap between them, so a copy that
+ * runs past one tensor lands in bytes no tensor owns. */
+#define HOST_GAP 64u
+#define HOST_BYTES (DFZ_CAP_HOST_TOTAL + DFZ_HOST_MAX_ARGS * HOST_GAP)
+#define HUGE_SIZE (1ull << 40)
+
+struct dfz__hexec {
+	struct dfz_host_prog prog;
+	uint64_t slot[DFZ_HOST_SLOTS];    /* api: user device buffers */
+	struct dfz_rt *rt;                /* current run */
+	struct dfz_dev *dev;
+	struct dfz_host *host;
+	unsigned call;                    /* call being performed */
+	uint8_t bin[DFZ_CAP_BIN];
+	uint8_t scratch[DFZ_HOST_MAX_TENSOR]; /* api copies' host side */
+	uint8_t mem[HOST_BYTES];          /* host tensors */
+};
+
+int dfz__hexec_create(struct dfz__hexec **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : DFZ_ENOMEM;
+}
+
+void dfz__hexec_destroy(struct dfz__hexec *hx)
+{
+	free(hx);
+}
+
+/* splitmix64: the fill of tensors and binary from the plan's seed. */
+static uint64_t mix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void fill(uint8_t *dst, uint32_t n, uint64_t seed)
+{
+	uint64_t s = seed;
+
+	for (uint32_t i = 0; i < n; i++)
+		dst[i] = (uint8_t)(mix64(&s) >> 56);
+}
+
+/* ------------------------------------------------------- the program */
+
+static void tensor_of(const struct dfz_plan_tensor *pt,
+		      struct dfz_host_tensor *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (unsigned d = 0; d < pt->rank && d < DFZ_MAX_RANK; d++)
+		t->arg.shapes[d] = pt->shape[d];
+	t->arg.ndims = pt->rank;
+	t->arg.dtype = pt->dtype;
+	t->arg.child_memory = pt->child;
+	t->role = pt->role;
+	t->bytes = (uint32_t)dfz_tensor_bytes(&t->arg);
+}
+
+/*
+ * Host tensors get their storage, child tensors a staged device buffer
+ * holding their initial bytes (the user's, before the program starts).
+ * Return: 0, or the driver's code when a child does not fit the device.
+ */
+static int place_tensors(struct dfz__hexec *hx, const struct dfz_plan_host *h)
+{
+	struct dfz_host_prog *p = &hx->prog;
+	uint32_t at = 0;
+	int rc;
+
+	p->ntensors = h->ntensors;
+	for (unsigned i = 0; i < h->ntensors; i++) {
+		struct dfz_host_tensor *t = &p->t[i];
+		uint64_t seed = ((uint64_t)h->seed << 8) | i;
+
+		tensor_of(&h->t[i], t);
+		if (!t->arg.child_memory) {
+			if ((uint64_t)at + t->bytes > HOST_BYTES)
+				return DFZ_ENOMEM;
+			fill(hx->mem + at, t->bytes, seed);
+			t->arg.data = (uint64_t)(uintptr_t)(hx->mem + at);
+			at += t->bytes + HOST_GAP;
+			continue;
+		}
+		rc = dfz_dev_malloc(hx->dev, t->bytes, &t->arg.data);
+		if (rc < 0)
+			return rc;
+		fill(hx->scratch, t->bytes, seed);
+		rc = dfz_dev_copy_to(hx->dev, t->arg.data, hx->scratch,
+				     t->bytes);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void build_calls(struct dfz__hexec *hx, const struct dfz_plan *pl)
+{
+	struct dfz_host_prog *p = &hx->prog;
+	static const uint8_t host_ops[] = {
+		DFZ_API_INIT, DFZ_API_RUN, DFZ_API_VALIDATE, DFZ_API_FINALIZE,
+	};
+
+	if (pl->family == DFZ_FAMILY_API) {
+		p->ncalls = pl->host.ncalls;
+		memcpy(p->call, pl->host.call, sizeof(p->call));
+		return;
+	}
+	p->ncalls = sizeof(host_ops);
+	memset(p->call, 0, sizeof(p->call));
+	for (unsigned i = 0; i < sizeof(host_ops); i++) {
+		p->call[i].op = host_ops[i];
+		p->call[i].repeat = 1;
+	}
+	p->call[1].repeat = pl->host.launches;
+}
+
+/* ---------------------------------------------------------- the calls */
+
+static uint64_t size_of(const struct dfz_host_call *c)
+{
+	if (c->fault == DFZ_FAULT_ZERO)
+		return 0;
+	if (c->fault == DFZ_FAULT_HUGE)
+		return HUGE_SIZE;
+	return c->size;
+}
+
+static void perform_driver(struct dfz__hexec *hx, const struct dfz_host_call *c)
+{
+	struct dfz_dev *dev = c->fault == DFZ_FAULT_NULL_CTX ? NULL : hx->dev;
+	bool null_ptr = c->fault == DFZ_FAULT_NULL_PTR;
+	uint64_t *slot = &hx->slot[c->slot % DFZ_HOST_SLOTS];
+	uint64_t addr = *slot + c->offset, got;
+
+	switch (c->op) {
+	case DFZ_API_MALLOC:
+		if (dfz_dev_malloc(dev, size_of(c), null_ptr ? NULL : &got) == 0)
+			*slot = got;
+		break;
+	case DFZ_API_FREE:
+		dfz_dev_free(dev, *slot);
+		break;
+	case DFZ_API_COPY_TO:
+		dfz_dev_copy_to(dev, addr, null_ptr ? NULL : hx->scratch,
+				size_of(c));
+		break;
+	case DFZ_API_COPY_FROM:
+		dfz_dev_copy_from(dev, null_ptr ? NULL : hx->scratch, addr,
+				  size_of(c));
+		break;
+	default:
+		break;
+	}
+}
+
+static void perform_host(struct dfz__hexec *hx, const struct dfz_host_call *c)
+{
+	struct dfz_host *h = c->fault == DFZ_FAULT_NULL_CTX ? NULL : hx->host;
+	bool null_ptr = c->fault == DFZ_FAULT_NULL_PTR;
+	struct dfz_tensor_arg args[DFZ_HOST_MAX_ARGS];
+	uint8_t roles[DFZ_HOST_MAX_ARGS];
+	uint32_t nargs;
+
+	switch (c->op) {
+	case DFZ_API_INIT:
+		nargs = dfz_host_call_args(&hx->prog, c, args, roles);
+		dfz_host_init(h, null_ptr ? NULL : args,
+			      c->fault == DFZ_FAULT_NULL_ROLES ? NULL : roles,
+			      nargs, hx->prog.graph);
+		break;
+	case DFZ_API_RUN:
+		for (uint32_t r = 0; r < c->repeat; r++)
+			dfz_host_launch(h, null_ptr ? NULL : hx->prog.bin,
+					(uint32_t)(c->fault == DFZ_FAULT_ZERO ?
+						   0 : hx->prog.bin_size));
+		break;
+	case DFZ_API_VALIDATE:
+		dfz_host_validate(h);
+		break;
+	case DFZ_API_FINALIZE:
+		dfz_host_finalize(h);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The program's calls, in order (the guarded part of a run). */
+static void perform(void *ctx)
+{
+	struct dfz__hexec *hx = ctx;
+
+	for (; hx->call < hx->prog.ncalls; hx->call++) {
+		const struct dfz_host_call *c = &hx->prog.call[hx->call];
+
+		if (DFZ_API_IS_HOST(c->op))
+			perform_host(hx, c);
+		else
+			perform_driver(hx, c);
+	}
+}
+
+/* ------------------------------------------------------------ the run */
+
+static void crash_finding(struct dfz__hexec *hx, struct dfz_oracles *set,
+			  const struct dfz__crash *cr)
+{
+	struct dfz_evidence ev = dfz_evidence_none();
+	const struct dfz_host_call *c = &hx->prog.call[hx->call];
+	char where[32] = "an unmapped address";
+
+	if (cr->addr < 4096)
+		snprintf(where, sizeof(where), "address 0x%lx",
+			 (unsigned long)cr->addr);
+	ev.xfer = hx->call;
+	ev.step = (int64_t)dfz_rt_now(hx->rt);
+	dfz_oracle_fail(set, "signal", DFZ_CLASS_CRASH, &ev,
+			"%s at %s in the runtime during call %u (%s)",
+			dfz__signal_name(cr->signo), where, hx->call,
+			dfz_api_name(c->op));
+}
+
+int dfz__hexec_run(struct dfz__hexec *hx, struct dfz_rt *rt,
+		   struct dfz_oracles *set, struct dfz_observer obs,
+		   const struct dfz_plan *p, uint32_t bugs, bool catch,
+		   struct dfz_verdict *v)
+{
+	const struct dfz_plan_host *h = &p->host;
+	struct dfz_rt_config cfg;
+	const struct dfz_finding *f;
+	struct dfz__crash cr;
+	int rc;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dev_budget = h->budget;
+	cfg.bandwidth = 1;
+	cfg.wait_bound = 1;
+	cfg.bugs = bugs;
+	cfg.obs = obs;
+	rc = dfz_rt_reset(rt, &cfg);
+	if (rc < 0) {
+		dfz__verdict_reason(v, "bad runtime configuration: %s",
+				    dfz_strerror(rc));
+		return v->kind = DFZ_VERDICT_REJECTED;
+	}
+	dfz_oracles_reset(set, rt);
+	memset(&hx->prog, 0, sizeof(hx->prog));
+	memset(hx->slot, 0, sizeof(hx->slot));
+	hx->rt = rt;
+	hx->dev = dfz_dev_get(rt);
+	hx->host = dfz_host_get(rt);
+	hx->call = 0;
+	rc = place_tensors(hx, h);
+	if (rc < 0) {
+		dfz__verdict_reason(v, "the child tensors do not fit the "
+				    "device: %s", dfz_strerror(rc));
+		return v->kind = DFZ_VERDICT_REJECTED;
+	}
+	fill(hx->bin, h->bin_size, ~(uint64_t)h->seed);
+	hx->prog.graph = h->graph;
+	hx->prog.dev_budget = h->budget;
+	hx->prog.bin = hx->bin;
+	hx->prog.bin_size = h->bin_size;
+	build_calls(hx, p);
+	dfz_oracles_begin_host(set, &hx->prog);
+	if (!catch)
+		perform(hx);
+	else if (!dfz__guard(perform, hx, &cr))
+		crash_finding(hx, set, &cr);
+	dfz_oracles_end(set);
+	f = dfz_oracles_finding(set);
+	v->steps = dfz_rt_now(rt);
+	v->xfers = hx->prog.ncalls;
+	if (f) {
+		v->kind = DFZ_VERDICT_BUG;
+		v->finding = *f;
+	} else {
+		v->kind = DFZ_VERDICT_CLEAN;
+	}
+	return v->kind;
+}

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fixture of the host oracle tests (check_oracle_host*.c): a runtime
+ * and an oracle set per test file, synthetic API events, and a small
+ * interpreter of host programs that performs them on the real driver and
+ * host runtime as the harness does (child tensors staged, host tensors
+ * filled, then the calls in order, a RUN call's repeat as launches, slots
+ * for the user's device buffers, faults applied). The tcase of
+ * check_oracle_host_real.c joins suite_oracle_host().
+ */
+#ifndef DFZ_TEST_ORACLE_HOST_H
+#define DFZ_TEST_ORACLE_HOST_H
+
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "oracle_int.h"
+#include "runtime_int.h"
+
+#define M_DEV (1u << DFZ_ORACLE_DEV)
+#define M_OUT (1u << DFZ_ORACLE_OUTPUT)
+#define M_ERR (1u << DFZ_ORACLE_ERRCODE)
+#define M_HOST (M_DEV | M_OUT | M_ERR)
+#define NOSPAN UINT32_MAX
+#define HBUF 1024                     /* host bytes of one test tensor */
+
+static struct dfz_rt *rt;
+static struct dfz_oracles *set;
+static struct dfz_host_prog prog;
+static uint8_t host[DFZ_HOST_MAX_ARGS][HBUF];
+static uint8_t bin[4096];             /* kernel binary (bin_size used) */
+static uint8_t scratch[DFZ_HOST_MAX_TENSOR];
+static uint64_t slot[DFZ_HOST_SLOTS];
+static int rcs[256];                  /* codes of the calls performed */
+static unsigned nrcs;
+
+static inline void rt_setup(void)
+{
+	ck_assert_int_eq(dfz_rt_create(&rt), 0);
+}
+
+static inline void rt_teardown(void)
+{
+	dfz_oracles_destroy(set);
+	set = NULL;
+	dfz_rt_destroy(rt);
+	rt = NULL;
+}
+
+/* A new run of the oracles in @mask with a device @budget and @bugs. */
+static inline void configure(uint32_t mask, uint32_t budget, uint32_t bugs)
+{
+	struct dfz_rt_config cfg = { .dev_budget = budget, .bugs = bugs };
+
+	if (set && set->mask != mask) {
+		dfz_oracles_destroy(set);
+		set = NULL;
+	}
+	if (!set)
+		ck_assert_int_eq(dfz_oracles_create(mask, &set), 0);
+	cfg.obs = dfz_oracles_observer(set);
+	ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
+	dfz_oracles_reset(set, rt);
+}
+
+/* configure(), and an empty program with a 48-byte kernel binary. */
+static inline void start(uint32_t mask, uint32_t budget, uint32_t bugs)
+{
+	configure(mask, budget, bugs);
+	memset(&prog, 0, sizeof(prog));
+	memset(slot, 0, sizeof(slot));
+	memset(bin, 0x5a, sizeof(bin));
+	prog.dev_budget = budget;
+	prog.bin = bin;
+	prog.bin_size = 48;
+	nrcs = 0;
+}
+
+static inline unsigned verdict(void)
+{
+	const struct dfz_finding *f = dfz_oracles_finding(set);
+
+	return f ? f->cls : DFZ_CLASS_NONE;
+}
+
+#define ck_class(want)                                                   \
+	ck_assert_msg(verdict() == (want), "expected %s, got %s: %s",     \
+		      dfz_class_name(want), dfz_class_name(verdict()),    \
+		      verdict() ? set->finding.msg : "(no finding)")
+
+#define ck_msg_has(s)                                                    \
+	ck_assert_msg(strstr(set->finding.msg, (s)) != NULL,              \
+		      "message '%s' lacks '%s'", set->finding.msg, (s))
+
+TCase *tcase_oracle_host_real(void);
+
+/* ------------------------------------------------------ synthetic events */
+
+static inline void api(unsigned kind, unsigned op, int64_t rc,
+			uint32_t dst, uint32_t src, uint32_t size)
+{
+	struct dfz_event ev = { .kind = (uint8_t)kind, .aux = op, .id = rc };
+
+	ev.dst.level = ev.src.level = DFZ_NOWHERE_LEVEL;
+	if (dst != NOSPAN)
+		ev.dst = (struct dfz_span){ DFZ_DEV_LEVEL, dst, size };
+	if (src != NOSPAN)
+		ev.src = (struct dfz_span){ DFZ_DEV_LEVEL, src, size };
+	ev.desc.size = size;
+	dfz_rt_emit(rt, &ev);
+}
+
+static inline void enter(unsigned op)
+{
+	api(DFZ_EV_API_ENTER, op, 0, NOSPAN, NOSPAN, 0);
+}
+
+static inline void leave(unsigned op, int rc)
+{
+	api(DFZ_EV_API_RET, op, rc, NOSPAN, NOSPAN, 0);
+}
+
+/* --------------------------------------------------------- host programs */
+
+static inline unsigned add_tensor(unsigned dtype, unsigned role,
+				  bool child, uint32_t s0, uint32_t s1)
+{
+	struct dfz_host_tensor *t = &prog.t[prog.ntensors];
+
+	t->arg.dtype = (uint8_t)dtype;
+	t->arg.ndims = 2;
+	t->arg.shapes[0] = s0;
+	t->arg.shapes[1] = s1;
+	t->arg.child_memory = child;
+	t->role = (uint8_t)role;
+	t->bytes = (uint32_t)dfz_tensor_bytes(&t->arg);
+	ck_assert_uint_le(t->bytes, HBUF);
+	return prog.ntensors++;
+}
+
+static inline void add_call(unsigned op, unsigned fault, unsigned s,
+			    uint32_t size, uint32_t offset)
+{
+	struct dfz_host_call *c = &prog.call[prog.ncalls++];
+
+	c->op = (uint8_t)op;
+	c->fault = (uint8_t)fault;
+	c->slot = (uint8_t)s;
+	c->size = size;
+	c->offset = offset;
+	c->repeat = 1;
+}
+
+static inline void add_op(unsigned op)
+{
+	add_call(op, DFZ_FAULT_NONE, 0, 0, 0);
+}
+
+/* Stage the child tensors on the device, fill the host ones, begin. */
+static inline void stage(void)
+{
+	struct dfz_dev *dev = dfz_dev_get(rt);
+	uint64_t addr;
+	unsigned i, e;
+
+	for (i = 0; i < prog.ntensors; i++) {
+		struct dfz_host_tensor *t = &prog.t[i];
+
+		for (e = 0; e < t->bytes; e++)
+			host[i][e] = (uint8_t)(i * 31 + e * 7 + 1);
+		t->arg.data = (uintptr_t)host[i];
+		if (!t->arg.child_memory)
+			continue;
+		ck_assert_int_eq(dfz_dev_malloc(dev, t->bytes, &addr), 0);
+		ck_assert_int_eq(dfz_dev_copy_to(dev, addr, host[i], t->bytes),
+				 0);
+		t->arg.data = addr;
+	}
+	dfz_oracles_begin_host(set, &prog);
+}
+
+static inline uint64_t fault_size(const struct dfz_host_call *c)
+{
+	return c->fault == DFZ_FAULT_HUGE ? 1ull << 40 :
+	       c->fault == DFZ_FAULT_ZERO ? 0 : c->size;
+}
+
+static inline int perform_driver(const struct dfz_host_call *c,
+				 struct dfz_dev *dev)
+{
+	bool null = c->fault == DFZ_FAULT_NULL_PTR;
+	uint64_t addr = slot[c->slot] + c->offset, got;
+	int rc;
+
+	switch (c->op) {
+	case DFZ_API_MALLOC:
+		rc = dfz_dev_malloc(dev, fault_size(c), null ? NULL : &got);
+		if (rc == 0)
+			slot[c->slot] = got;
+		return rc;
+	case DFZ_API_FREE:
+		return dfz_dev_free(dev, slot[c->slot]);
+	case DFZ_API_COPY_TO:
+		return dfz_dev_copy_to(dev, addr, null ? NULL : scratch,
+				       fault_size(c));
+	default:
+		return dfz_dev_copy_from(dev, null ? NULL : scratch, addr,
+					 fault_size(c));
+	}
+}
+
+static inline int perform_host(const struct dfz_host_call *c,
+			       struct dfz_host *h)
+{
+	struct dfz_tensor_arg args[DFZ_HOST_MAX_ARGS];
+	uint8_t roles[DFZ_HOST_MAX_ARGS];
+	uint32_t n;
+
+	switch (c->op) {
+	case DFZ_API_INIT:
+		n = dfz_host_call_args(&prog, c, args, roles);
+		return dfz_host_init(h, c->fault == DFZ_FAULT_NULL_PTR ? NULL :
+					args, c->fault == DFZ_FAULT_NULL_ROLES ?
+					NULL : roles, n, prog.graph);
+	case DFZ_API_RUN:
+		return dfz_host_launch(h, c->fault == DFZ_FAULT_NULL_PTR ?
+					  NULL : prog.bin,
+				       c->fault == DFZ_FAULT_ZERO ?
+					  0 : prog.bin_size);
+	case DFZ_API_VALIDATE:
+		return dfz_host_validate(h);
+	default:
+		return dfz_host_finalize(h);
+	}
+}
+
+/* Perform calls [from, to) of the program as the harness does. */
+static inline void perform_range(unsigned from, unsigned to)
+{
+	unsigned k, r;
+
+	for (k = from; k < to; k++) {
+		const struct dfz_host_call *c = &prog.call[k];
+		bool nul = c->fault == DFZ_FAULT_NULL_CTX;
+
+		for (r = 0; r < (c->op == DFZ_API_RUN ? c->repeat : 1); r++)
+			rcs[nrcs++] = DFZ_API_IS_HOST(c->op) ?
+				perform_host(c, nul ? NULL : dfz_host_get(rt)) :
+				perform_driver(c, nul ? NULL : dfz_dev_get(rt));
+	}
+}
+
+static inline void perform(void)
+{
+	perform_range(0, prog.ncalls);
+}
+
+#endif /* DFZ_TEST_ORACLE_HOST_H */
