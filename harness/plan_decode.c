@@ -122,7 +122,7 @@ static void visit_tensors(struct dfz_choice *c, const struct dfz_plan_xfer *s,
 
 	d->rank = (uint8_t)dfz__choice_draw(c, 1, DFZ_MAX_RANK, s->rank);
 	for (k = 0; k < d->rank; k++)
-		d->shape[k] = dfz__choice_draw_size(c, 0, DFZ_CAP_DIM,
+		d->shape[k] = dfz__choice_draw_size(c, 0, dfz__plan_dim_cap(d),
 						    s->shape[k]);
 	d->elem = (uint8_t)(1u << dfz__choice_draw(c, 0, 3,
 						   elem_log2(s->elem)));

@@ -324,4 +324,10 @@ int dfz__plan_parse_host(const char *text, unsigned family,
  * `family` line (dfz_plan_print() writes those). */
 void dfz__plan_print_host(const struct dfz_plan *p, FILE *f);
 
+/** dfz__plan_dim_cap() - the element cap of one dim of @x's shape. */
+static inline uint32_t dfz__plan_dim_cap(const struct dfz_plan_xfer *x)
+{
+	return x->rank == 1 ? DFZ_CAP_DIM_1D : DFZ_CAP_DIM;
+}
+
 #endif /* DMAFUZZ_PLAN_INT_H */

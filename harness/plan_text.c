@@ -115,7 +115,8 @@ static int set_family(struct pstate *s)
 
 static int set_shape(struct pstate *s)
 {
-	return dfz__lex_vec(&s->lx, s->p->xfer.rank, 0, DFZ_CAP_DIM, s->p->xfer.shape);
+	return dfz__lex_vec(&s->lx, s->p->xfer.rank, 0,
+			    dfz__plan_dim_cap(&s->p->xfer), s->p->xfer.shape);
 }
 
 /* A power of two in [2^lo, 2^hi]: its log2 in @k. */
@@ -232,14 +233,16 @@ static int set_aux_pad(struct pstate *s)
 /* Tiles are checked against the shape once every key is read. */
 static int set_tile(struct pstate *s)
 {
-	return dfz__lex_vec(&s->lx, s->p->xfer.rank, 1, DFZ_CAP_DIM,
-		       s->p->xfer.node[s->node].tile[0]);
+	return dfz__lex_vec(&s->lx, s->p->xfer.rank, 1,
+			    dfz__plan_dim_cap(&s->p->xfer),
+			    s->p->xfer.node[s->node].tile[0]);
 }
 
 static int set_tile1(struct pstate *s)
 {
-	return dfz__lex_vec(&s->lx, s->p->xfer.rank, 1, DFZ_CAP_DIM,
-		       s->p->xfer.node[s->node].tile[1]);
+	return dfz__lex_vec(&s->lx, s->p->xfer.rank, 1,
+			    dfz__plan_dim_cap(&s->p->xfer),
+			    s->p->xfer.node[s->node].tile[1]);
 }
 
 /* rank, hops and nodes are read in a first pass: the lengths of the other

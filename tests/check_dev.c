@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check_fast.h"
 #include "runtime_int.h"
 
 static struct dfz_rt *rt;
@@ -83,7 +84,7 @@ static uint64_t dmalloc(uint64_t size)
 {
 	uint64_t a = 0;
 
-	ck_assert_int_eq(dfz_dev_malloc(dev, size, &a), 0);
+	CK_CHECK_INT(dfz_dev_malloc(dev, size, &a), ==, 0);
 	return a;
 }
 
@@ -165,8 +166,8 @@ START_TEST(test_arena_fresh)
 		ck_assert_int_eq(dfz_dev_peek(dev, DFZ_DEV_BASE + at[k], buf,
 					      sizeof(buf)), 0);
 		for (uint32_t i = 0; i < sizeof(buf); i++)
-			ck_assert_uint_eq(buf[i],
-					  dfz_mem_fill_byte(DFZ_DEV_LEVEL, at[k] + i));
+			CK_CHECK_UINT(buf[i], ==, dfz_mem_fill_byte(DFZ_DEV_LEVEL,
+								    at[k] + i));
 	}
 	/* Not CPU-addressable, and not a SoC level. */
 	ck_assert_ptr_null(dfz_mem_ptr(rt, DFZ_DEV_LEVEL, 0));
@@ -431,7 +432,7 @@ START_TEST(test_copy_bytes)
 			in[i - 10] : dfz_mem_fill_byte(DFZ_DEV_LEVEL,
 							off_of(b) + i);
 
-		ck_assert_uint_eq(out[i], want);
+		CK_CHECK_UINT(out[i], ==, want);
 	}
 	/* Overlapping device copy behaves as memmove. */
 	ck_assert_int_eq(dfz_dev_copy_dev(dev, a + 1, a, 299), 0);
@@ -459,7 +460,7 @@ START_TEST(test_copy_error_writes_nothing)
 	ck_assert_int_eq(dfz_dev_peek(dev, DFZ_DEV_BASE, after, 400), 0);
 	ck_assert_mem_eq(before, after, 400);
 	for (unsigned i = 0; i < sizeof(host); i++)
-		ck_assert_uint_eq(host[i], 0x5a);
+		CK_CHECK_UINT(host[i], ==, 0x5a);
 }
 END_TEST
 
@@ -547,7 +548,8 @@ START_TEST(test_reset_drops_and_refills)
 	ck_assert(!dfz__dev_is_image(dev, img));
 	ck_assert_int_eq(dfz_dev_peek(dev, DFZ_DEV_BASE, probe, high), 0);
 	for (uint32_t i = 0; i < high; i++)
-		ck_assert_uint_eq(probe[i], dfz_mem_fill_byte(DFZ_DEV_LEVEL, i));
+		CK_CHECK_UINT(probe[i], ==,
+			      dfz_mem_fill_byte(DFZ_DEV_LEVEL, i));
 	ck_assert_int_eq(dfz_dev_free(dev, a), DFZ_ENOENT);
 	ka.arg[0] = (struct dfz_karg){ a, 8, DFZ_ROLE_OUT };
 	ck_assert_int_eq(dfz_dev_launch(dev, img, &ka), DFZ_ENOENT);

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_fast.h"
 #include "runtime_int.h"
 
 /* The naive kernel, in check_dev.c. */
@@ -96,7 +97,7 @@ static uint32_t add_arg(uint32_t n, uint8_t role, bool child)
 {
 	uint32_t i = nargs++;
 
-	ck_assert_uint_le(n, TBYTES);
+	CK_CHECK_UINT(n, <=, TBYTES);
 	args[i] = (struct dfz_tensor_arg){ .shapes = { n }, .ndims = 1,
 					   .dtype = DFZ_DT_INT8 };
 	roles[i] = role;

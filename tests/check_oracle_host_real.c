@@ -9,6 +9,7 @@
  * fires on a code the contract does not allow; and random api programs
  * run clean under all three. A tcase of suite_oracle_host().
  */
+#include "check_fast.h"
 #include "oracle_host.h"
 
 #ifndef RANDOM_PROGS
@@ -398,9 +399,9 @@ START_TEST(test_host_random_clean)
 		stage();
 		perform();
 		dfz_oracles_end(set);
-		ck_assert_msg(verdict() == DFZ_CLASS_NONE, "program %u: %s: %s",
-			      n, dfz_class_name(verdict()),
-			      verdict() ? set->finding.msg : "");
+		CK_CHECK_MSG(verdict() == DFZ_CLASS_NONE, "program %u: %s: %s",
+			     n, dfz_class_name(verdict()),
+			     verdict() ? set->finding.msg : "");
 	}
 }
 END_TEST

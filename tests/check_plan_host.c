@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_fast.h"
 #include "check_plan.h"
 
 #define LONG_BYTES 1200 /* enough for an api plan of 64 calls */
@@ -38,17 +39,17 @@ static void check_tensor(const struct dfz_plan_tensor *t)
 {
 	unsigned d;
 
-	ck_assert(t->rank >= 1 && t->rank <= DFZ_MAX_RANK);
+	CK_CHECK(t->rank >= 1 && t->rank <= DFZ_MAX_RANK);
 	for (d = 0; d < DFZ_MAX_RANK; d++) {
 		if (d < t->rank)
-			ck_assert(t->shape[d] >= 1 &&
-				  t->shape[d] <= DFZ_CAP_HOST_DIM);
+			CK_CHECK(t->shape[d] >= 1 &&
+				 t->shape[d] <= DFZ_CAP_HOST_DIM);
 		else
-			ck_assert_uint_eq(t->shape[d], 0);
+			CK_CHECK_UINT(t->shape[d], ==, 0);
 	}
-	ck_assert_uint_lt(t->dtype, DFZ_DT_COUNT);
-	ck_assert_uint_lt(t->role, DFZ_ROLE_COUNT);
-	ck_assert_uint_le(t->child, 1);
+	CK_CHECK_UINT(t->dtype, <, DFZ_DT_COUNT);
+	CK_CHECK_UINT(t->role, <, DFZ_ROLE_COUNT);
+	CK_CHECK_UINT(t->child, <=, 1);
 }
 
 static bool is_host_op(unsigned op)
@@ -63,17 +64,17 @@ static bool is_host_op(unsigned op)
 static void check_field(unsigned used, uint32_t v, uint32_t lo, uint32_t hi)
 {
 	if (used)
-		ck_assert(v >= lo && v <= hi);
+		CK_CHECK(v >= lo && v <= hi);
 	else
-		ck_assert_uint_eq(v, 0);
+		CK_CHECK_UINT(v, ==, 0);
 }
 
 static void check_call(const struct dfz_host_call *c)
 {
 	unsigned f = dfz__plan_call_fields(c->op);
 
-	ck_assert(is_host_op(c->op));
-	ck_assert_uint_lt(c->fault, DFZ_FAULT_COUNT);
+	CK_CHECK(is_host_op(c->op));
+	CK_CHECK_UINT(c->fault, <, DFZ_FAULT_COUNT);
 	check_field(dfz__plan_fault_has_arg(c->op, c->fault), c->arg, 0,
 		    DFZ_HOST_MAX_ARGS - 1);
 	check_field(f & DFZ_CALL_SLOT, c->slot, 0, DFZ_HOST_SLOTS - 1);
@@ -89,26 +90,26 @@ void check_host_ranges(const struct dfz_plan *p)
 	bool host = p->family == DFZ_FAMILY_HOST;
 	unsigned k;
 
-	ck_assert(p->family == DFZ_FAMILY_HOST || p->family == DFZ_FAMILY_API);
-	ck_assert(!memcmp(&p->xfer, &blank.xfer, sizeof(blank.xfer)));
-	ck_assert(h->ntensors >= 1 && h->ntensors <= DFZ_HOST_MAX_ARGS);
+	CK_CHECK(p->family == DFZ_FAMILY_HOST || p->family == DFZ_FAMILY_API);
+	CK_CHECK(!memcmp(&p->xfer, &blank.xfer, sizeof(blank.xfer)));
+	CK_CHECK(h->ntensors >= 1 && h->ntensors <= DFZ_HOST_MAX_ARGS);
 	for (k = 0; k < DFZ_HOST_MAX_ARGS; k++) {
 		if (k < h->ntensors)
 			check_tensor(&h->t[k]);
 		else
-			ck_assert(tensor_is_blank(&h->t[k]));
+			CK_CHECK(tensor_is_blank(&h->t[k]));
 	}
-	ck_assert_uint_le(h->graph, 1);
+	CK_CHECK_UINT(h->graph, <=, 1);
 	check_field(host, h->launches, 1, DFZ_CAP_LAUNCHES);
-	ck_assert(h->budget >= DFZ_HOST_BUDGET_MIN &&
-		  h->budget <= DFZ_CAP_DEV_BUDGET);
-	ck_assert(h->bin_size >= 1 && h->bin_size <= DFZ_CAP_BIN);
-	ck_assert_uint_le(h->ncalls, host ? 0 : DFZ_HOST_MAX_CALLS);
+	CK_CHECK(h->budget >= DFZ_HOST_BUDGET_MIN &&
+		 h->budget <= DFZ_CAP_DEV_BUDGET);
+	CK_CHECK(h->bin_size >= 1 && h->bin_size <= DFZ_CAP_BIN);
+	CK_CHECK_UINT(h->ncalls, <=, host ? 0 : DFZ_HOST_MAX_CALLS);
 	for (k = 0; k < DFZ_HOST_MAX_CALLS; k++) {
 		if (k < h->ncalls)
 			check_call(&h->call[k]);
 		else
-			ck_assert(call_is_blank(&h->call[k]));
+			CK_CHECK(call_is_blank(&h->call[k]));
 	}
 }
 
@@ -118,14 +119,14 @@ void check_host_caps(const struct dfz_plan *p)
 	uint64_t total = dfz__plan_host_total(h);
 
 	for (unsigned k = 0; k < h->ntensors; k++)
-		ck_assert_uint_le(dfz__plan_host_tensor_bytes(&h->t[k]),
-				  DFZ_HOST_MAX_TENSOR);
-	ck_assert_uint_le(total, DFZ_CAP_HOST_TOTAL);
-	ck_assert_uint_ge(h->budget, dfz__plan_host_children(h));
+		CK_CHECK_UINT(dfz__plan_host_tensor_bytes(&h->t[k]), <=,
+			      DFZ_HOST_MAX_TENSOR);
+	CK_CHECK_UINT(total, <=, DFZ_CAP_HOST_TOTAL);
+	CK_CHECK_UINT(h->budget, >=, dfz__plan_host_children(h));
 	if (p->family != DFZ_FAMILY_HOST)
 		return;
-	ck_assert_uint_le((uint64_t)h->launches * total, DFZ_PLAN_HOST_WORK);
-	ck_assert_uint_ge(h->budget, dfz__plan_host_need(h));
+	CK_CHECK_UINT((uint64_t)h->launches * total, <=, DFZ_PLAN_HOST_WORK);
+	CK_CHECK_UINT(h->budget, >=, dfz__plan_host_need(h));
 }
 
 /* Everything a decoded plan promises: ranges, caps, a fixed point of the
@@ -141,19 +142,19 @@ static void check_decoded(const struct dfz_plan *p)
 	check_caps(p);
 	q = *p;
 	dfz__plan_clamp(&q);
-	ck_assert(dfz__plan_same(p, &q));
-	ck_assert_int_eq(dfz_plan_encode(p, &enc, &m), 0);
-	ck_assert_uint_le(m, DFZ_PLAN_MAX_STREAM);
+	CK_CHECK(dfz__plan_same(p, &q));
+	CK_CHECK_INT(dfz_plan_encode(p, &enc, &m), ==, 0);
+	CK_CHECK_UINT(m, <=, DFZ_PLAN_MAX_STREAM);
 	dfz_plan_decode(enc, m, &q);
-	ck_assert(dfz__plan_same(p, &q));
-	ck_assert_int_eq(dfz_plan_encode_as(p, &as, &m_as), 0);
+	CK_CHECK(dfz__plan_same(p, &q));
+	CK_CHECK_INT(dfz_plan_encode_as(p, &as, &m_as), ==, 0);
 	dfz_plan_decode_as(p->family, as, m_as, &q);
-	ck_assert(dfz__plan_same(p, &q));
+	CK_CHECK(dfz__plan_same(p, &q));
 	if (m == 0)
 		ck_assert(p->family == DFZ_FAMILY_XFER && m_as == 0);
 	else
-		ck_assert(m_as == m - 1 && enc[0] == p->family &&
-			  !memcmp(enc + 1, as, m_as));
+		CK_CHECK(m_as == m - 1 && enc[0] == p->family &&
+			 !memcmp(enc + 1, as, m_as));
 	free(enc);
 	free(as);
 }
@@ -615,12 +616,12 @@ START_TEST(test_text_roundtrip)
 		n = random_bytes_max(&s, bytes, LONG_BYTES);
 		dfz_plan_decode(bytes, n, &p);
 		text = print_to_string(&p);
-		ck_assert_msg(dfz_plan_parse(text, &q, err, sizeof(err)) == 0,
-			      "%s\n%s", err, text);
-		ck_assert_msg(dfz__plan_same(&p, &q), "%s", text);
-		ck_assert_int_eq(dfz_plan_encode(&q, &enc, &n), 0);
+		CK_CHECK_MSG(dfz_plan_parse(text, &q, err, sizeof(err)) == 0,
+			     "%s\n%s", err, text);
+		CK_CHECK_MSG(dfz__plan_same(&p, &q), "%s", text);
+		CK_CHECK_INT(dfz_plan_encode(&q, &enc, &n), ==, 0);
 		dfz_plan_decode(enc, n, &r);
-		ck_assert_msg(dfz__plan_same(&p, &r), "%s", text);
+		CK_CHECK_MSG(dfz__plan_same(&p, &r), "%s", text);
 		seen[p.family]++;
 		free(enc);
 		free(text);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_fast.h"
 #include "check_plan.h"
 
 /* ------------------------------------------------------------- helpers */
@@ -50,9 +51,9 @@ char *print_to_string(const struct dfz_plan *p)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	ck_assert_ptr_nonnull(f);
+	CK_CHECK(f != NULL);
 	dfz_plan_print(p, f);
-	ck_assert_int_eq(fclose(f), 0);
+	CK_CHECK_INT(fclose(f), ==, 0);
 	return text;
 }
 
@@ -74,9 +75,9 @@ static void check_layout(const struct dfz_plan_xfer *x,
 {
 	unsigned d;
 
-	ck_assert(is_perm(l->order, x->rank));
+	CK_CHECK(is_perm(l->order, x->rank));
 	for (d = 0; d < DFZ_MAX_RANK; d++)
-		ck_assert_uint_le(l->pad[d], d < x->rank ? DFZ_CAP_PAD : 0);
+		CK_CHECK_UINT(l->pad[d], <=, d < x->rank ? DFZ_CAP_PAD : 0);
 }
 
 static void check_node(const struct dfz_plan_xfer *x, unsigned i)
@@ -86,38 +87,38 @@ static void check_node(const struct dfz_plan_xfer *x, unsigned i)
 	unsigned d;
 
 	if (i >= x->nnodes) {
-		ck_assert(!memcmp(n, &zero, sizeof(zero)));
+		CK_CHECK(!memcmp(n, &zero, sizeof(zero)));
 		return;
 	}
-	ck_assert_uint_lt(n->kernel, DFZ_KERNEL_COUNT);
+	CK_CHECK_UINT(n->kernel, <, DFZ_KERNEL_COUNT);
 	check_layout(x, &n->out);
 	check_layout(x, &n->aux);
 	for (d = 0; d < x->rank && n->kernel != DFZ_KERNEL_ADD; d++)
-		ck_assert(n->aux.order[d] == d && n->aux.pad[d] == 0);
+		CK_CHECK(n->aux.order[d] == d && n->aux.pad[d] == 0);
 	for (d = 0; d < DFZ_MAX_RANK; d++) {
 		uint32_t hi = x->shape[d] ? x->shape[d] : 1;
 
 		if (d >= x->rank) {
-			ck_assert(n->tile[0][d] == 0 && n->tile[1][d] == 0);
+			CK_CHECK(n->tile[0][d] == 0 && n->tile[1][d] == 0);
 			continue;
 		}
-		ck_assert_uint_ge(n->tile[0][d], 1);
-		ck_assert_uint_le(n->tile[0][d], hi);
+		CK_CHECK_UINT(n->tile[0][d], >=, 1);
+		CK_CHECK_UINT(n->tile[0][d], <=, hi);
 		if (x->nhops == 2)
-			ck_assert(n->tile[1][d] >= 1 &&
-				  n->tile[1][d] <= n->tile[0][d]);
+			CK_CHECK(n->tile[1][d] >= 1 &&
+				 n->tile[1][d] <= n->tile[0][d]);
 		else
-			ck_assert_uint_eq(n->tile[1][d], 0);
+			CK_CHECK_UINT(n->tile[1][d], ==, 0);
 	}
 }
 
 static void check_hop(const struct dfz_plan_hop *h)
 {
-	ck_assert(h->buffering == 1 || h->buffering == 2);
-	ck_assert_uint_lt(h->policy, DFZ_POLICY_COUNT);
-	ck_assert(h->pool_k >= 1 && h->pool_k <= DFZ_MAX_POOL);
-	ck_assert(h->policy == DFZ_POLICY_POOL || h->pool_k == 1);
-	ck_assert_uint_lt(h->strategy, DFZ_STRAT_COUNT);
+	CK_CHECK(h->buffering == 1 || h->buffering == 2);
+	CK_CHECK_UINT(h->policy, <, DFZ_POLICY_COUNT);
+	CK_CHECK(h->pool_k >= 1 && h->pool_k <= DFZ_MAX_POOL);
+	CK_CHECK(h->policy == DFZ_POLICY_POOL || h->pool_k == 1);
+	CK_CHECK_UINT(h->strategy, <, DFZ_STRAT_COUNT);
 }
 
 /* The hops, their engines and levels, and the sizes of those levels. */
@@ -126,25 +127,26 @@ static void check_hops(const struct dfz_plan_xfer *x)
 	static const struct dfz_plan_hop zero;
 	bool l2l1 = x->hop[0].engine != DFZ_ENGINE_RAM;
 
-	ck_assert(x->nhops == 1 || x->nhops == 2);
-	ck_assert_uint_lt(x->hop[0].engine, DFZ_ENGINE_COUNT);
+	CK_CHECK(x->nhops == 1 || x->nhops == 2);
+	CK_CHECK_UINT(x->hop[0].engine, <, DFZ_ENGINE_COUNT);
 	check_hop(&x->hop[0]);
 	if (x->nhops == 2) {
-		ck_assert(!l2l1 && x->hop[1].engine != DFZ_ENGINE_RAM &&
-			  x->hop[1].engine < DFZ_ENGINE_COUNT);
+		CK_CHECK(!l2l1 && x->hop[1].engine != DFZ_ENGINE_RAM &&
+			 x->hop[1].engine < DFZ_ENGINE_COUNT);
 		check_hop(&x->hop[1]);
 	} else {
-		ck_assert(!memcmp(&x->hop[1], &zero, sizeof(zero)));
+		CK_CHECK(!memcmp(&x->hop[1], &zero, sizeof(zero)));
 	}
-	ck_assert_uint_eq(x->ext_level, x->nhops == 1 && l2l1 ? DFZ_L2 : DFZ_L3);
+	CK_CHECK_UINT(x->ext_level, ==,
+		      x->nhops == 1 && l2l1 ? DFZ_L2 : DFZ_L3);
 	if (x->ext_level == DFZ_L3)
-		ck_assert(x->l2_size >= 1024 && x->l2_size <= DFZ_CAP_L2);
+		CK_CHECK(x->l2_size >= 1024 && x->l2_size <= DFZ_CAP_L2);
 	else
-		ck_assert_uint_eq(x->l2_size, 0);
+		CK_CHECK_UINT(x->l2_size, ==, 0);
 	if (x->nhops == 2 || l2l1)
-		ck_assert(x->l1_size >= 1024 && x->l1_size <= DFZ_CAP_L1);
+		CK_CHECK(x->l1_size >= 1024 && x->l1_size <= DFZ_CAP_L1);
 	else
-		ck_assert_uint_eq(x->l1_size, 0);
+		CK_CHECK_UINT(x->l1_size, ==, 0);
 }
 
 /* Every field in its range, every undrawn field canonical. */
@@ -154,30 +156,31 @@ void check_ranges(const struct dfz_plan *p)
 	const struct dfz_plan_xfer *x = &p->xfer;
 	unsigned d, i;
 
-	ck_assert_uint_lt(p->family, DFZ_FAMILY_COUNT);
+	CK_CHECK_UINT(p->family, <, DFZ_FAMILY_COUNT);
 	if (p->family != DFZ_FAMILY_XFER) {
 		check_host_ranges(p);
 		return;
 	}
-	ck_assert(dfz__plan_host_same(&p->host, &blank.host));
-	ck_assert(x->rank >= 1 && x->rank <= DFZ_MAX_RANK);
-	ck_assert(x->elem == 1 || x->elem == 2 || x->elem == 4 || x->elem == 8);
-	ck_assert(x->tensor_class >= DFZ_TENSOR_CLASS_MIN &&
-		  x->tensor_class <= DFZ_TENSOR_CLASS_MAX);
+	CK_CHECK(dfz__plan_host_same(&p->host, &blank.host));
+	CK_CHECK(x->rank >= 1 && x->rank <= DFZ_MAX_RANK);
+	CK_CHECK(x->elem == 1 || x->elem == 2 || x->elem == 4 || x->elem == 8);
+	CK_CHECK(x->tensor_class >= DFZ_TENSOR_CLASS_MIN &&
+		 x->tensor_class <= DFZ_TENSOR_CLASS_MAX);
 	for (d = 0; d < DFZ_MAX_RANK; d++)
-		ck_assert_uint_le(x->shape[d], d < x->rank ? DFZ_CAP_DIM : 0);
+		CK_CHECK_UINT(x->shape[d], <=, d >= x->rank ? 0 :
+			      x->rank == 1 ? DFZ_CAP_DIM_1D : DFZ_CAP_DIM);
 	check_layout(x, &x->in);
-	ck_assert(x->nnodes >= 1 && x->nnodes <= DFZ_MAX_NODES);
+	CK_CHECK(x->nnodes >= 1 && x->nnodes <= DFZ_MAX_NODES);
 	check_hops(x);
 	for (i = 0; i < DFZ_MAX_NODES; i++)
 		check_node(x, i);
-	ck_assert(x->compute_chunks >= 1 && x->compute_chunks <= 8);
-	ck_assert_uint_le(x->latency, DFZ_CAP_LATENCY);
-	ck_assert(x->bandwidth >= 1 && x->bandwidth <= DFZ_CAP_BANDWIDTH);
-	ck_assert_uint_le(x->nsched, DFZ_MAX_SCHED);
+	CK_CHECK(x->compute_chunks >= 1 && x->compute_chunks <= 8);
+	CK_CHECK_UINT(x->latency, <=, DFZ_CAP_LATENCY);
+	CK_CHECK(x->bandwidth >= 1 && x->bandwidth <= DFZ_CAP_BANDWIDTH);
+	CK_CHECK_UINT(x->nsched, <=, DFZ_MAX_SCHED);
 	for (i = 0; i < DFZ_MAX_SCHED; i++)
-		ck_assert_uint_le(x->sched[i],
-				  i < x->nsched ? DFZ_CAP_SCHED_STEPS : 0);
+		CK_CHECK_UINT(x->sched[i], <=,
+			      i < x->nsched ? DFZ_CAP_SCHED_STEPS : 0);
 }
 
 /* The caps: every tensor under its plan's cap (tensors in L2 fitting
@@ -193,23 +196,23 @@ void check_caps(const struct dfz_plan *p)
 		return;
 	}
 
-	ck_assert_uint_le(dfz__plan_tensor_bytes(x, &x->in), cap);
+	CK_CHECK_UINT(dfz__plan_tensor_bytes(x, &x->in), <=, cap);
 	for (i = 0; i < x->nnodes; i++) {
-		ck_assert_uint_le(dfz__plan_tensor_bytes(x, &x->node[i].out),
-				  cap);
+		CK_CHECK_UINT(dfz__plan_tensor_bytes(x, &x->node[i].out), <=,
+			      cap);
 		if (x->node[i].kernel == DFZ_KERNEL_ADD)
-			ck_assert_uint_le(dfz__plan_tensor_bytes(
-						  x, &x->node[i].aux), cap);
+			CK_CHECK_UINT(dfz__plan_tensor_bytes(
+					      x, &x->node[i].aux), <=, cap);
 		for (h = 0; h < x->nhops; h++)
-			ck_assert_uint_le(dfz__plan_hop_need(x, i, h),
-					  dfz__plan_level_size(
-						  x, dfz_plan_hop_level(x, h)));
+			CK_CHECK_UINT(dfz__plan_hop_need(x, i, h), <=,
+				      dfz__plan_level_size(
+					      x, dfz_plan_hop_level(x, h)));
 	}
 	if (x->ext_level == DFZ_L2)
-		ck_assert_uint_le(dfz__plan_resident_bytes(x),
-				  DFZ_PLAN_L2_TENSORS);
-	ck_assert_uint_le(dfz__plan_level_need(x, DFZ_L2), x->l2_size);
-	ck_assert_uint_le(dfz__plan_level_need(x, DFZ_L1), x->l1_size);
+		CK_CHECK_UINT(dfz__plan_resident_bytes(x), <=,
+			      DFZ_PLAN_L2_TENSORS);
+	CK_CHECK_UINT(dfz__plan_level_need(x, DFZ_L2), <=, x->l2_size);
+	CK_CHECK_UINT(dfz__plan_level_need(x, DFZ_L1), <=, x->l1_size);
 }
 
 /* The plan a hand-written, over-cap rank-@rank plan starts from: one ram
@@ -414,13 +417,13 @@ START_TEST(test_text_roundtrip)
 		n = random_bytes(&s, bytes);
 		dfz_plan_decode_as(DFZ_FAMILY_XFER, bytes, n, &p);
 		text = print_to_string(&p);
-		ck_assert_msg(dfz_plan_parse(text, &q, err, sizeof(err)) == 0,
-			      "%s\n%s", err, text);
-		ck_assert_msg(dfz__plan_same(&p, &q), "%s", text);
-		ck_assert(dfz_plan_equal(&p, &q));
-		ck_assert_int_eq(dfz_plan_encode(&q, &enc, &n), 0);
+		CK_CHECK_MSG(dfz_plan_parse(text, &q, err, sizeof(err)) == 0,
+			     "%s\n%s", err, text);
+		CK_CHECK_MSG(dfz__plan_same(&p, &q), "%s", text);
+		CK_CHECK(dfz_plan_equal(&p, &q));
+		CK_CHECK_INT(dfz_plan_encode(&q, &enc, &n), ==, 0);
 		dfz_plan_decode(enc, n, &r);
-		ck_assert(dfz__plan_same(&p, &r));
+		CK_CHECK(dfz__plan_same(&p, &r));
 		two += p.xfer.nhops == 2;
 		free(enc);
 		free(text);
@@ -552,9 +555,9 @@ bool parse_any(const char *text)
 		check_caps(&p);
 		return true;
 	}
-	ck_assert_int_eq(rc, DFZ_EINVAL);
-	ck_assert_msg(!strncmp(err, "line ", 5), "%s", err);
-	ck_assert(strchr(err, '\n') == NULL);
+	CK_CHECK_INT(rc, ==, DFZ_EINVAL);
+	CK_CHECK_MSG(!strncmp(err, "line ", 5), "%s", err);
+	CK_CHECK(strchr(err, '\n') == NULL);
 	return false;
 }
 

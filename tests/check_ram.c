@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "check_fast.h"
 #include "runtime_int.h"
 
 static struct dfz_rt *rt;
@@ -24,7 +25,7 @@ static unsigned steps_at[DFZ_YIELD_COUNT]; /* scheduler draw per yield */
 static void record(void *ctx, const struct dfz_event *ev)
 {
 	(void)ctx;
-	ck_assert_uint_lt(nevents, MAX_EVENTS);
+	CK_CHECK_UINT(nevents, <, MAX_EVENTS);
 	events[nevents++] = *ev;
 }
 
@@ -164,7 +165,7 @@ START_TEST(test_copy_1d_load)
 	ck_assert_int_eq(dfz_ram_copy_wait(r), 0);
 	ck_assert_uint_eq(r->done, 1);
 	for (uint32_t i = 0; i < 300; i++)
-		ck_assert_uint_eq(dst[i], pat(i));
+		CK_CHECK_UINT(dst[i], ==, pat(i));
 	/* Nothing else in L2 changed: the canaries around dst, the rest. */
 	for (int k = 1; k <= DFZ_REDZONE; k++)
 		ck_assert_uint_eq(dst[-k], dfz_mem_canary_byte(DFZ_L2, doff - k));
@@ -231,7 +232,7 @@ START_TEST(test_copy_2d_store)
 		if (within < 20)
 			ck_assert_uint_eq(l3[i], src[line * 20 + within]);
 		else
-			ck_assert_uint_eq(l3[i], pat(i));
+			CK_CHECK_UINT(l3[i], ==, pat(i));
 	}
 }
 END_TEST
@@ -332,7 +333,7 @@ START_TEST(test_fifo_two_slots)
 	ck_assert_int_lt(find(DFZ_EV_COMPLETE, r[0]), find(DFZ_EV_SERVICE, r[2]));
 	ck_assert_uint_eq(events[find(DFZ_EV_SERVICE, r[2])].step, 6);
 	for (uint32_t i = 0; i < 3 * 64; i++)
-		ck_assert_uint_eq(dst[i], pat(i % 64));
+		CK_CHECK_UINT(dst[i], ==, pat(i % 64));
 }
 END_TEST
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_fast.h"
 #include "runtime_int.h"
 
 /* ------------------------------------------------------------- observer */
@@ -140,7 +141,7 @@ static void start_run(const unsigned *v, unsigned n, uint32_t bugs,
 	memset(&obs, 0, sizeof(obs));
 	obs.first_read = SIZE_MAX;
 	obs.first_waited = SIZE_MAX;
-	ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
+	CK_CHECK_INT(dfz_rt_reset(rt, &cfg), ==, 0);
 }
 
 /* ------------------------------------------------------- program builder */
@@ -191,11 +192,11 @@ static struct dfz_tensor make_tensor(const struct spec *s, uint8_t seed)
 		stride *= s->shape[d] + s->pad;
 	}
 	t.bytes = has_empty_dim(s) ? 1 : bytes;
-	ck_assert_uint_le(t.bytes, sizeof(buf));
-	ck_assert_int_eq(dfz_l3_alloc(rt, t.bytes, &t.off), 0);
+	CK_CHECK_UINT(t.bytes, <=, sizeof(buf));
+	CK_CHECK_INT(dfz_l3_alloc(rt, t.bytes, &t.off), ==, 0);
 	for (uint32_t i = 0; i < t.bytes; i++)
 		buf[i] = (uint8_t)(i * 31 + seed * 17 + (i >> 3));
-	ck_assert_int_eq(dfz_l3_write(rt, t.off, buf, t.bytes), 0);
+	CK_CHECK_INT(dfz_l3_write(rt, t.off, buf, t.bytes), ==, 0);
 	if (t.off + t.bytes + DFZ_REDZONE > mirror_len)
 		mirror_len = t.off + t.bytes + DFZ_REDZONE;
 	return t;
@@ -231,8 +232,8 @@ static void build(const struct spec *s, struct dfz_prog *p,
 		in = n->out;
 	}
 	mirror_len += 256;
-	ck_assert_uint_le(mirror_len, MIRROR_MAX);
-	ck_assert_int_eq(dfz_l3_read(rt, 0, mirror, mirror_len), 0);
+	CK_CHECK_UINT(mirror_len, <=, MIRROR_MAX);
+	CK_CHECK_INT(dfz_l3_read(rt, 0, mirror, mirror_len), ==, 0);
 	*ad = (struct dfz_adapter){ .rt = rt, .engine = DFZ_ENGINE_RAM,
 				    .policy = s->policy, .pool_k = s->pool_k,
 				    .req_level = s->local_level };
@@ -584,7 +585,7 @@ static int run_sized(const struct spec *s, uint32_t bugs, uint32_t local_size)
 	start_run(sched_zero, 1, bugs, local_size, s->local_level, 2, 0);
 	build(s, &p, &ad);
 	rc = dfz_prog_run(&ad, &p);
-	ck_assert_int_eq(obs.live_local, 0);
+	CK_CHECK_INT(obs.live_local, ==, 0);
 	return rc;
 }
 
@@ -614,7 +615,7 @@ START_TEST(test_tile_enomem)
 	for (uint32_t size = DFZ__MEM_RESERVED; size < need; size += 40) {
 		int rc = run_sized(&s, 0, size);
 
-		ck_assert(rc == 0 || rc == DFZ_ENOMEM);
+		CK_CHECK(rc == 0 || rc == DFZ_ENOMEM);
 		failures += rc == DFZ_ENOMEM;
 	}
 	ck_assert_uint_gt(failures, 10);

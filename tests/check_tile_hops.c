@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_fast.h"
 #include "runtime_int.h"
 
 /* ------------------------------------------------------------- observer */
@@ -130,14 +131,14 @@ static void make_tensor(struct dfz_tensor *t, unsigned level, uint8_t seed)
 		stride *= p->shape[d] + 1;
 	}
 	t->bytes = bytes;
-	ck_assert_uint_le(bytes, MIRROR_MAX);
+	CK_CHECK_UINT(bytes, <=, MIRROR_MAX);
 	if (level == DFZ_L3) {
-		ck_assert_int_eq(dfz_l3_alloc(rt, bytes, &t->off), 0);
+		CK_CHECK_INT(dfz_l3_alloc(rt, bytes, &t->off), ==, 0);
 	} else {
 		struct dfz_span sp;
 
-		ck_assert_int_eq(dfz_local_alloc(rt, DFZ_L2, bytes, &ptr), 0);
-		ck_assert(dfz_mem_locate(rt, ptr, bytes, &sp));
+		CK_CHECK_INT(dfz_local_alloc(rt, DFZ_L2, bytes, &ptr), ==, 0);
+		CK_CHECK(dfz_mem_locate(rt, ptr, bytes, &sp));
 		t->off = sp.off;
 	}
 	for (uint32_t i = 0; i < bytes; i++)
@@ -280,9 +281,9 @@ static void assert_tensors(void)
 		const uint8_t *m = mem_of(cur.t[i]);
 
 		for (uint32_t b = 0; b < cur.t[i]->bytes; b++)
-			ck_assert_msg(m[b] == cur.ref[i][b],
-				      "tensor %u byte %u: expected 0x%02x, "
-				      "got 0x%02x", i, b, cur.ref[i][b], m[b]);
+			CK_CHECK_MSG(m[b] == cur.ref[i][b],
+				     "tensor %u byte %u: expected 0x%02x, "
+				     "got 0x%02x", i, b, cur.ref[i][b], m[b]);
 	}
 }
 

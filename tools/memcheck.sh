@@ -4,37 +4,75 @@
 # the process valgrind watches) and over the corpus replays: seeds and
 # reproducers with every switch off, and each reproducer with its switch on
 # (the oracles flag it: exit 1; any valgrind error is exit 99).
+# The checks run in parallel, one valgrind each, $(nproc) at a time
+# (MEMCHECK_JOBS overrides): one per unit suite (CK_RUN_SUITE, every suite
+# of the suites.h built next to the test binary) and one per replay. Each
+# check has its own files build/memcheck/<n>.{sh,log,rc}, the log holding
+# its stdout and stderr; failures are listed in the order checks were queued.
 # Usage: memcheck.sh path/to/check_dmafuzz path/to/dmafuzz
 set -u
 tests=$1
 cli=$2
 vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect"
+suites=$(dirname "$tests")/tests/suites.h
+jobs=${MEMCHECK_JOBS:-$(nproc 2>/dev/null || echo 2)}
+out=build/memcheck
+n=0
 pass=0
 fail=0
 t0=$(date +%s)
-check() { # expected-exit description command...
-	want=$1; what=$2; shift 2
-	"$@" >/dev/null 2>build/memcheck.log; rc=$?
-	if [ "$rc" -eq "$want" ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "memcheck: FAIL: $what: exit $rc, expected $want"
-		cat build/memcheck.log
-	fi
+
+# $1 quoted for sh.
+quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+# Queue check $n as the script $out/$n.sh and one line of $out/checks.
+# kind is "suite" (it must also report a nonzero "Checks:") or "run".
+queue() { # kind expected-exit description command...
+	n=$((n + 1))
+	printf '%s %s %s %s\n' "$n" "$2" "$1" "$3" >> "$out/checks"
+	shift 3
+	for a; do printf '%s ' "$(quote "$a")"; done > "$out/$n.sh"
+	printf '>%s 2>&1\necho $? >%s\n' "$out/$n.log" "$out/$n.rc" >> "$out/$n.sh"
 }
-mkdir -p build
-check 0 "unit tests" env CK_FORK=no DFZ_MEMCHECK=1 DFZ_CLI="$cli" $vg "$tests"
-check 0 "seed corpus" $vg "$cli" run --quiet corpus/xfer corpus/host corpus/api
-check 0 "regression corpus, switches off" $vg "$cli" run --quiet corpus/regress
+
+rm -rf "$out"
+mkdir -p "$out"
+[ -r "$suites" ] || { echo "memcheck: no $suites: build $tests first"; exit 1; }
+for s in $(sed -n 's/^X(suite_\(.*\))$/\1/p' "$suites"); do
+	queue suite 0 "unit suite $s" env CK_FORK=no CK_RUN_SUITE="$s" \
+	    CK_VERBOSITY=normal DFZ_MEMCHECK=1 DFZ_CLI="$cli" $vg "$tests"
+done
+queue run 0 "seed corpus" $vg "$cli" run --quiet corpus/xfer corpus/host corpus/api
+queue run 0 "regression corpus, switches off" $vg "$cli" run --quiet corpus/regress
 for f in corpus/regress/*.plan; do
 	sw=$(basename "$f" .plan)
 	# A real crash (a NULL dereference) is an invalid access memcheck
 	# reports itself: valgrind's error exit code, not the verdict's.
 	want=1
 	grep -qx '# expect: crash' "$f" && want=99
-	check $want "$f with --bug $sw" $vg "$cli" run --quiet --bug "$sw" "$f"
+	queue run $want "$f with --bug $sw" $vg "$cli" run --quiet --bug "$sw" "$f"
 done
+
+i=1
+while [ "$i" -le "$n" ]; do
+	echo "$out/$i.sh"
+	i=$((i + 1))
+done | xargs -P "$jobs" -n 1 sh
+
+while read -r i want kind what; do
+	rc=$(cat "$out/$i.rc" 2>/dev/null || echo none)
+	if [ "$rc" != "$want" ]; then
+		why="exit $rc, expected $want"
+	elif [ "$kind" = suite ] && ! grep -q 'Checks: [1-9]' "$out/$i.log"; then
+		why="no test ran"
+	else
+		pass=$((pass + 1))
+		continue
+	fi
+	fail=$((fail + 1))
+	echo "memcheck: FAIL: $what: $why"
+	cat "$out/$i.log"
+done < "$out/checks"
 echo "memcheck: $(( $(date +%s) - t0 )) s wall"
 echo "memcheck: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

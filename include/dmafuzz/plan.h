@@ -40,6 +40,9 @@ enum dfz_family {
 #define DFZ_TENSOR_CLASS_MAX 18u
 #define DFZ_CAP_TENSOR_BYTES (1u << DFZ_TENSOR_CLASS_MAX) /* of any plan */
 #define DFZ_CAP_DIM 4096u                 /* elements of one dim */
+#define DFZ_CAP_DIM_1D (1u << 18)         /* the one dim of a rank-1 plan,
+					   * so any 1-D transfer length up to
+					   * the tensor cap is spelled */
 #define DFZ_CAP_PAD 3u                    /* padding elements per dim */
 #define DFZ_CAP_LATENCY 16u
 #define DFZ_CAP_BANDWIDTH 4096u
@@ -79,7 +82,8 @@ struct dfz_plan_hop {
 struct dfz_plan_xfer {
 	uint8_t rank;                    /* 1..DFZ_MAX_RANK */
 	uint8_t elem;                    /* 1, 2, 4 or 8 */
-	uint32_t shape[DFZ_MAX_RANK];    /* 0..DFZ_CAP_DIM; 0 is legal */
+	uint32_t shape[DFZ_MAX_RANK];    /* 0..DFZ_CAP_DIM (rank 1:
+					  * DFZ_CAP_DIM_1D); 0 is legal */
 	uint8_t tensor_class;            /* tensor byte cap 2^tensor_class */
 	struct dfz_plan_layout in;       /* layout of the program input */
 	uint8_t nhops;                   /* 1 or 2 */
