@@ -25,6 +25,7 @@ struct dfz__hexec {
 	struct dfz_host_prog prog;
 	uint64_t slot[DFZ_HOST_SLOTS];    /* api: user device buffers */
 	struct dfz_rt *rt;                /* current run */
+	struct dfz_oracles *set;
 	struct dfz_dev *dev;
 	struct dfz_host *host;
 	unsigned call;                    /* call being performed */
@@ -152,26 +153,29 @@ static void perform_driver(struct dfz__hexec *hx, const struct dfz_host_call *c)
 	bool null_ptr = c->fault == DFZ_FAULT_NULL_PTR;
 	uint64_t *slot = &hx->slot[c->slot % DFZ_HOST_SLOTS];
 	uint64_t addr = *slot + c->offset, got;
+	int rc;
 
 	switch (c->op) {
 	case DFZ_API_MALLOC:
-		if (dfz_dev_malloc(dev, size_of(c), null_ptr ? NULL : &got) == 0)
+		rc = dfz_dev_malloc(dev, size_of(c), null_ptr ? NULL : &got);
+		if (rc == 0)
 			*slot = got;
 		break;
 	case DFZ_API_FREE:
-		dfz_dev_free(dev, *slot);
+		rc = dfz_dev_free(dev, *slot);
 		break;
 	case DFZ_API_COPY_TO:
-		dfz_dev_copy_to(dev, addr, null_ptr ? NULL : hx->scratch,
-				size_of(c));
+		rc = dfz_dev_copy_to(dev, addr, null_ptr ? NULL : hx->scratch,
+				     size_of(c));
 		break;
 	case DFZ_API_COPY_FROM:
-		dfz_dev_copy_from(dev, null_ptr ? NULL : hx->scratch, addr,
-				  size_of(c));
+		rc = dfz_dev_copy_from(dev, null_ptr ? NULL : hx->scratch, addr,
+				       size_of(c));
 		break;
 	default:
-		break;
+		return;
 	}
+	dfz_oracles_returned(hx->set, hx->call, 0, rc);
 }
 
 static void perform_host(struct dfz__hexec *hx, const struct dfz_host_call *c)
@@ -182,28 +186,33 @@ static void perform_host(struct dfz__hexec *hx, const struct dfz_host_call *c)
 	uint8_t roles[DFZ_HOST_MAX_ARGS];
 	uint32_t nargs;
 
+	int rc;
+
 	switch (c->op) {
 	case DFZ_API_INIT:
 		nargs = dfz_host_call_args(&hx->prog, c, args, roles);
-		dfz_host_init(h, null_ptr ? NULL : args,
-			      c->fault == DFZ_FAULT_NULL_ROLES ? NULL : roles,
-			      nargs, hx->prog.graph);
+		rc = dfz_host_init(h, null_ptr ? NULL : args,
+				   c->fault == DFZ_FAULT_NULL_ROLES ? NULL : roles,
+				   nargs, hx->prog.graph);
 		break;
 	case DFZ_API_RUN:
-		for (uint32_t r = 0; r < c->repeat; r++)
-			dfz_host_launch(h, null_ptr ? NULL : hx->prog.bin,
-					(uint32_t)(c->fault == DFZ_FAULT_ZERO ?
-						   0 : hx->prog.bin_size));
-		break;
+		for (uint32_t r = 0; r < c->repeat; r++) {
+			rc = dfz_host_launch(h, null_ptr ? NULL : hx->prog.bin,
+					     (uint32_t)(c->fault == DFZ_FAULT_ZERO ?
+							0 : hx->prog.bin_size));
+			dfz_oracles_returned(hx->set, hx->call, r, rc);
+		}
+		return;
 	case DFZ_API_VALIDATE:
-		dfz_host_validate(h);
+		rc = dfz_host_validate(h);
 		break;
 	case DFZ_API_FINALIZE:
-		dfz_host_finalize(h);
+		rc = dfz_host_finalize(h);
 		break;
 	default:
-		break;
+		return;
 	}
+	dfz_oracles_returned(hx->set, hx->call, 0, rc);
 }
 
 /* The program's calls, in order (the guarded part of a run). */
@@ -268,6 +277,7 @@ int dfz__hexec_run(struct dfz__hexec *hx, struct dfz_rt *rt,
 	memset(&hx->prog, 0, sizeof(hx->prog));
 	memset(hx->slot, 0, sizeof(hx->slot));
 	hx->rt = rt;
+	hx->set = set;
 	hx->dev = dfz_dev_get(rt);
 	hx->host = dfz_host_get(rt);
 	hx->call = 0;

@@ -575,6 +575,29 @@ static void on_top(struct errcode *e, const struct dfz_event *ev)
 			dfz_strerror(rc), e->why);
 }
 
+/*
+ * A call with a NULL context reaches no runtime, so it publishes nothing:
+ * its code is judged from what the caller saw. The contract: every call
+ * refuses a NULL context (or device) with DFZ_EINVAL, before any other
+ * check, and changes nothing.
+ */
+static void ec_returned(void *st, unsigned call, unsigned rep, int rc)
+{
+	struct errcode *e = st;
+	struct dfz_evidence x = dfz_evidence_none();
+	char name[96];
+
+	if (!e->spec || e->lost || call >= e->spec->ncalls ||
+	    e->spec->call[call].fault != DFZ_FAULT_NULL_CTX ||
+	    rc == DFZ_EINVAL)
+		return;
+	dfz__hcall_name(name, sizeof(name), e->spec, call, rep);
+	dfz_oracle_fail(e->set, "errcode", DFZ_CLASS_RT_ERRCODE, &x,
+			"%s: returned %d (%s), expected %d (%s): a NULL "
+			"context is refused", name, rc, dfz_strerror(rc),
+			DFZ_EINVAL, dfz_strerror(DFZ_EINVAL));
+}
+
 static void ec_event(void *st, const struct dfz_event *ev)
 {
 	struct errcode *e = st;
@@ -593,4 +616,5 @@ const struct dfz_oracle_ops dfz__oracle_errcode = {
 	.reset = ec_reset,
 	.event = ec_event,
 	.begin_host = ec_begin_host,
+	.returned = ec_returned,
 };

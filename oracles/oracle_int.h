@@ -25,6 +25,8 @@
  * @event:  observe @ev (borrowed for the call).
  * @begin:  the program @spec is set up (may be NULL in the ops table).
  * @begin_host: the host program @spec is set up (may be NULL).
+ * @returned: the caller saw a return code (dfz_oracles_returned; may be
+ *          NULL).
  * @end:    the run is over: post-checks (may be NULL).
  */
 struct dfz_oracle_ops {
@@ -37,6 +39,7 @@ struct dfz_oracle_ops {
 	void (*event)(void *st, const struct dfz_event *ev);
 	void (*begin)(void *st, const struct dfz_prog *spec);
 	void (*begin_host)(void *st, const struct dfz_host_prog *spec);
+	void (*returned)(void *st, unsigned call, unsigned rep, int rc);
 	void (*end)(void *st);
 };
 

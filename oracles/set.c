@@ -205,6 +205,19 @@ void dfz_oracles_begin_host(struct dfz_oracles *set,
 			set->ops[id]->begin_host(set->st[id], spec);
 }
 
+void dfz_oracles_returned(struct dfz_oracles *set, unsigned call,
+			  unsigned rep, int rc)
+{
+	unsigned id;
+
+	if (!set->running)
+		return;
+	for (id = 0; id < DFZ_ORACLE_COUNT; id++)
+		if (set->st[id] && set->ops[id]->returned &&
+		    !dfz__oracles_decided(set))
+			set->ops[id]->returned(set->st[id], call, rep, rc);
+}
+
 void dfz_oracles_end(struct dfz_oracles *set)
 {
 	unsigned id;

@@ -387,6 +387,28 @@ static void random_prog(void)
 
 /* The fixed runtime is clean under every host oracle on any program (in
  * one process: a fork per program costs more than the program). */
+/* A NULL-context call publishes no event: rt.errcode judges the code
+ * the caller reports, EINVAL expected. Sabotage: report success. */
+START_TEST(test_errcode_null_ctx_returned)
+{
+	start(M_ERR, 4096, 0);
+	prog.ntensors = 0;
+	prog.ncalls = 2;
+	prog.call[0] = (struct dfz_host_call){ .op = DFZ_API_FINALIZE,
+					       .fault = DFZ_FAULT_NULL_CTX };
+	prog.call[1] = (struct dfz_host_call){ .op = DFZ_API_MALLOC,
+					       .fault = DFZ_FAULT_NULL_CTX,
+					       .size = 64 };
+	dfz_oracles_begin_host(set, &prog);
+	dfz_oracles_returned(set, 0, 0, DFZ_EINVAL);
+	ck_class(DFZ_CLASS_NONE);
+	dfz_oracles_returned(set, 1, 0, 0);
+	ck_class(DFZ_CLASS_RT_ERRCODE);
+	ck_msg_has("call 1 (malloc");
+	ck_msg_has("a NULL context is refused");
+}
+END_TEST
+
 START_TEST(test_host_random_clean)
 {
 	unsigned n;
@@ -419,6 +441,7 @@ TCase *tcase_oracle_host_real(void)
 	tcase_add_test(tc, test_errcode_program_clean);
 	tcase_add_test(tc, test_errcode_budget_clean);
 	tcase_add_loop_test(tc, test_errcode_sabotage, 0, 3);
+	tcase_add_test(tc, test_errcode_null_ctx_returned);
 	tcase_add_test(tc, test_host_random_clean);
 	return tc;
 }

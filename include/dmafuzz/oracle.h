@@ -131,6 +131,16 @@ void dfz_oracles_begin(struct dfz_oracles *set, const struct dfz_prog *spec);
 void dfz_oracles_begin_host(struct dfz_oracles *set,
 			    const struct dfz_host_prog *spec);
 
+/**
+ * dfz_oracles_returned() - the caller of a host program saw @rc from call
+ * @call of the spec (each launch of a RUN call reports once, @rep its
+ * 0-based index). Calls the runtime publishes as API events are judged from
+ * those; this is how the calls that cannot publish (a NULL context: no
+ * runtime is reachable) are judged too.
+ */
+void dfz_oracles_returned(struct dfz_oracles *set, unsigned call,
+			  unsigned rep, int rc);
+
 /** dfz_oracles_end() - run every post-check. */
 void dfz_oracles_end(struct dfz_oracles *set);
 
