@@ -2,7 +2,8 @@
 # dmafuzz: one GNU Makefile. Project flags stay apart from the user's CFLAGS.
 #   make            library + CLI          make check     unit tests + corpus
 #   make memcheck   valgrind               make SAN=asan check
-#   make fuzz       short campaign         make bench     measured ratios
+#   make fuzz       short AFL++ campaign   make bench     measured ratios
+#   make fuzz-smoke libFuzzer smoke run    make fuzz-build  fuzz targets only
 #   make install / uninstall (PREFIX, DESTDIR)   make clean
 
 PREFIX    ?= /usr/local
@@ -11,11 +12,12 @@ CC        ?= cc
 CFLAGS    ?= -O2 -g
 LDFLAGS   ?=
 SAN       ?=
-DURATION  ?= 20
+DURATION  ?= 30
 SEED      ?= 1
 
-DFZ_CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
+DFZ_BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
                -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Iinclude
+DFZ_CFLAGS  := $(DFZ_BASE_CFLAGS)
 DFZ_LDLIBS  := -lm
 
 ifeq ($(SAN),asan)
@@ -46,7 +48,8 @@ VERSION   := 0.1.0
 HEADERS   := $(wildcard include/dmafuzz/*.h)
 
 .PHONY: all check unit regress exports memcheck fuzz bench install uninstall \
-        clean deps deps-memcheck
+        clean deps deps-memcheck fuzz-build fuzz-libfuzzer fuzz-seeds \
+        fuzz-smoke deps-afl deps-libfuzzer
 all: $(LIB) $(CLI)
 
 $(BUILD)/%.o: %.c $(HEADERS) $(wildcard $(dir $<)*_int.h)
@@ -100,9 +103,107 @@ exports: $(LIB)
 memcheck: deps-memcheck $(TEST_BIN) $(CLI)
 	sh tools/memcheck.sh $(TEST_BIN) $(CLI)
 
-fuzz: $(CLI)
-	$(CLI) fuzz --seconds $(DURATION) --seed $(SEED) --out out/fuzz \
-	    $(if $(DMAFUZZ_BUGS),--bug $(DMAFUZZ_BUGS))
+# ------------------------------------------------------------- fuzzing
+# Each fuzz/<target>.c builds four ways, under build/fuzz/<flavour>/<target>:
+#   afl        afl-clang-fast, persistent mode (fuzz/afl_main.c)   make fuzz
+#   cmplog     the same with AFL_LLVM_CMPLOG=1 (afl-fuzz -c)        make fuzz
+#   libfuzzer  clang -fsanitize=fuzzer,address,undefined            make fuzz-smoke
+#   replay     the normal build: each file argument once (fuzz/replay_main.c),
+#              for valgrind and gdb
+# The instrumented flavours compile the library again in their own object
+# dir; replay links the normal one. Seeds are encoded from the text corpus
+# into build/fuzz/seeds/<target>/ (text stays the source of truth).
+FZ           := build/fuzz
+FUZZ_TARGETS := xfer host api parse
+FUZZ_DRIVERS := fuzz/family.c fuzz/afl_main.c fuzz/replay_main.c
+FZ_AFL_ENV   := AFL_QUIET=1
+FZ_CC_afl           := $(FZ_AFL_ENV) afl-clang-fast
+FZ_CFLAGS_afl       := -O2 -g
+FZ_CC_cmplog        := $(FZ_AFL_ENV) AFL_LLVM_CMPLOG=1 afl-clang-fast
+FZ_CFLAGS_cmplog    := -O2 -g
+FZ_CC_libfuzzer     := clang
+FZ_CFLAGS_libfuzzer := -O2 -g -fno-omit-frame-pointer \
+                       -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+                       -fsanitize=fuzzer-no-link
+FZ_LINK_libfuzzer   := -fsanitize=fuzzer,address,undefined
+# The model's hot loops (runtime/, oracles/) compare in every step, on
+# values the bytes only reach through the decoder: tracing those compares
+# costs two thirds of the run time and guides nothing. Only the decoder
+# and the parser (harness/) and the targets get compare tracing: libFuzzer
+# builds the hot sources without it, the cmplog build links the plain AFL++
+# objects of the hot sources.
+FZ_HOT_SRC   := $(filter runtime/% oracles/%,$(LIB_SRC))
+FZ_COLD_SRC  := $(filter-out $(FZ_HOT_SRC),$(LIB_SRC))
+FZ_HOTOBJ_afl       := afl
+FZ_HOTOBJ_cmplog    := afl
+FZ_HOTOBJ_libfuzzer := libfuzzer
+$(FZ)/libfuzzer/obj/runtime/%.o $(FZ)/libfuzzer/obj/oracles/%.o: \
+    FZ_HOT := -fno-sanitize-coverage=trace-cmp
+FZ_MAIN_afl         := fuzz/afl_main.c
+FZ_MAIN_cmplog      := fuzz/afl_main.c
+FZ_DEPS_afl         := deps-afl
+FZ_DEPS_cmplog      := deps-afl
+FZ_DEPS_libfuzzer   := deps-libfuzzer
+FZ_SEEDS     := $(FZ)/seeds/.stamp
+
+# $(1): an instrumented flavour. Its objects, its archive (the library
+# and fuzz/family.c, which only the plan-family targets pull in), and one
+# binary per target.
+define FUZZ_FLAVOUR
+$(FZ)/$(1)/obj/%.o: %.c $(HEADERS) | $(FZ_DEPS_$(1))
+	@mkdir -p $$(dir $$@)
+	$$(FZ_CC_$(1)) $$(DFZ_BASE_CFLAGS) $$(FZ_CFLAGS_$(1)) $$(FZ_HOT) -I$$(dir $$<) -MMD -c $$< -o $$@
+
+$(FZ)/$(1)/libfuzz.a: $(FZ_COLD_SRC:%.c=$(FZ)/$(1)/obj/%.o) \
+    $(FZ_HOT_SRC:%.c=$(FZ)/$(FZ_HOTOBJ_$(1))/obj/%.o) $(FZ)/$(1)/obj/fuzz/family.o
+	rm -f $$@
+	ar rcs $$@ $$^
+
+$(FUZZ_TARGETS:%=$(FZ)/$(1)/%): $(FZ)/$(1)/%: $(FZ)/$(1)/obj/fuzz/%.o \
+    $(FZ_MAIN_$(1):%.c=$(FZ)/$(1)/obj/%.o) $(FZ)/$(1)/libfuzz.a
+	$$(FZ_CC_$(1)) $$(FZ_LINK_$(1)) -o $$@ $$(filter %.o,$$^) $(FZ)/$(1)/libfuzz.a $$(DFZ_LDLIBS)
+
+-include $(patsubst %.c,$(FZ)/$(1)/obj/%.d,$(LIB_SRC) $(FUZZ_TARGETS:%=fuzz/%.c) $(FUZZ_DRIVERS))
+endef
+$(foreach f,afl cmplog libfuzzer,$(eval $(call FUZZ_FLAVOUR,$(f))))
+
+# The replay driver: the normal objects ($(BUILD)/fuzz/*.o) and library.
+$(BUILD)/fuzz/libfamily.a: $(BUILD)/fuzz/family.o
+	rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay/%): $(BUILD)/fuzz/replay/%: \
+    $(BUILD)/fuzz/%.o $(BUILD)/fuzz/replay_main.o $(BUILD)/fuzz/libfamily.a $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) \
+	    $(BUILD)/fuzz/libfamily.a $(LIB) $(DFZ_LDLIBS)
+
+-include $(patsubst %.c,$(BUILD)/%.d,$(FUZZ_TARGETS:%=fuzz/%.c) $(FUZZ_DRIVERS))
+
+$(FZ_SEEDS): $(CLI) tools/fuzz-seeds.sh $(wildcard corpus/*/ corpus/*/*.plan)
+	sh tools/fuzz-seeds.sh $(CLI) $(FZ)/seeds
+	@touch $@
+
+deps-afl:
+	@sh tools/deps.sh afl
+
+deps-libfuzzer:
+	@sh tools/deps.sh libfuzzer
+
+fuzz-seeds: $(FZ_SEEDS)
+
+fuzz-build: $(foreach f,afl cmplog,$(FUZZ_TARGETS:%=$(FZ)/$(f)/%)) \
+    $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay/%) $(CLI) $(FZ_SEEDS)
+
+fuzz-libfuzzer: $(FUZZ_TARGETS:%=$(FZ)/libfuzzer/%) $(FZ_SEEDS)
+
+# DURATION: seconds per target; SEED: afl-fuzz's random seed.
+fuzz: fuzz-build
+	DMAFUZZ_BUGS="$(DMAFUZZ_BUGS)" sh tools/fuzz.sh -d $(DURATION) -s $(SEED) \
+	    -b $(FZ) -r $(BUILD)/fuzz/replay -c $(CLI) -o out/fuzz $(FUZZ_TARGETS)
+
+fuzz-smoke: fuzz-libfuzzer
+	sh tools/fuzz-smoke.sh $(FZ) $(FUZZ_TARGETS)
 
 bench: $(CLI)
 	$(CLI) bench corpus/xfer

@@ -42,6 +42,13 @@ void cli_error(const char *cmd, const char *fmt, ...)
 /* Parse a --bug value (a name, a comma list, or "all") into @mask. */
 int cli_add_bugs(const char *cmd, const char *list, uint32_t *mask);
 
+/* The plan families by name, as the text form spells them. */
+extern const char *const cli_family_names[DFZ_FAMILY_COUNT];
+
+/* A family name (xfer, host, api) into its enum dfz_family value, or -1
+ * after a one-line error. */
+int cli_parse_family(const char *cmd, const char *name);
+
 /* Parse an unsigned decimal number; false on junk or overflow. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * `dmafuzz fuzz`: the in-process random campaign behind `make fuzz` until
- * the AFL++ targets land. Inputs are fresh random choice streams and
- * mutations of the seed corpus (encoded from its text plans), from an
- * explicit seed. Live progress goes to stderr; findings (first input per
- * class) go to OUT/crashes/, and a Markdown summary to OUT/summary.md.
+ * `dmafuzz fuzz`: an in-process random campaign without coverage feedback,
+ * for machines without AFL++ (`make fuzz` runs AFL++ on fuzz/). Inputs
+ * are fresh random choice streams and mutations of the seed corpus
+ * (encoded from its text plans), from an explicit seed. Live progress
+ * goes to stderr; findings (first input per class) go to OUT/crashes/,
+ * and a Markdown summary to OUT/summary.md.
  */
 #define _GNU_SOURCE
 #include <dirent.h>

@@ -72,26 +72,53 @@ int cli_show(int argc, char **argv)
 	return EXIT_CLEAN;
 }
 
-int cli_encode(int argc, char **argv)
+static int parse_encode(int argc, char **argv, bool *bare)
 {
 	static const char use[] =
-		"usage: dmafuzz encode [FILE|-]\n\n"
-		"Write the binary choice stream of a plan to stdout (a fuzz seed).\n";
-	struct dfz_plan p;
-	uint8_t *buf;
-	size_t n;
-	int rc = help_only(argc, argv, "encode", use);
+		"usage: dmafuzz encode [--bare] [FILE|-]\n\n"
+		"Write the binary choice stream of a plan to stdout (a fuzz seed).\n\n"
+		"  -b, --bare   without the leading family draw: the input of the\n"
+		"               fuzz target of the plan's family (xfer, host, api);\n"
+		"               'run --family F' reads it back\n";
+	static const struct option opts[] = {
+		{ "bare", no_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
 
-	if (rc >= 0)
-		return rc;
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "bh", opts, NULL)) != -1) {
+		if (o == 'b') {
+			*bare = true;
+			continue;
+		}
+		fputs(use, o == 'h' ? stdout : stderr);
+		return o == 'h' ? EXIT_CLEAN : EXIT_BAD_INPUT;
+	}
 	if (argc - optind > 1) {
 		cli_error("encode", "expects at most one FILE (try --help)");
 		return EXIT_BAD_INPUT;
 	}
+	return -1;
+}
+
+int cli_encode(int argc, char **argv)
+{
+	struct dfz_plan p;
+	bool bare = false;
+	uint8_t *buf;
+	size_t n;
+	int rc = parse_encode(argc, argv, &bare);
+
+	if (rc >= 0)
+		return rc;
 	rc = load("encode", optind < argc ? argv[optind] : "-", &p);
 	if (rc >= 0)
 		return rc;
-	if (dfz_plan_encode(&p, &buf, &n) < 0) {
+	rc = bare ? dfz_plan_encode_as(&p, &buf, &n) :
+		    dfz_plan_encode(&p, &buf, &n);
+	if (rc < 0) {
 		cli_error("encode", "out of memory");
 		return EXIT_INTERNAL;
 	}
@@ -105,20 +132,6 @@ struct gen_opts {
 	bool text;
 	int family;                   /* -1: any (the stream's first draw) */
 };
-
-static const char *const family_names[DFZ_FAMILY_COUNT] = {
-	[DFZ_FAMILY_XFER] = "xfer",
-	[DFZ_FAMILY_HOST] = "host",
-	[DFZ_FAMILY_API] = "api",
-};
-
-static int family_parse(const char *name)
-{
-	for (int f = 0; f < DFZ_FAMILY_COUNT; f++)
-		if (strcmp(name, family_names[f]) == 0)
-			return f;
-	return -1;
-}
 
 static int parse_gen(int argc, char **argv, struct gen_opts *g)
 {
@@ -155,12 +168,9 @@ static int parse_gen(int argc, char **argv, struct gen_opts *g)
 		} else if (o == 't') {
 			g->text = true;
 		} else if (o == 'f') {
-			g->family = family_parse(optarg);
-			if (g->family < 0) {
-				cli_error("gen", "unknown family '%s' (xfer, host, api)",
-					  optarg);
+			g->family = cli_parse_family("gen", optarg);
+			if (g->family < 0)
 				return EXIT_BAD_INPUT;
-			}
 		} else {
 			fputs(use, o == 'h' ? stdout : stderr);
 			return o == 'h' ? EXIT_CLEAN : EXIT_BAD_INPUT;
@@ -187,7 +197,7 @@ static bool pin_family(int family, uint8_t *buf, uint32_t *n)
 
 	dfz_plan_decode_as((unsigned)family, buf, *n, &p);
 	if (dfz_plan_encode(&p, &enc, &m) < 0 || m > CLI_RECORD_MAX) {
-		cli_error("gen", "cannot encode a %s plan", family_names[family]);
+		cli_error("gen", "cannot encode a %s plan", cli_family_names[family]);
 		return false;
 	}
 	memcpy(buf, enc, m);

@@ -21,20 +21,26 @@ struct run_ctx {
 	uint32_t bugs;
 	bool json;
 	bool quiet;        /* print only bugs and the summary */
+	int family;        /* binary files: a bare stream of this family
+			    * (dfz_plan_decode_as()); -1: a full stream */
 	uint64_t inputs, bugs_found, rejected, bad;
 	uint64_t by_class[DFZ_CLASS_COUNT];
 };
 
 static const char run_usage[] =
-	"usage: dmafuzz run [--bug NAME]... [--json] [--quiet] FILE|DIR|-...\n"
+	"usage: dmafuzz run [--bug NAME]... [--family F] [--json] [--quiet]\n"
+	"                   FILE|DIR|-...\n"
 	"\n"
 	"Replay plans (text .plan files, binary choice streams, directories of\n"
 	"them, or a plan stream from 'dmafuzz gen' on '-') and print verdicts.\n"
 	"\n"
-	"  -b, --bug NAME   turn a bug switch on (repeatable; a comma list; all)\n"
-	"  -j, --json       one JSON object per verdict\n"
-	"  -q, --quiet      print only bugs, rejections and the summary\n"
-	"  -h, --help       this help\n"
+	"  -b, --bug NAME    turn a bug switch on (repeatable; a comma list; all)\n"
+	"  -f, --family F    read binary files as bare streams of family F\n"
+	"                    (xfer, host, api: the input of fuzz target F, as\n"
+	"                    'encode --bare' writes it); text files unaffected\n"
+	"  -j, --json        one JSON object per verdict\n"
+	"  -q, --quiet       print only bugs, rejections and the summary\n"
+	"  -h, --help        this help\n"
 	"\n"
 	"exit: 0 clean, 1 bug found, 2 bad input, 3 internal error\n";
 
@@ -99,6 +105,33 @@ static int read_rest(FILE *f, uint8_t *buf, size_t have, size_t *n)
 	return 0;
 }
 
+/*
+ * The loader's rule (dfz_plan_from_bytes()): text when it starts with `#`
+ * or `family` and holds only printable ASCII and whitespace.
+ */
+static bool reads_as_text(const uint8_t *buf, size_t n)
+{
+	if (n == 0 || !(buf[0] == '#' || (n >= 6 && !memcmp(buf, "family", 6))))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t' ||
+		      (buf[i] >= 0x20 && buf[i] < 0x7f)))
+			return false;
+	return true;
+}
+
+/* A file's bytes as a plan: text, a full stream, or with --family a bare
+ * stream of that family. */
+static int plan_of(const struct run_ctx *c, const uint8_t *buf, size_t n,
+		   struct dfz_plan *p, char *err, size_t errlen)
+{
+	if (c->family >= 0 && !reads_as_text(buf, n)) {
+		dfz_plan_decode_as((unsigned)c->family, buf, n, p);
+		return 0;
+	}
+	return dfz_plan_from_bytes(buf, n, p, err, errlen);
+}
+
 static void run_file(struct run_ctx *c, const char *path)
 {
 	bool is_stdin = !strcmp(path, "-");
@@ -126,7 +159,7 @@ static void run_file(struct run_ctx *c, const char *path)
 	} else if (read_rest(f, buf, n, &n) < 0) {
 		cli_error("run", "cannot read '%s': unreadable or over 1 MiB", path);
 		c->bad++;
-	} else if (dfz_plan_from_bytes(buf, n, &p, err, sizeof(err)) < 0) {
+	} else if (plan_of(c, buf, n, &p, err, sizeof(err)) < 0) {
 		cli_error("run", "%s: %s", path, err);
 		c->bad++;
 	} else {
@@ -201,6 +234,7 @@ static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
 {
 	static const struct option opts[] = {
 		{ "bug", required_argument, NULL, 'b' },
+		{ "family", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -209,10 +243,15 @@ static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "b:jqh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "b:f:jqh", opts, NULL)) != -1) {
 		switch (o) {
 		case 'b':
 			if (cli_add_bugs("run", optarg, &c->bugs) < 0)
+				return EXIT_BAD_INPUT;
+			break;
+		case 'f':
+			c->family = cli_parse_family("run", optarg);
+			if (c->family < 0)
 				return EXIT_BAD_INPUT;
 			break;
 		case 'j':
@@ -238,7 +277,7 @@ static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
 
 int cli_run(int argc, char **argv)
 {
-	struct run_ctx c = { 0 };
+	struct run_ctx c = { .family = -1 };
 	int rc = parse_run_opts(argc, argv, &c);
 
 	if (rc == EXIT_CLEAN + 100)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Install the Debian packages a make target needs, when they are missing.
-# Usage: deps.sh NAME...   (check, valgrind, afl, capstone, clang)
+# Usage: deps.sh NAME...   (check, valgrind, clang, afl, libfuzzer)
 set -u
 missing=""
 for want in "$@"; do
@@ -9,6 +9,13 @@ for want in "$@"; do
 	check)    pkg-config --exists check 2>/dev/null || missing="$missing check pkg-config" ;;
 	valgrind) command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind" ;;
 	clang)    command -v clang >/dev/null 2>&1 || missing="$missing clang" ;;
+	afl)      { command -v afl-fuzz && command -v afl-clang-fast; } >/dev/null 2>&1 ||
+	          missing="$missing afl++" ;;
+	libfuzzer) # clang, and its runtimes (only recommended by clang)
+	          printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)%s\n' \
+	              '{ (void)d; (void)n; return 0; }' |
+	          clang -x c -fsanitize=fuzzer,address,undefined -o /dev/null - \
+	              >/dev/null 2>&1 || missing="$missing clang libclang-rt-dev" ;;
 	*) echo "deps.sh: unknown dependency '$want'" >&2; exit 2 ;;
 	esac
 done

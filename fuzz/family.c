@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The body of the plan-family fuzz targets (xfer, host, api), and their
+ * LLVMFuzzerInitialize(): one executor created at start-up and reset by
+ * every run, the bug switches from the DMAFUZZ_BUGS environment variable,
+ * every oracle on. A BUG verdict becomes abort(), which every fuzzer
+ * records as a crash; signals are left alone so that a real fault reaches
+ * the fuzzer and the sanitizers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmafuzz/harness.h"
+#include "fuzz.h"
+
+static struct dfz_exec *exec;
+static uint32_t bugs;
+
+static void destroy_exec(void)
+{
+	dfz_exec_destroy(exec);
+	exec = NULL;
+}
+
+/* DMAFUZZ_BUGS into @mask, or a one-line error naming the known switches. */
+static int read_bugs(uint32_t *mask)
+{
+	const char *env = getenv("DMAFUZZ_BUGS");
+
+	if (env && !strcmp(env, "all")) {
+		*mask = (1u << DFZ_BUG_COUNT) - 1;
+		return 0;
+	}
+	if (dfz_bugs_parse(env, mask) == 0)
+		return 0;
+	fprintf(stderr, "dmafuzz fuzz target: bad DMAFUZZ_BUGS '%s' (known:", env);
+	for (unsigned i = 0; i < DFZ_BUG_COUNT; i++)
+		fprintf(stderr, " %s", dfz_bug_name(i));
+	fputs(", all)\n", stderr);
+	return -1;
+}
+
+void fuzz_family_init(void)
+{
+	if (exec)
+		return;
+	if (read_bugs(&bugs) < 0)
+		exit(2);
+	if (dfz_exec_create(DFZ_ORACLES_ALL, &exec) < 0) {
+		fputs("dmafuzz fuzz target: out of memory\n", stderr);
+		exit(3);
+	}
+	atexit(destroy_exec);
+}
+
+/* Linked into the plan targets only (they call fuzz_family_run()). */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_family_init();
+	return 0;
+}
+
+int fuzz_family_run(unsigned family, const uint8_t *data, size_t size)
+{
+	struct dfz_plan p;
+	struct dfz_verdict v;
+
+	fuzz_family_init();
+	dfz_plan_decode_as(family, data, size, &p);
+	if (dfz_exec_run(exec, &p, bugs, &v) == DFZ_VERDICT_BUG) {
+		dfz_verdict_print(&v, NULL, false, stderr);
+		fflush(stderr);
+		abort();
+	}
+	return 0;
+}
