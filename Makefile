@@ -205,9 +205,6 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-libfuzzer
 	sh tools/fuzz-smoke.sh $(FZ) $(FUZZ_TARGETS)
 
-bench: $(CLI)
-	$(CLI) bench corpus/xfer
-
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
 	    $(DESTDIR)$(PREFIX)/include/dmafuzz $(DESTDIR)$(PREFIX)/lib/pkgconfig
@@ -224,3 +221,6 @@ uninstall:
 
 clean:
 	rm -rf build
+
+# Further targets, one file per job (nightly, bench, oss-fuzz, ...).
+include $(wildcard mk/*.mk)
