@@ -486,10 +486,16 @@ void dfz__plan_clamp(struct dfz_plan *p)
 		dfz__plan_clamp_host(p);
 		return;
 	}
-	clamp_tensors(x);
-	for (h = 0; h < hops_of(x); h++) {
-		clamp_hop(x, h);
-		clamp_tiles(x); /* hop 1 within the clamped hop 0 */
+	for (;;) {
+		clamp_tensors(x);
+		for (h = 0; h < hops_of(x); h++) {
+			clamp_hop(x, h);
+			clamp_tiles(x); /* hop 1 within the clamped hop 0 */
+		}
+		/* The work cap: fewer tiles through a smaller shape. */
+		if (dfz__plan_xfer_work(x) <= DFZ_PLAN_XFER_WORK ||
+		    !dfz__plan_halve_largest(x->shape, rank_of(x), 0))
+			break;
 	}
 }
 

@@ -50,6 +50,10 @@
  */
 #define DFZ_PLAN_MAX_STREAM 1024u
 
+/* At most this many pushes per xfer plan (dfz__plan_xfer_work()): each
+ * fuzz execution stays small. The shipped corpus needs at most 108. */
+#define DFZ_PLAN_XFER_WORK 512u
+
 /* Most candidates take_size() can offer: lo, lo+1, hi-1, hi and three per
  * power of two. */
 #define DFZ_CHOICE_MAX_SIZES (4u + 3u * 32u)
@@ -162,6 +166,14 @@ uint32_t dfz__plan_tensor_bytes(const struct dfz_plan_xfer *x,
  */
 size_t dfz__plan_hop_need(const struct dfz_plan_xfer *x, unsigned i,
 			  unsigned h);
+
+/*
+ * dfz__plan_xfer_work() - the pushes @x makes, counted from above: per
+ * node and hop, its tiles times the pushes of an interior tile's transfers
+ * (dfz_xfer_calls(), doubled on idma for the dummy copies). Edge tiles
+ * decompose into no more. The decoder keeps it at most DFZ_PLAN_XFER_WORK.
+ */
+uint64_t dfz__plan_xfer_work(const struct dfz_plan_xfer *x);
 
 /* dfz__plan_level_need() - the largest need of any node in @level (the
  * hop whose tiles live there), or 0 when no hop keeps tiles there. */

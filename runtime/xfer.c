@@ -255,6 +255,21 @@ static void next_index(const struct norm *n, unsigned loops, uint32_t *idx)
 	}
 }
 
+uint64_t dfz_xfer_calls(const struct dfz_xfer *x, unsigned engine)
+{
+	const struct dfz_engine_ops *ops = dfz__engine_ops(engine);
+	struct norm n;
+	struct kplan k;
+	uint64_t per = 1;
+
+	if (!x || !ops || normalise(x, &n) < 0 || n.rank == 0)
+		return 0;
+	plan_kernel(ops, x, &n, &k);
+	if (ops->max_size && k.base.size > ops->max_size) /* the splits */
+		per = k.base.size / ops->max_size + 1;
+	return k.calls * per;
+}
+
 /* --------------------------------------------------------------- requests */
 
 static int wait_req(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,

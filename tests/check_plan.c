@@ -16,6 +16,16 @@
 
 #include "check_fast.h"
 #include "check_plan.h"
+#include "dmafuzz/harness.h"
+
+/* One hop-0 tile per tensor (the clamps cut it to the shape), so that a
+ * test of the tensor caps does not meet the work cap. */
+static void whole_tiles(struct dfz_plan *p)
+{
+	for (unsigned i = 0; i < DFZ_MAX_NODES; i++)
+		for (unsigned d = 0; d < DFZ_MAX_RANK; d++)
+			p->xfer.node[i].tile[0][d] = DFZ_CAP_DIM_1D;
+}
 
 /* -------------------------------------------------------- choice stream */
 
@@ -328,6 +338,8 @@ START_TEST(test_tensor_clamp)
 	struct dfz_plan_xfer *x = &p.xfer;
 
 	hand_plan(&p, 2); /* 4096 x 4096 halves to 128 x 128, tiles follow */
+	whole_tiles(&p);
+	x->l2_size = DFZ_CAP_L2;
 	x->shape[0] = x->shape[1] = 4096;
 	x->node[0].tile[0][0] = x->node[0].tile[0][1] = 4096;
 	x->l2_size = DFZ_CAP_L2;
@@ -335,10 +347,14 @@ START_TEST(test_tensor_clamp)
 	ck_assert(x->shape[0] == 128 && x->shape[1] == 128);
 	ck_assert(x->node[0].tile[0][0] == 128 && x->node[0].tile[0][1] == 128);
 	hand_plan(&p, 2); /* ties halve the lowest dim */
+	whole_tiles(&p);
+	x->l2_size = DFZ_CAP_L2;
 	x->shape[0] = x->shape[1] = 300;
 	dfz_plan_normalise(&p);
 	ck_assert(x->shape[0] == 75 && x->shape[1] == 150);
 	hand_plan(&p, 2); /* padding counts: 4096 * (3 + 3) * 2 */
+	whole_tiles(&p);
+	x->l2_size = DFZ_CAP_L2;
 	x->shape[0] = 4096;
 	x->shape[1] = 3;
 	x->in.pad[1] = 3;
@@ -346,6 +362,8 @@ START_TEST(test_tensor_clamp)
 	dfz_plan_normalise(&p);
 	ck_assert(x->shape[0] == 1024 && x->shape[1] == 3);
 	hand_plan(&p, 2); /* an add node's aux counts; 2048 * 4 * 2 fits */
+	whole_tiles(&p);
+	x->l2_size = DFZ_CAP_L2;
 	x->shape[0] = 2048;
 	x->shape[1] = 4;
 	x->elem = 2;
@@ -360,6 +378,53 @@ START_TEST(test_tensor_clamp)
 }
 END_TEST
 
+/* The work cap: tiles of one element over 4096 elements make 8192
+ * transfers; the shape halves until 2 * shape fits 512. */
+START_TEST(test_work_clamp)
+{
+	struct dfz_plan p, q;
+	struct dfz_plan_xfer *x = &p.xfer;
+
+	hand_plan(&p, 1);
+	x->shape[0] = 4096;
+	x->l2_size = DFZ_CAP_L2;
+	ck_assert_uint_eq(dfz__plan_xfer_work(x), 8192);
+	dfz_plan_normalise(&p);
+	ck_assert_uint_eq(x->shape[0], DFZ_PLAN_XFER_WORK / 2);
+	ck_assert_uint_eq(dfz__plan_xfer_work(x), DFZ_PLAN_XFER_WORK);
+	q = p; /* at the cap: its own normal form */
+	dfz_plan_normalise(&q);
+	ck_assert(dfz__plan_same(&p, &q));
+}
+END_TEST
+
+/* Random plans: within the cap, and the work bounds what a run issues. */
+START_TEST(test_work_bounds_runs)
+{
+	struct dfz_exec *ex;
+	struct dfz_gen g;
+	uint8_t buf[96];
+	unsigned i, bad = 0;
+
+	ck_assert_int_eq(dfz_exec_create(DFZ_ORACLES_ALL, &ex), 0);
+	dfz_gen_init(&g, 11);
+	for (i = 0; i < 1500; i++) {
+		struct dfz_plan p;
+		struct dfz_verdict v;
+		uint64_t w;
+
+		dfz_gen_bytes(&g, buf, sizeof(buf));
+		dfz_plan_decode_as(DFZ_FAMILY_XFER, buf, sizeof(buf), &p);
+		w = dfz__plan_xfer_work(&p.xfer);
+		dfz_exec_run(ex, &p, 0, &v);
+		if (w > DFZ_PLAN_XFER_WORK || v.xfers > w)
+			bad++;
+	}
+	dfz_exec_destroy(ex);
+	ck_assert_uint_eq(bad, 0);
+}
+END_TEST
+
 /* The per-plan tensor cap: its class, clamped to its range. */
 START_TEST(test_tensor_class)
 {
@@ -367,12 +432,14 @@ START_TEST(test_tensor_class)
 	struct dfz_plan_xfer *x = &p.xfer;
 
 	hand_plan(&p, 1);
+	whole_tiles(&p);
 	x->shape[0] = 4096;
 	x->elem = 8;
 	x->tensor_class = 10; /* 1 KiB: 128 elements */
 	dfz_plan_normalise(&p);
 	ck_assert_uint_eq(x->shape[0], 128);
 	hand_plan(&p, 1);
+	whole_tiles(&p);
 	x->shape[0] = 4096;
 	x->elem = 8;
 	x->tensor_class = 18; /* 256 KiB: 32768 > 4096, untouched */
@@ -480,6 +547,7 @@ START_TEST(test_l2_tensors_clamp)
 	unsigned i;
 
 	hand_plan(&p, 1);
+	whole_tiles(&p);
 	x->hop[0].engine = DFZ_ENGINE_IDMA;
 	x->tensor_class = 18;
 	x->elem = 8;
@@ -579,13 +647,15 @@ START_TEST(test_encode_widest)
 	x->nsched = DFZ_MAX_SCHED;
 	memset(x->sched, DFZ_CAP_SCHED_STEPS, sizeof(x->sched));
 	x->seed = UINT32_MAX;
+	ck_assert_uint_gt(dfz__plan_xfer_work(x), DFZ_PLAN_XFER_WORK);
 	ck_assert_int_eq(dfz_plan_encode(&p, &buf, &n), 0);
-	ck_assert_uint_eq(n, 207); /* all but the tiles drawn at full width,
-				    * after the family byte */
 	ck_assert_uint_le(n, DFZ_PLAN_MAX_STREAM);
 	dfz_plan_decode(buf, n, &q);
 	free(buf);
-	ck_assert(dfz__plan_same(&p, &q)); /* it was under every cap */
+	/* Over the work cap: what comes back is the clamped plan, whole. */
+	dfz_plan_normalise(&p);
+	ck_assert_uint_le(dfz__plan_xfer_work(x), DFZ_PLAN_XFER_WORK);
+	ck_assert(dfz__plan_same(&p, &q));
 }
 END_TEST
 
@@ -668,6 +738,8 @@ Suite *suite_plan(void)
 	tcase_add_test(tc, test_empty_is_simplest);
 	tcase_add_test(tc, test_decode_random);
 	tcase_add_test(tc, test_tensor_clamp);
+	tcase_add_test(tc, test_work_clamp);
+	tcase_add_test(tc, test_work_bounds_runs);
 	tcase_add_test(tc, test_tensor_class);
 	tcase_add_test(tc, test_local_clamp);
 	tcase_add_test(tc, test_hops_clamp);

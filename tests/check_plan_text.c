@@ -365,6 +365,8 @@ START_TEST(test_parse_defaults)
 	ck_assert(dfz__plan_same(&p, &q));
 	/* Parse does not clamp; normalise does. */
 	ck_assert_int_eq(dfz_plan_parse("rank 2\nshape 4096 4096\n"
+					"node0.tile 4096 4096\n"
+					"l2_size 1048576\n"
 					"tensor_cap 16384\n", &p, err,
 					sizeof(err)), 0);
 	ck_assert_uint_eq(p.xfer.shape[0], 4096);

@@ -424,6 +424,14 @@ int dfz_handle_wait(struct dfz_adapter *ad, struct dfz_handle *h);
  */
 unsigned dfz_xfer_rank(const struct dfz_xfer *x);
 
+/**
+ * dfz_xfer_calls() - the pushes dfz_xfer_issue() makes for @x on engine
+ * @engine (enum dfz_engine_id) with every bug switch off: its kernel calls
+ * times the size guard's splits (counted generously), not the dummy
+ * transfers an adapter adds. 0 for an empty or invalid transfer.
+ */
+uint64_t dfz_xfer_calls(const struct dfz_xfer *x, unsigned engine);
+
 /* --------------------------------------------------------- tiling executor */
 
 #define DFZ_MAX_NODES 3
