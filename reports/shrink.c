@@ -3,9 +3,9 @@
  * The minimizer: a structure-aware shrinker on the choice stream, as
  * Hypothesis shrinks. The decoder records where each draw took its bytes
  * (dfz__plan_spans()), so every pass acts on whole choices: re-encode the
- * plan (its canonical stream), delete spans of choices, zero them, lower
- * one choice by binary search, lower two together, swap neighbours into
- * order. A candidate replaces the best stream only when it is
+ * plan (its canonical stream), drop a part of the plan (shrink_plan.c),
+ * delete spans of choices, zero them, lower one choice by binary search,
+ * lower two together, swap neighbours into order. A candidate replaces the best stream only when it is
  * shortlex-smaller (shorter, or as long and bytewise smaller) and its run
  * keeps the input's signature (class and site, see signature.c). Rounds
  * repeat until none of them finds a smaller stream. Every decision depends
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dmafuzz/report.h"
+#include "report_int.h"
 #include "../harness/plan_int.h"
 
 #define MAX_SPANS 4096u               /* draws of one plan, with room */
@@ -35,6 +35,8 @@ struct shrinker {
 	struct dfz_verdict verdict;       /* of @best */
 	uint64_t runs, max_runs, accepted;
 	struct timespec t0;
+	uint32_t bw_floor;                /* phase 1: the least engine
+					   * bandwidth a candidate may have */
 	uint8_t stop;                     /* enum dfz_min_stop */
 	bool stopped;
 	uint64_t seen[SEEN_SLOTS];        /* hashes of runs done (0: empty) */
@@ -115,6 +117,19 @@ static int run_stream(struct shrinker *s, const uint8_t *buf, size_t n,
 	return dfz_exec_run(s->ex, &p, s->cfg->bugs, v);
 }
 
+/* Phase 1 leaves the engine bandwidth alone: a run costs about its bytes
+ * over the bandwidth in steps, and its simplest value (1 byte a step)
+ * would make every later run of a large transfer slow. */
+static bool too_slow(const struct shrinker *s, const uint8_t *buf, size_t n)
+{
+	struct dfz_plan p;
+
+	if (!s->bw_floor)
+		return false;
+	dfz_plan_decode_as(s->cfg->family, buf, n, &p);
+	return p.xfer.bandwidth < s->bw_floor;
+}
+
 static void record_spans(struct shrinker *s)
 {
 	unsigned n = dfz__plan_spans(s->cfg->family, s->best, s->nbest,
@@ -134,7 +149,7 @@ static bool try_stream(struct shrinker *s, const uint8_t *buf, size_t n)
 	struct dfz_verdict v;
 
 	if (!shortlex_less(buf, n, s->best, s->nbest) || out_of_budget(s) ||
-	    seen_before(s, buf, n))
+	    too_slow(s, buf, n) || seen_before(s, buf, n))
 		return false;
 	run_stream(s, buf, n, &v);
 	dfz_signature_of(&v, &sig);
@@ -172,6 +187,30 @@ static bool pass_canonical(struct shrinker *s)
 	better = try_stream(s, enc, n);
 	free(enc);
 	return better;
+}
+
+/* Drop one part of the plan (a node, a hop, a dim, a tensor, a call). */
+static bool pass_edits(struct shrinker *s)
+{
+	bool changed = false;
+
+	for (unsigned k = 0; k < DFZ__MIN_EDITS && !s->stopped;) {
+		struct dfz_plan p, q;
+		uint8_t *enc;
+		size_t n;
+		bool kept = false;
+
+		dfz_plan_decode_as(s->cfg->family, s->best, s->nbest, &p);
+		if (dfz__min_plan_edit(&p, k, &q) &&
+		    dfz_plan_encode_as(&q, &enc, &n) == 0) {
+			kept = try_stream(s, enc, n);
+			free(enc);
+		}
+		changed |= kept;
+		if (!kept)        /* kept: the same edit again (the next part) */
+			k++;
+	}
+	return changed;
 }
 
 /* Delete @k consecutive choices, at every position. */
@@ -258,17 +297,14 @@ static bool try_pair(struct shrinker *s, size_t a, size_t b, unsigned d)
 
 /*
  * Lower two choices together (a shape dim and its tile dim, a count and
- * what it counts): by the most both allow, then by halves of it.
+ * what it counts): by the most both allow, else by one.
  */
 static bool lower_pair(struct shrinker *s, unsigned i, unsigned j)
 {
 	size_t a = s->span[i].off, b = s->span[j].off;
 	unsigned m = s->best[a] < s->best[b] ? s->best[a] : s->best[b];
 
-	for (unsigned d = m; d > 0 && !s->stopped; d /= 2)
-		if (try_pair(s, a, b, d))
-			return true;
-	return false;
+	return m > 0 && (try_pair(s, a, b, m) || (m > 1 && try_pair(s, a, b, 1)));
 }
 
 static bool pass_pairs(struct shrinker *s)
@@ -308,6 +344,7 @@ static bool round_of_passes(struct shrinker *s)
 	static const unsigned sizes[] = { 8, 4, 2, 1 };
 	bool changed = pass_canonical(s);
 
+	changed |= pass_edits(s);
 	for (unsigned k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
 		changed |= pass_delete(s, sizes[k]);
 	changed |= pass_canonical(s);
@@ -318,6 +355,37 @@ static bool round_of_passes(struct shrinker *s)
 	changed |= pass_pairs(s);
 	changed |= pass_sort(s);
 	return changed;
+}
+
+/*
+ * Phase 2: the bandwidth, lowered last by binary search (1 first) over
+ * the plan's value, then the canonical stream once more. Every candidate
+ * before it was judged at the input's bandwidth or above.
+ */
+static void lower_bandwidth(struct shrinker *s)
+{
+	struct dfz_plan p;
+	uint32_t lo = 0, hi;
+
+	dfz_plan_decode_as(s->cfg->family, s->best, s->nbest, &p);
+	hi = p.xfer.bandwidth;
+	s->bw_floor = 0;
+	while (lo + 1 < hi && !s->stopped) {
+		uint32_t mid = lo == 0 ? 1 : lo + (hi - lo) / 2;
+		uint8_t *enc;
+		size_t n;
+		bool kept = false;
+
+		p.xfer.bandwidth = mid;
+		if (dfz_plan_encode_as(&p, &enc, &n) == 0) {
+			kept = try_stream(s, enc, n);
+			free(enc);
+		}
+		if (kept)
+			hi = mid;
+		else
+			lo = mid;
+	}
 }
 
 /* ------------------------------------------------------------ the entry */
@@ -378,10 +446,18 @@ int dfz_minimize(struct dfz_exec *ex, const struct dfz_min_config *cfg,
 		return DFZ_ENOENT;
 	}
 	rc = start(s, buf, n);
+	if (rc == 0 && cfg->family == DFZ_FAMILY_XFER) {
+		struct dfz_plan p;
+
+		dfz_plan_decode_as(cfg->family, s->best, s->nbest, &p);
+		s->bw_floor = p.xfer.bandwidth;
+	}
 	for (bool more = rc == 0; more; out->rounds++)
 		more = round_of_passes(s) && !s->stopped;
-	if (rc == 0)
+	if (rc == 0) {
+		lower_bandwidth(s);
 		rc = finish(s, n, out);
+	}
 	free(s->best);
 	free(s->cand);
 	free(s);

@@ -114,7 +114,8 @@ struct dfz_min_result {
  *
  * Hypothesis-style passes over the choices the decoder drew (it records
  * where each draw took its bytes): re-encode the plan (the canonical,
- * shortest stream of the same plan), delete spans of 8, 4, 2 and 1
+ * shortest stream of the same plan), drop a part of the plan (a node, the
+ * second hop, a dim, a tensor, an api call), delete spans of 8, 4, 2 and 1
  * choices, zero them, lower each choice by binary search, lower pairs of
  * choices together, and swap neighbours into order; repeated until no
  * pass finds a smaller stream (or the budget runs out). A candidate is
