@@ -8,9 +8,9 @@
 #include "dmafuzz/report.h"
 
 /* Structural edits dfz__min_plan_edit() knows: drop a node, the second
- * hop, a dim, a tensor, an api call. */
+ * hop, a dim, a tensor, a tensor's last dim, an api call. */
 #define DFZ__MIN_EDITS (DFZ_MAX_NODES + 1 + DFZ_MAX_RANK + \
-			DFZ_HOST_MAX_ARGS + DFZ_HOST_MAX_CALLS)
+			2 * DFZ_HOST_MAX_ARGS + DFZ_HOST_MAX_CALLS)
 
 /*
  * dfz__min_plan_edit() - edit @k (0..DFZ__MIN_EDITS-1) of plan @in (a

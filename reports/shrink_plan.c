@@ -4,8 +4,8 @@
  * that no edit of a few bytes reaches, because the decoder draws the
  * fields they remove in many places (a node's tiles sit between the other
  * nodes' fields, a hop's tile extents inside every node). Each edit drops
- * one part: a node, the second hop, a dim of the tensors, a tensor, an
- * api call. The shrinker encodes the edited plan and treats its stream
+ * one part: a node, the second hop, a dim of the tensors, a tensor, a
+ * host tensor's last dim, an api call. The shrinker encodes the edited plan and treats its stream
  * like any other candidate: kept only when shortlex-smaller and still
  * the same bug.
  */
@@ -17,7 +17,8 @@
 #define EDIT_HOP (EDIT_NODES + DFZ_MAX_NODES)
 #define EDIT_DIMS (EDIT_HOP + 1)
 #define EDIT_TENSORS (EDIT_DIMS + DFZ_MAX_RANK)
-#define EDIT_CALLS (EDIT_TENSORS + DFZ_HOST_MAX_ARGS)
+#define EDIT_RANKS (EDIT_TENSORS + DFZ_HOST_MAX_ARGS)
+#define EDIT_CALLS (EDIT_RANKS + DFZ_HOST_MAX_ARGS)
 _Static_assert(EDIT_CALLS + DFZ_HOST_MAX_CALLS == DFZ__MIN_EDITS,
 	       "DFZ__MIN_EDITS counts every edit");
 
@@ -91,6 +92,17 @@ static bool drop_tensor(struct dfz_plan_host *h, unsigned i)
 	return true;
 }
 
+/* Drop the last dim of tensor @i. */
+static bool drop_tensor_dim(struct dfz_plan_host *h, unsigned i)
+{
+	struct dfz_plan_tensor *t = &h->t[i];
+
+	if (i >= h->ntensors || t->rank <= 1)
+		return false;
+	t->shape[--t->rank] = 0;
+	return true;
+}
+
 static bool drop_call(struct dfz_plan_host *h, unsigned i)
 {
 	if (i >= h->ncalls)
@@ -112,8 +124,10 @@ bool dfz__min_plan_edit(const struct dfz_plan *in, unsigned k,
 		return xfer && drop_hop(&out->xfer);
 	if (k < EDIT_TENSORS)
 		return xfer && drop_dim(&out->xfer, k - EDIT_DIMS);
-	if (k < EDIT_CALLS)
+	if (k < EDIT_RANKS)
 		return !xfer && drop_tensor(&out->host, k - EDIT_TENSORS);
+	if (k < EDIT_CALLS)
+		return !xfer && drop_tensor_dim(&out->host, k - EDIT_RANKS);
 	return in->family == DFZ_FAMILY_API && k < DFZ__MIN_EDITS &&
 	       drop_call(&out->host, k - EDIT_CALLS);
 }

@@ -115,10 +115,12 @@ struct dfz_min_result {
  * Hypothesis-style passes over the choices the decoder drew (it records
  * where each draw took its bytes): re-encode the plan (the canonical,
  * shortest stream of the same plan), drop a part of the plan (a node, the
- * second hop, a dim, a tensor, an api call), delete spans of 8, 4, 2 and 1
- * choices, zero them, lower each choice by binary search, lower pairs of
- * choices together, and swap neighbours into order; repeated until no
- * pass finds a smaller stream (or the budget runs out). A candidate is
+ * second hop, a dim, a tensor or its last dim, an api call), delete spans
+ * of 8, 4, 2 and 1 choices, zero them, lower each choice by binary search,
+ * lower pairs of choices together, and swap neighbours into order;
+ * repeated until no pass finds a smaller stream (or the budget runs out).
+ * The engine bandwidth of an xfer plan is lowered last, once: a run
+ * costs its bytes over the bandwidth in steps. A candidate is
  * kept only when it is shortlex-smaller and its verdict has the same
  * signature. Deterministic: the same input, switches and budget of runs
  * give the same bytes (a time limit, when it cuts the work short, is the
