@@ -57,6 +57,17 @@ static void signature_of(unsigned family, const uint8_t *buf, size_t n,
 	dfz_signature_of(&v, sig);
 }
 
+/*
+ * A switch whose bug is a real fault (null-arg) faults inside this
+ * process: under valgrind (tools/memcheck.sh sets DFZ_MEMCHECK) that is
+ * a memcheck error of its own, so there it stays off (check_regress.c
+ * does the same; memcheck.sh replays it through the CLI).
+ */
+static bool faults_under_memcheck(unsigned bug)
+{
+	return bug == DFZ_BUG_NULL_ARG && getenv("DFZ_MEMCHECK");
+}
+
 static bool shortlex_le(const uint8_t *a, size_t na, const uint8_t *b,
 			size_t nb)
 {
@@ -160,6 +171,8 @@ START_TEST(test_min_keeps_bug)
 	uint8_t *buf;
 	size_t n;
 
+	if (faults_under_memcheck((unsigned)_i))
+		return;
 	cfg.max_runs = memcheck_count(150, 15);
 	regress_stream((unsigned)_i, &buf, &n, &cfg.family);
 	signature_of(cfg.family, buf, n, cfg.bugs, &in);
@@ -223,6 +236,8 @@ START_TEST(test_min_random_bugs)
 	struct dfz_gen g;
 	uint8_t buf[160];
 
+	if (faults_under_memcheck(DFZ_BUG_NULL_ARG))
+		cfg.bugs &= ~(1u << DFZ_BUG_NULL_ARG);
 	dfz_gen_init(&g, 5);
 	for (unsigned i = 0; i < tries; i++) {
 		struct dfz_signature in, out;
