@@ -23,6 +23,7 @@ static const char usage[] =
 	"  gen                 write random plans (a plan stream) to stdout\n"
 	"  fuzz                in-process random campaign with a summary\n"
 	"  matrix              safety matrix: engine x policy x strategy x rank\n"
+	"  min FILE            shrink a reproducer, keeping its bug class and site\n"
 	"  bench [DIR]         measure plans/s and engine throughput vs memcpy\n"
 	"\n"
 	"Run 'dmafuzz COMMAND --help' for the options of a command.\n";
@@ -118,7 +119,7 @@ int main(int argc, char **argv)
 		{ "run", cli_run },       { "show", cli_show },
 		{ "encode", cli_encode }, { "gen", cli_gen },
 		{ "bench", cli_bench },   { "fuzz", cli_fuzz },
-		{ "matrix", cli_matrix },
+		{ "matrix", cli_matrix }, { "min", cli_min },
 	};
 
 	if (argc < 2) {

@@ -8,6 +8,8 @@
  * such as 4096 or 2^17 are two bytes away; draw_weighted() maps one byte
  * onto a few values with chosen odds. The emitters are the inverse,
  * used by the encoder: they write the bytes a draw reads back as a value.
+ * A reader can record where each draw took its bytes (dfz__plan_spans()),
+ * so that a shrinker acts on whole choices.
  */
 #include <assert.h>
 #include <string.h>
@@ -21,6 +23,30 @@ void dfz__choice_reader(struct dfz_choice *c, const uint8_t *buf, size_t n)
 	memset(c, 0, offsetof(struct dfz_choice, out));
 	c->in = buf;
 	c->n = buf ? n : 0;
+}
+
+/* The recording hook: note that a draw read @k bytes at @off. */
+static void record(struct dfz_choice *c, size_t off, unsigned k)
+{
+	if (c->nspans < c->maxspans) {
+		c->spans[c->nspans].off = (uint32_t)off;
+		c->spans[c->nspans].len = k;
+	}
+	c->nspans++;
+}
+
+unsigned dfz__plan_spans(unsigned family, const uint8_t *buf, size_t n,
+			 struct dfz_choice_span *spans, unsigned max)
+{
+	static const struct dfz_plan none;
+	struct dfz_plan scratch;
+	struct dfz_choice c;
+
+	dfz__choice_reader(&c, buf, n);
+	c.spans = spans;
+	c.maxspans = spans ? max : 0;
+	dfz__plan_visit_as(&c, family, &none, &scratch);
+	return c.nspans;
 }
 
 void dfz__choice_writer(struct dfz_choice *c)
@@ -55,6 +81,8 @@ uint32_t dfz__choice_take(struct dfz_choice *c, uint32_t lo, uint32_t hi)
 	}
 	for (i = 0; i < k; i++)
 		v |= (uint32_t)c->in[c->pos + i] << (8 * i);
+	if (c->spans)
+		record(c, c->pos, k);
 	c->pos += k;
 	return lo + (uint32_t)(v % ((uint64_t)hi - lo + 1));
 }
@@ -118,6 +146,8 @@ uint32_t dfz__choice_take_size(struct dfz_choice *c, uint32_t lo, uint32_t hi)
 
 	if (hi <= lo || c->pos >= c->n)
 		return lo;
+	if (c->spans)
+		record(c, c->pos, 1);
 	mode = c->in[c->pos++];
 	if (mode >= MODE_UNIFORM)
 		return dfz__choice_take(c, lo, hi);

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `dmafuzz min`: shrink a reproducer (a text plan, a full choice stream,
+ * or with --family the bare stream a fuzz target crashed on) to the
+ * smallest plan that keeps its bug class and site (dfz_minimize()), and
+ * print the plan before and after. Exit 0 when minimized, 2 on bad input,
+ * 3 on an internal error, 4 when the input does not reproduce a bug.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dmafuzz/report.h"
+
+#define MIN_FILE_MAX (1u << 20)
+#define EXIT_NO_REPRO 4        /* the input runs clean (or is rejected) */
+
+struct min_opts {
+	struct dfz_min_config cfg;
+	int family;                   /* binary input: a bare stream; -1 full */
+	const char *out;              /* -o: the minimized plan, text */
+	const char *bin;              /* --bin: the minimized bare stream */
+	const char *input;
+	bool json;
+};
+
+static const char min_usage[] =
+	"usage: dmafuzz min [--bug NAME]... [--family F] [--max-runs N]\n"
+	"                   [--seconds S] [-o FILE] [--bin FILE] [--json] FILE|-\n"
+	"\n"
+	"Shrink a reproducer to the smallest plan whose run keeps its bug class\n"
+	"and site (the signature: class/oracle@level), and print the plan before\n"
+	"and after. The input is a text plan, a binary choice stream, or with\n"
+	"--family the bare stream of that family (a fuzz target's crash file).\n"
+	"Sizes are bytes of the bare choice stream (the fuzz target's input).\n"
+	"Deterministic: the same input and switches give the same plan.\n"
+	"\n"
+	"  -b, --bug NAME      turn a bug switch on (repeatable; a comma list; all)\n"
+	"  -f, --family F      read a binary FILE as a bare stream of family F\n"
+	"  -r, --max-runs N    runs of the runtime at most (default 20000)\n"
+	"  -s, --seconds S     stop after S seconds of wall time (default: none)\n"
+	"  -o, --output FILE   write the minimized plan (text, with '# expect:')\n"
+	"      --bin FILE      write the minimized bare choice stream\n"
+	"  -j, --json          one JSON object instead of the text report\n"
+	"  -h, --help          this help\n"
+	"\n"
+	"exit: 0 minimized, 2 bad input, 3 internal error, 4 the input does not\n"
+	"reproduce a bug with these switches\n";
+
+static int parse_min_opts(int argc, char **argv, struct min_opts *m)
+{
+	static const struct option opts[] = {
+		{ "bug", required_argument, NULL, 'b' },
+		{ "family", required_argument, NULL, 'f' },
+		{ "max-runs", required_argument, NULL, 'r' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "bin", required_argument, NULL, 'B' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "b:f:r:s:o:jh", opts, NULL)) != -1) {
+		switch (o) {
+		case 'b':
+			if (cli_add_bugs("min", optarg, &m->cfg.bugs) < 0)
+				return EXIT_BAD_INPUT;
+			break;
+		case 'f':
+			m->family = cli_parse_family("min", optarg);
+			if (m->family < 0)
+				return EXIT_BAD_INPUT;
+			break;
+		case 'r':
+		case 's':
+			if (!cli_parse_u64(optarg, &v) || v == 0) {
+				cli_error("min", "bad number '%s' for -%c", optarg, o);
+				return EXIT_BAD_INPUT;
+			}
+			if (o == 'r')
+				m->cfg.max_runs = v;
+			else
+				m->cfg.max_seconds = (double)v;
+			break;
+		case 'o':
+			m->out = optarg;
+			break;
+		case 'B':
+			m->bin = optarg;
+			break;
+		case 'j':
+			m->json = true;
+			break;
+		case 'h':
+			fputs(min_usage, stdout);
+			return EXIT_CLEAN;
+		default:
+			fputs(min_usage, stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind + 1 != argc) {
+		cli_error("min", "expects exactly one FILE (try 'dmafuzz min --help')");
+		return EXIT_BAD_INPUT;
+	}
+	m->input = argv[optind];
+	return -1;
+}
+
+/* Read @path ("-": stdin) whole, NUL-terminated; @buf: caller frees. */
+static int read_input(const char *path, uint8_t **buf, size_t *n)
+{
+	bool is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	uint8_t *b;
+	int rc = 0;
+
+	if (!f) {
+		cli_error("min", "cannot open '%s': %m", path);
+		return EXIT_BAD_INPUT;
+	}
+	b = malloc(MIN_FILE_MAX + 1);
+	if (!b) {
+		cli_error("min", "out of memory");
+		rc = EXIT_INTERNAL;
+	} else {
+		*n = fread(b, 1, MIN_FILE_MAX, f);
+		if (ferror(f) || (*n == MIN_FILE_MAX && fgetc(f) != EOF)) {
+			cli_error("min", "cannot read '%s': unreadable or over 1 MiB",
+				  path);
+			rc = EXIT_BAD_INPUT;
+		}
+		b[*n] = 0;
+	}
+	if (!is_stdin)
+		fclose(f);
+	if (rc)
+		free(b);
+	else
+		*buf = b;
+	return rc;
+}
+
+/* The loader's rule (dfz_plan_from_bytes()): text starts with `#` or
+ * `family` and holds only printable ASCII and whitespace. */
+static bool is_text(const uint8_t *buf, size_t n)
+{
+	if (n == 0 || !(buf[0] == '#' || (n >= 6 && !memcmp(buf, "family", 6))))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t' ||
+		      (buf[i] >= 0x20 && buf[i] < 0x7f)))
+			return false;
+	return true;
+}
+
+/*
+ * The bare stream to shrink: a binary file with --family as it is; a text
+ * plan or a full stream as the canonical bare stream of its plan (the
+ * same plan, so the same run). @stream: caller frees.
+ */
+static int input_stream(struct min_opts *m, uint8_t *buf, size_t n,
+			uint8_t **stream, size_t *len)
+{
+	struct dfz_plan p;
+	char err[300];
+
+	if (m->family >= 0 && !is_text(buf, n)) {
+		m->cfg.family = (unsigned)m->family;
+		*stream = buf;
+		*len = n;
+		return 0;
+	}
+	if (dfz_plan_from_bytes(buf, n, &p, err, sizeof(err)) < 0) {
+		cli_error("min", "%s: %s", m->input, err);
+		return EXIT_BAD_INPUT;
+	}
+	m->cfg.family = p.family;
+	if (dfz_plan_encode_as(&p, stream, len) < 0) {
+		cli_error("min", "out of memory");
+		return EXIT_INTERNAL;
+	}
+	return 0;
+}
+
+/* The switches of @bugs, comma-separated ("none" when empty). */
+static const char *switch_list(uint32_t bugs, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; i < DFZ_BUG_COUNT && at < len; i++)
+		if (bugs & (1u << i))
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? "," : "", dfz_bug_name(i));
+	if (!at)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+/* Print the plan of the bare stream @buf, each line indented. */
+static void print_plan(unsigned family, const uint8_t *buf, size_t n, FILE *f)
+{
+	struct dfz_plan p;
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	dfz_plan_decode_as(family, buf, n, &p);
+	if (!mem) {
+		dfz_plan_print(&p, f);
+		return;
+	}
+	dfz_plan_print(&p, mem);
+	fclose(mem);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		fprintf(f, "  %s\n", line);
+	free(text);
+}
+
+static const char *stop_name(unsigned stop)
+{
+	static const char *const names[] = {
+		[DFZ_MIN_FIXPOINT] = "fixpoint",
+		[DFZ_MIN_RUNS_OUT] = "run budget spent: the plan may shrink further",
+		[DFZ_MIN_TIME_OUT] = "time budget spent: the plan may shrink further",
+	};
+
+	return stop < 3 ? names[stop] : "?";
+}
+
+static void report_text(const struct min_opts *m, const uint8_t *in,
+			const struct dfz_min_result *r, double secs)
+{
+	char sig[DFZ_SIG_TEXT], sw[256];
+
+	printf("INPUT:     %s\n", m->input);
+	printf("FAMILY:    %s\n", cli_family_names[m->cfg.family]);
+	printf("SWITCHES:  %s\n", switch_list(m->cfg.bugs, sw, sizeof(sw)));
+	printf("SIGNATURE: %s\n", dfz_signature_format(&r->sig, sig, sizeof(sig)));
+	printf("BEFORE:    %zu bytes\n", r->n_in);
+	print_plan(m->cfg.family, in, r->n_in, stdout);
+	printf("AFTER:     %zu bytes\n", r->n);
+	print_plan(m->cfg.family, r->buf, r->n, stdout);
+	printf("MESSAGE:   %s\n", r->verdict.finding.msg);
+	printf("RUNS:      %llu (%llu kept, %u rounds)\n",
+	       (unsigned long long)r->runs, (unsigned long long)r->accepted,
+	       r->rounds);
+	printf("TIME:      %.3f s\n", secs);
+	printf("STOP:      %s\n", stop_name(r->stop));
+}
+
+static void report_json(const struct min_opts *m,
+			const struct dfz_min_result *r, double secs)
+{
+	char sig[DFZ_SIG_TEXT], sw[256];
+
+	/* The input name is printed as given: JSON-escape the two specials. */
+	fputs("{\"input\":\"", stdout);
+	for (const char *c = m->input; *c; c++)
+		if ((unsigned char)*c >= 0x20)
+			printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+	printf("\",\"family\":\"%s\",\"switches\":\"%s\",\"signature\":\"%s\","
+	       "\"bytes_in\":%zu,\"bytes_out\":%zu,\"runs\":%llu,\"kept\":%llu,"
+	       "\"rounds\":%u,\"seconds\":%.3f,\"stop\":\"%s\"}\n",
+	       cli_family_names[m->cfg.family],
+	       switch_list(m->cfg.bugs, sw, sizeof(sw)),
+	       dfz_signature_format(&r->sig, sig, sizeof(sig)), r->n_in, r->n,
+	       (unsigned long long)r->runs, (unsigned long long)r->accepted,
+	       r->rounds, secs,
+	       r->stop == DFZ_MIN_FIXPOINT ? "fixpoint" :
+	       r->stop == DFZ_MIN_RUNS_OUT ? "runs" : "time");
+}
+
+/* Write @path atomically: into a temporary file beside it, then rename. */
+static int write_atomic(const char *path, const struct min_opts *m,
+			const struct dfz_min_result *r, bool text)
+{
+	char tmp[4096], sig[DFZ_SIG_TEXT], sw[256];
+	struct dfz_plan p;
+	FILE *f;
+	int bad;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	if (!f) {
+		cli_error("min", "cannot write '%s': %m", tmp);
+		return EXIT_BAD_INPUT;
+	}
+	if (text) {
+		dfz_plan_decode_as(m->cfg.family, r->buf, r->n, &p);
+		fprintf(f, "# minimized by 'dmafuzz min' with %s: "
+			"%zu -> %zu choice bytes, %s\n# expect: %s\n",
+			switch_list(m->cfg.bugs, sw, sizeof(sw)), r->n_in, r->n,
+			dfz_signature_format(&r->sig, sig, sizeof(sig)),
+			dfz_class_name(r->sig.cls));
+		dfz_plan_print(&p, f);
+	} else {
+		fwrite(r->buf, 1, r->n, f);
+	}
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+		cli_error("min", "cannot write '%s': %m", path);
+		remove(tmp);
+		return EXIT_BAD_INPUT;
+	}
+	return 0;
+}
+
+static double now_seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int minimize(struct min_opts *m, struct dfz_exec *ex,
+		    const uint8_t *in, size_t n)
+{
+	struct dfz_min_result r;
+	double t0 = now_seconds();
+	int rc = dfz_minimize(ex, &m->cfg, in, n, &r);
+	char sw[256];
+
+	if (rc == DFZ_ENOENT) {
+		cli_error("min", "%s does not reproduce a bug with switches %s "
+			  "(verdict: %s)", m->input,
+			  switch_list(m->cfg.bugs, sw, sizeof(sw)),
+			  r.verdict.kind == DFZ_VERDICT_CLEAN ? "clean" : "rejected");
+		return EXIT_NO_REPRO;
+	}
+	if (rc < 0) {
+		cli_error("min", "out of memory");
+		return EXIT_INTERNAL;
+	}
+	if (m->json)
+		report_json(m, &r, now_seconds() - t0);
+	else
+		report_text(m, in, &r, now_seconds() - t0);
+	rc = EXIT_CLEAN;
+	if (m->out && write_atomic(m->out, m, &r, true))
+		rc = EXIT_BAD_INPUT;
+	if (m->bin && write_atomic(m->bin, m, &r, false))
+		rc = EXIT_BAD_INPUT;
+	dfz_min_result_fini(&r);
+	return rc;
+}
+
+int cli_min(int argc, char **argv)
+{
+	struct min_opts m = { .family = -1 };
+	struct dfz_exec *ex;
+	uint8_t *buf, *stream;
+	size_t n, len;
+	int rc = parse_min_opts(argc, argv, &m);
+
+	if (rc >= 0)
+		return rc;
+	rc = read_input(m.input, &buf, &n);
+	if (rc)
+		return rc;
+	rc = input_stream(&m, buf, n, &stream, &len);
+	if (rc || stream != buf)
+		free(buf);
+	if (rc)
+		return rc;
+	if (dfz_exec_create(DFZ_ORACLES_ALL, &ex) < 0) {
+		cli_error("min", "out of memory");
+		free(stream);
+		return EXIT_INTERNAL;
+	}
+	dfz_exec_catch_signals(ex, true);
+	rc = minimize(&m, ex, stream, len);
+	dfz_exec_destroy(ex);
+	free(stream);
+	return rc;
+}
