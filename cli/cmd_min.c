@@ -150,19 +150,6 @@ static int read_input(const char *path, uint8_t **buf, size_t *n)
 	return rc;
 }
 
-/* The loader's rule (dfz_plan_from_bytes()): text starts with `#` or
- * `family` and holds only printable ASCII and whitespace. */
-static bool is_text(const uint8_t *buf, size_t n)
-{
-	if (n == 0 || !(buf[0] == '#' || (n >= 6 && !memcmp(buf, "family", 6))))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!(buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t' ||
-		      (buf[i] >= 0x20 && buf[i] < 0x7f)))
-			return false;
-	return true;
-}
-
 /*
  * The bare stream to shrink: a binary file with --family as it is; a text
  * plan or a full stream as the canonical bare stream of its plan (the
@@ -174,7 +161,7 @@ static int input_stream(struct min_opts *m, uint8_t *buf, size_t n,
 	struct dfz_plan p;
 	char err[300];
 
-	if (m->family >= 0 && !is_text(buf, n)) {
+	if (m->family >= 0 && !dfz_plan_bytes_are_text(buf, n)) {
 		m->cfg.family = (unsigned)m->family;
 		*stream = buf;
 		*len = n;

@@ -105,27 +105,12 @@ static int read_rest(FILE *f, uint8_t *buf, size_t have, size_t *n)
 	return 0;
 }
 
-/*
- * The loader's rule (dfz_plan_from_bytes()): text when it starts with `#`
- * or `family` and holds only printable ASCII and whitespace.
- */
-static bool reads_as_text(const uint8_t *buf, size_t n)
-{
-	if (n == 0 || !(buf[0] == '#' || (n >= 6 && !memcmp(buf, "family", 6))))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!(buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t' ||
-		      (buf[i] >= 0x20 && buf[i] < 0x7f)))
-			return false;
-	return true;
-}
-
 /* A file's bytes as a plan: text, a full stream, or with --family a bare
  * stream of that family. */
 static int plan_of(const struct run_ctx *c, const uint8_t *buf, size_t n,
 		   struct dfz_plan *p, char *err, size_t errlen)
 {
-	if (c->family >= 0 && !reads_as_text(buf, n)) {
+	if (c->family >= 0 && !dfz_plan_bytes_are_text(buf, n)) {
 		dfz_plan_decode_as((unsigned)c->family, buf, n, p);
 		return 0;
 	}

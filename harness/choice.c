@@ -8,7 +8,7 @@
  * such as 4096 or 2^17 are two bytes away; draw_weighted() maps one byte
  * onto a few values with chosen odds. The emitters are the inverse,
  * used by the encoder: they write the bytes a draw reads back as a value.
- * A reader can record where each draw took its bytes (dfz__plan_spans()),
+ * A reader can record where each draw took its bytes (dfz_plan_spans()),
  * so that a shrinker acts on whole choices.
  */
 #include <assert.h>
@@ -35,7 +35,7 @@ static void record(struct dfz_choice *c, size_t off, unsigned k)
 	c->nspans++;
 }
 
-unsigned dfz__plan_spans(unsigned family, const uint8_t *buf, size_t n,
+unsigned dfz_plan_spans(unsigned family, const uint8_t *buf, size_t n,
 			 struct dfz_choice_span *spans, unsigned max)
 {
 	static const struct dfz_plan none;

@@ -15,7 +15,7 @@
 
 #define LOAD_MAX (1u << 20)   /* a plan file is small; more is not a plan */
 
-static bool looks_like_text(const uint8_t *buf, size_t n)
+bool dfz_plan_bytes_are_text(const uint8_t *buf, size_t n)
 {
 	if (n == 0 || !(buf[0] == '#' || (n >= 6 && !memcmp(buf, "family", 6))))
 		return false;
@@ -100,7 +100,7 @@ int dfz_plan_load(const char *path, struct dfz_plan *out, char *err,
 int dfz_plan_from_bytes(const uint8_t *buf, size_t n, struct dfz_plan *out,
 			char *err, size_t errlen)
 {
-	if (looks_like_text(buf, n))
+	if (dfz_plan_bytes_are_text(buf, n))
 		return dfz_plan_parse((const char *)buf, out, err, errlen);
 	dfz_plan_decode(buf, n, out);
 	return 0;

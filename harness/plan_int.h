@@ -58,13 +58,6 @@
  * power of two. */
 #define DFZ_CHOICE_MAX_SIZES (4u + 3u * 32u)
 
-/* struct dfz_choice_span - where one draw of a read stream took its bytes
- * (a take_size() is two spans: its mode byte, then its value). */
-struct dfz_choice_span {
-	uint32_t off;           /* first byte in the stream */
-	uint32_t len;           /* bytes read, 1..4 */
-};
-
 /*
  * struct dfz_choice - a choice stream, read (decoding) or written
  * (encoding). Writing never allocates: a plan's stream is bounded.
@@ -117,16 +110,6 @@ uint32_t dfz__choice_draw_size(struct dfz_choice *c, uint32_t lo, uint32_t hi,
  */
 uint32_t dfz__choice_draw_weighted(struct dfz_choice *c, const uint8_t *w,
 				   unsigned n, uint32_t v);
-
-/*
- * dfz__plan_spans() - decode @n bytes of @buf as the bare stream of a plan
- * of @family (as dfz_plan_decode_as()) and record where each draw took its
- * bytes, in stream order, into @spans (room for @max; borrowed).
- * Return: the number of draws that read bytes (more than @max when @spans
- * was too small: only the first @max are stored).
- */
-unsigned dfz__plan_spans(unsigned family, const uint8_t *buf, size_t n,
-			 struct dfz_choice_span *spans, unsigned max);
 
 /* The sorted, unique candidates of take_size(lo, hi); returns how many. */
 unsigned dfz__choice_sizes(uint32_t lo, uint32_t hi,

@@ -2,7 +2,7 @@
 /*
  * The minimizer: a structure-aware shrinker on the choice stream, as
  * Hypothesis shrinks. The decoder records where each draw took its bytes
- * (dfz__plan_spans()), so every pass acts on whole choices: re-encode the
+ * (dfz_plan_spans()), so every pass acts on whole choices: re-encode the
  * plan (its canonical stream), drop a part of the plan (shrink_plan.c),
  * delete spans of choices, zero them, lower one choice by binary search,
  * lower two together, swap neighbours into order. A candidate replaces the best stream only when it is
@@ -17,7 +17,6 @@
 #include <time.h>
 
 #include "report_int.h"
-#include "../harness/plan_int.h"
 
 #define MAX_SPANS 4096u               /* draws of one plan, with room */
 #define SEEN_SLOTS 16384u             /* candidates remembered (a power of 2) */
@@ -132,7 +131,7 @@ static bool too_slow(const struct shrinker *s, const uint8_t *buf, size_t n)
 
 static void record_spans(struct shrinker *s)
 {
-	unsigned n = dfz__plan_spans(s->cfg->family, s->best, s->nbest,
+	unsigned n = dfz_plan_spans(s->cfg->family, s->best, s->nbest,
 				     s->span, MAX_SPANS);
 
 	s->nspans = n < MAX_SPANS ? n : MAX_SPANS;
@@ -394,7 +393,7 @@ static void lower_bandwidth(struct shrinker *s)
  * first best. */
 static int start(struct shrinker *s, const uint8_t *buf, size_t n)
 {
-	unsigned k = dfz__plan_spans(s->cfg->family, buf, n, s->span, MAX_SPANS);
+	unsigned k = dfz_plan_spans(s->cfg->family, buf, n, s->span, MAX_SPANS);
 	size_t end = k && k <= MAX_SPANS ? span_end(s, 0, k) : k ? n : 0;
 
 	s->best = malloc(end ? end : 1);

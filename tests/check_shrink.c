@@ -92,7 +92,7 @@ START_TEST(test_spans_cover_stream)
 		struct dfz_plan a, b;
 
 		dfz_gen_bytes(&g, buf, n);
-		k = dfz__plan_spans(fam, buf, n, span, 1024);
+		k = dfz_plan_spans(fam, buf, n, span, 1024);
 		CK_CHECK_UINT(k, <=, 1024);
 		for (unsigned j = 0; j < k; j++) {
 			CK_CHECK_UINT(span[j].off, ==, at);

@@ -83,6 +83,13 @@ int dfz_plan_load(const char *path, struct dfz_plan *out, char *err,
 		  size_t errlen);
 
 /**
+ * dfz_plan_bytes_are_text() - the loader's rule: @n bytes of @buf are a
+ * text plan when they start with `#` or `family` and hold only printable
+ * ASCII and whitespace; anything else is a binary choice stream.
+ */
+bool dfz_plan_bytes_are_text(const uint8_t *buf, size_t n);
+
+/**
  * dfz_plan_from_bytes() - a plan from a file's bytes: the text form when
  * they start like it (`#` or `family`) and are printable ASCII, else the
  * binary choice stream (which always decodes).

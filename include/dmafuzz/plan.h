@@ -173,6 +173,24 @@ int dfz_plan_encode(const struct dfz_plan *p, uint8_t **buf, size_t *n);
 void dfz_plan_decode_as(unsigned family, const uint8_t *buf, size_t n,
 			struct dfz_plan *out);
 
+/* struct dfz_choice_span - where one draw of a read stream took its bytes
+ * (a size draw is two spans: its mode byte, then its value). */
+struct dfz_choice_span {
+	uint32_t off;           /* first byte in the stream */
+	uint32_t len;           /* bytes read, 1..4 */
+};
+
+/**
+ * dfz_plan_spans() - decode @n bytes of @buf as the bare stream of a plan
+ * of @family (as dfz_plan_decode_as()) and record where each draw took its
+ * bytes, in stream order, into @spans (room for @max; borrowed): the
+ * choices a shrinker edits one at a time.
+ * Return: the number of draws that read bytes (more than @max when @spans
+ * was too small: only the first @max are stored).
+ */
+unsigned dfz_plan_spans(unsigned family, const uint8_t *buf, size_t n,
+			struct dfz_choice_span *spans, unsigned max);
+
 /**
  * dfz_plan_encode_as() - the stream of dfz_plan_encode() without the
  * family draw: dfz_plan_decode_as(p->family, ...) reads it back as
