@@ -4,8 +4,8 @@
 # file json (awk -v md=... -v json=... -v core=a,b,...). Records:
 #   I key value                      run information (date, load, ...)
 #   E target engine secs execs eps empty_execs empty_eps
-#   T switch target start kept exposing cap run status ms execs class specific
-#                                    start: seeds | zero; status: found,
+#   T switch target start kept exposing cap run status ms afl_ms execs class
+#     specific                       start: seeds | zero; status: found,
 #                                    capped, seed (an input exposes it
 #                                    before fuzzing), failed, none (no input
 #                                    left to fuzz)
@@ -23,6 +23,11 @@ function esc(s) {
 	gsub(/\\/, "\\\\", s)
 	gsub(/"/, "\\\"", s)
 	return "\"" s "\""
+}
+
+# The comma list l with c added, unless it holds c already.
+function addto(l, c) {
+	return index("," l ",", "," c ",") ? l : l (l ? "," : "") c
 }
 
 function num(s) {
@@ -75,10 +80,13 @@ $1 == "T" {
 	n = ++nrun[k]
 	st[k, n] = $9
 	ms[k, n] = $10
-	ex[k, n] = $11
-	if ($12 != "-" && $12 != "")
-		cls[k] = cls[k] (index("," cls[k] ",", "," $12 ",") ? "" : (cls[k] ? "," : "") $12)
-	if ($13 == "no")
+	am[k, n] = $11
+	ex[k, n] = $12
+	if ($13 != "-" && $13 != "") {
+		cls[k] = addto(cls[k], $13)
+		swcls[$2] = addto(swcls[$2], $13)
+	}
+	if ($14 == "no")
 		notspecific[$2] = 1
 }
 $1 == "P" { np++; plabel[np] = $2; pvalue[np] = $3 }
@@ -154,8 +162,8 @@ function md_tte(    i, sw, ks, kz, note) {
 		printf "Not measured (TTE=0).\n\n" > md
 		return
 	}
-	printf "afl-fuzz as `make fuzz` runs it (cmplog, dictionary, -t 50) with one switch on, until its first crash; seconds and execs from the crash file's name (afl-fuzz's clock). Median of the runs (seeds -s 1..%s), each capped at %s s (a capped run counts as more than the cap). **From seeds**: the shipped seeds of the switch's target minus its reproducer and every other seed that already exposes it (kept/exposing). **From zero**: one seed of 64 zero bytes.\n\n", info["tte_runs"], info["tte_cap"] > md
-	printf "| switch | target | from seeds: median s | execs | runs (s) | seeds kept/exposing | from zero: median s | execs | runs (s) | class found |\n" > md
+	printf "afl-fuzz as `make fuzz` runs it (cmplog, dictionary, -t 50) with one switch on, until its first crash: seconds from the launch of afl-fuzz to the crash file (start-up and the pass over the inputs included), execs from the crash file's name. Median of the runs (seeds -s 1..%s), each capped at %s s (a capped run counts as more than the cap). **From seeds**: the shipped seeds of the switch's target minus its reproducer and every other seed that already exposes it (kept/exposing). **From zero**: one seed of 64 zero bytes.\n\n", info["tte_runs"], info["tte_cap"] > md
+	printf "| switch | target | from seeds: median s | execs | runs (s) | seeds kept/exposing | from zero: median s | execs | runs (s) | classes found |\n" > md
 	printf "|---|---|---|---|---|---|---|---|---|---|\n" > md
 	for (i = 1; i <= nsw; i++) {
 		sw = sws[i]
@@ -165,7 +173,7 @@ function md_tte(    i, sw, ks, kz, note) {
 			secs(tm[ks], cap[ks]), tx[ks] < 0 ? "-" : (tx[ks] >= INF ? "-" : tx[ks]), \
 			truns[ks], kept[ks], expo[ks], \
 			secs(tm[kz], cap[kz]), tx[kz] < 0 ? "-" : (tx[kz] >= INF ? "-" : tx[kz]), \
-			truns[kz], cls[ks] "" (cls[kz] && cls[kz] != cls[ks] ? (cls[ks] ? "; " : "") cls[kz] : "") > md
+			truns[kz], swcls[sw] > md
 	}
 	note = ""
 	for (sw in notspecific)
@@ -194,8 +202,8 @@ function json_tte(k, sw, start,    i) {
 		(tm[k] < 0 || tm[k] >= INF ? "null" : tm[k] / 1000), \
 		(tx[k] < 0 || tx[k] >= INF ? "null" : tx[k]), (tm[k] >= INF ? "true" : "false") > json
 	for (i = 1; i <= nrun[k]; i++)
-		printf "%s{\"status\":%s,\"ms\":%s,\"execs\":%s}", (i > 1 ? "," : ""), \
-			esc(st[k, i]), jnum(ms[k, i]), jnum(ex[k, i]) > json
+		printf "%s{\"status\":%s,\"ms\":%s,\"afl_ms\":%s,\"execs\":%s}", (i > 1 ? "," : ""), \
+			esc(st[k, i]), jnum(ms[k, i]), jnum(am[k, i]), jnum(ex[k, i]) > json
 	printf "],\"classes\":%s}", esc(cls[k]) > json
 }
 

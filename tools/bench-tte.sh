@@ -12,10 +12,13 @@
 # shipped code ("no").
 #
 # Writes OUT/result, one line of tab-separated fields:
-#   found   MS EXECS CLASS SPECIFIC   (MS and EXECS from the crash name:
-#                                      afl-fuzz's clock since its start)
-#   capped  MS EXECS - -              (no crash in CAP seconds; MS = CAP)
-#   failed  RC - - -                  (afl-fuzz did not run: OUT/log)
+#   found   MS AFL_MS EXECS CLASS SPECIFIC
+#   capped  MS AFL_MS EXECS - -        (no crash in CAP seconds)
+#   failed  RC - - - -                 (afl-fuzz did not run: OUT/log)
+# MS: wall milliseconds from the launch of afl-fuzz to the first crash
+# file (or to its end), start-up and the dry run over the inputs included;
+# AFL_MS and EXECS: afl-fuzz's own count, from the crash file's name
+# (time: starts after the dry run, execs: at the launch) or its stats.
 # Exit: 0 with a result written, 2 bad arguments.
 # Usage: bench-tte.sh FUZZ_BUILD TARGET SWITCH IN OUT SEED CAP
 set -u
@@ -45,6 +48,11 @@ crash_class() {
 	fi
 }
 
+# Milliseconds from $1 to $2 (seconds with fractions).
+ms_between() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b - a) * 1000 }'
+}
+
 result() {
 	printf '%s\n' "$*" | tr ' ' "$tab" > "$out/result.tmp" && mv "$out/result.tmp" "$out/result"
 }
@@ -54,6 +62,7 @@ mkdir -p "$out"
 dict=
 [ -f "fuzz/$t.dict" ] && dict="-x fuzz/$t.dict"
 # The guard (timeout) only ends an afl-fuzz that outlives -V by a minute.
+t0=$(date +%s.%N)
 # shellcheck disable=SC2086
 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
 AFL_NO_AFFINITY=1 AFL_FAST_CAL=1 AFL_FORKSRV_INIT_TMOUT=10000 \
@@ -62,15 +71,17 @@ AFL_BENCH_UNTIL_CRASH=1 DMAFUZZ_BUGS=$sw \
 	-c "$fz/cmplog/$t" -V "$cap" -s "$seed" -t 50 -- "$fz/afl/$t" \
 	> "$out/log" 2>&1
 rc=$?
+t1=$(date +%s.%N)
 stats=$out/afl/default/fuzzer_stats
 if [ "$rc" -ne 0 ] || [ ! -f "$stats" ]; then
-	result failed "$rc" - - -
+	result failed "$rc" - - - -
 	exit 0
 fi
 first=$(find "$out/afl/default/crashes" -name 'id:*' 2>/dev/null | sort | head -n 1)
 if [ -z "$first" ]; then
 	execs=$(sed -n 's/^execs_done *: *//p' "$stats")
-	result capped $((cap * 1000)) "${execs:-0}" - -
+	rt=$(sed -n 's/^run_time *: *//p' "$stats")
+	result capped "$(ms_between "$t0" "$t1")" "$((${rt:-0} * 1000))" "${execs:-0}" - -
 	exit 0
 fi
 name=$(basename "$first")
@@ -82,5 +93,6 @@ if env -u DMAFUZZ_BUGS timeout 10 "$fz/afl/$t" < "$first" > /dev/null 2>&1; then
 else
 	specific=no
 fi
-result found "${ms:--}" "${execs:--}" "$cls" "$specific"
+result found "$(ms_between "$t0" "$(stat -c %.9Y "$first")")" "${ms:--}" "${execs:--}" \
+	"$cls" "$specific"
 exit 0

@@ -263,9 +263,9 @@ tte_prepare() {
 		done
 	fi
 	if [ "$n" -eq 0 ] && [ "$3" = zero ]; then
-		record T "$1" "$2" "$3" 0 "$x" "$cap" 0 seed 0 0 - -
+		record T "$1" "$2" "$3" 0 "$x" "$cap" 0 seed 0 0 0 - -
 	elif [ "$n" -eq 0 ]; then
-		record T "$1" "$2" "$3" 0 "$x" "$cap" 0 none - - - -
+		record T "$1" "$2" "$3" 0 "$x" "$cap" 0 none - - - - -
 	else
 		r=1
 		while [ "$r" -le "$runs" ]; do
@@ -279,7 +279,7 @@ tte_prepare() {
 tte_collect() {
 	while read -r sw t start n x r _; do
 		res=$(cat "$work/tte/$sw-$start-$r/result" 2>/dev/null)
-		[ -n "$res" ] || res=$(printf 'failed\t-\t-\t-\t-')
+		[ -n "$res" ] || res=$(printf 'failed\t-\t-\t-\t-\t-')
 		case $res in failed*) failed=$((failed + 1))
 			say "bench: afl-fuzz did not run for $sw ($start, run $r): $work/tte/$sw-$start-$r/log" ;;
 		esac
