@@ -203,8 +203,14 @@ execs_pair() {
 	for b in "$1" empty; do
 		case "$(execs_of "$2" "$work/$2-$1-$b")" in
 		'- -' | *' -')
-			say "bench: $2 on $b did not run (see $work/$2-$1-$b.log)"
-			failed=$((failed + 1)) ;;
+			# A finding stops libFuzzer: a number lost, not a failure.
+			f=$(sed -n 's/.*Test unit written to \(.*\)/\1/p' "$work/$2-$1-$b.log")
+			if [ -n "$f" ]; then
+				say "bench: $2 on $b stopped on a finding, no execs/s: $f"
+			else
+				say "bench: $2 on $b did not run (see $work/$2-$1-$b.log)"
+				failed=$((failed + 1))
+			fi ;;
 		esac
 	done
 	# shellcheck disable=SC2086 # "EXECS EPS" are two fields
