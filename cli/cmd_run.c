@@ -19,6 +19,7 @@
 struct run_ctx {
 	struct dfz_exec *ex;
 	uint32_t bugs;
+	uint32_t oracles;  /* DFZ_ORACLE_* bits attached to every run */
 	bool json;
 	bool quiet;        /* print only bugs and the summary */
 	int family;        /* binary files: a bare stream of this family
@@ -28,13 +29,17 @@ struct run_ctx {
 };
 
 static const char run_usage[] =
-	"usage: dmafuzz run [--bug NAME]... [--family F] [--json] [--quiet]\n"
-	"                   FILE|DIR|-...\n"
+	"usage: dmafuzz run [--bug NAME]... [--oracles LIST] [--family F] [--json]\n"
+	"                   [--quiet] FILE|DIR|-...\n"
 	"\n"
 	"Replay plans (text .plan files, binary choice streams, directories of\n"
 	"them, or a plan stream from 'dmafuzz gen' on '-') and print verdicts.\n"
 	"\n"
 	"  -b, --bug NAME    turn a bug switch on (repeatable; a comma list; all)\n"
+	"  -o, --oracles L   the oracles that judge: all (default), none (so an\n"
+	"                    outside tool such as valgrind judges alone), or a\n"
+	"                    comma list of: ref redzone handle tid queue cmd desc\n"
+	"                    hang hazard dev output errcode\n"
 	"  -f, --family F    read binary files as bare streams of family F\n"
 	"                    (xfer, host, api: the input of fuzz target F, as\n"
 	"                    'encode --bare' writes it); text files unaffected\n"
@@ -215,10 +220,49 @@ static void summary(const struct run_ctx *c)
 			       (unsigned long long)c->by_class[k]);
 }
 
+static const char *const oracle_names[DFZ_ORACLE_COUNT] = {
+#define ORACLE_NAME(id, name) [DFZ_ORACLE_##id] = name,
+	DFZ_ORACLE_MAP(ORACLE_NAME)
+#undef ORACLE_NAME
+};
+
+/* --oracles: "all", "none", or a comma list of oracle names. */
+static int parse_oracles(const char *list, uint32_t *mask)
+{
+	char buf[256];
+	uint32_t m = 0;
+
+	if (strcmp(list, "all") == 0 || strcmp(list, "none") == 0) {
+		*mask = list[0] == 'a' ? DFZ_ORACLES_ALL : 0;
+		return 0;
+	}
+	if (strlen(list) >= sizeof(buf) || !*list)
+		goto bad;
+	strcpy(buf, list);
+	for (char *save, *s = strtok_r(buf, ",", &save); s;
+	     s = strtok_r(NULL, ",", &save)) {
+		unsigned k = 0;
+
+		while (k < DFZ_ORACLE_COUNT && strcmp(oracle_names[k], s) != 0)
+			k++;
+		if (k == DFZ_ORACLE_COUNT)
+			goto bad;
+		m |= 1u << k;
+	}
+	*mask = m;
+	return 0;
+bad:
+	cli_error("run", "bad --oracles '%s' (all, none, or a comma list of: "
+		  "ref redzone handle tid queue cmd desc hang hazard dev "
+		  "output errcode)", list);
+	return -1;
+}
+
 static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
 {
 	static const struct option opts[] = {
 		{ "bug", required_argument, NULL, 'b' },
+		{ "oracles", required_argument, NULL, 'o' },
 		{ "family", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -228,10 +272,14 @@ static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "b:f:jqh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "b:o:f:jqh", opts, NULL)) != -1) {
 		switch (o) {
 		case 'b':
 			if (cli_add_bugs("run", optarg, &c->bugs) < 0)
+				return EXIT_BAD_INPUT;
+			break;
+		case 'o':
+			if (parse_oracles(optarg, &c->oracles) < 0)
 				return EXIT_BAD_INPUT;
 			break;
 		case 'f':
@@ -262,14 +310,14 @@ static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
 
 int cli_run(int argc, char **argv)
 {
-	struct run_ctx c = { .family = -1 };
+	struct run_ctx c = { .family = -1, .oracles = DFZ_ORACLES_ALL };
 	int rc = parse_run_opts(argc, argv, &c);
 
 	if (rc == EXIT_CLEAN + 100)
 		return EXIT_CLEAN;
 	if (rc >= 0)
 		return rc;
-	if (dfz_exec_create(DFZ_ORACLES_ALL, &c.ex) < 0) {
+	if (dfz_exec_create(c.oracles, &c.ex) < 0) {
 		cli_error("run", "out of memory");
 		return EXIT_INTERNAL;
 	}

@@ -21,8 +21,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 /*
  * fuzz_family_init() - create the executor (once) and read the bug
- * switches from DMAFUZZ_BUGS (a comma list, or "all"). A bad value prints
- * a one-line error and exits 2.
+ * switches from DMAFUZZ_BUGS (a comma list, or "all") and the oracles that
+ * judge from DMAFUZZ_ORACLES ("all" when unset, "none" so that valgrind
+ * judges alone, or a comma list of oracle names). A bad value prints a
+ * one-line error and exits 2.
  */
 void fuzz_family_init(void);
 

@@ -4,7 +4,9 @@
  * command line once through LLVMFuzzerTestOneInput, as the fuzzers do, in
  * a normal build (for valgrind and gdb). A bug aborts, exactly as under a
  * fuzzer; a file that cannot be read exits 2. With no file it only runs
- * the target's set-up (so a bad DMAFUZZ_BUGS is reported, exit 2).
+ * the target's set-up (so a bad DMAFUZZ_BUGS or DMAFUZZ_ORACLES is
+ * reported, exit 2). Under valgrind, DMAFUZZ_ORACLES=none lets memcheck
+ * judge alone (README, Memcheck).
  */
 #include <stdint.h>
 #include <stdio.h>

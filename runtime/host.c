@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "runtime_int.h"
+#include "vg.h"
 
 /*
  * Under UBSan a NULL dereference is reported and the process exits before
@@ -50,12 +51,14 @@ static void enter(struct dfz_host *h, enum dfz_api call)
 
 	dfz__api_init(&a, call);
 	dfz__api_emit(h->rt, DFZ_EV_API_ENTER, &a);
+	dfz__vg_enter(h->rt);
 }
 
 static int leave(struct dfz_host *h, enum dfz_api call, int rc)
 {
 	struct dfz__api a;
 
+	dfz__vg_leave(h->rt);
 	dfz__api_init(&a, call);
 	return dfz__api_ret(h->rt, &a, rc);
 }
@@ -353,6 +356,10 @@ int dfz_host_finalize(struct dfz_host *h)
 		rc = DFZ_ENOENT;
 	} else {
 		release(h);
+		/* The cached image goes back to the device context, which
+		 * holds it until teardown. */
+		if (h->has_kernel)
+			dfz__vg_dev_retire(h->rt, h->kernel);
 		forget(h);
 	}
 	return leave(h, DFZ_API_FINALIZE, rc);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "runtime_int.h"
+#include "vg.h"
 
 /* One transfer as the hardware queue holds it. */
 struct idma_xfer {
@@ -247,8 +248,8 @@ static int64_t move_chunk(struct dfz_idma *d, uint32_t budget)
 		emit_id(d, DFZ_EV_FAULT, x->txid, fault);
 		return -1;
 	}
-	memmove(dfz_mem_ptr(d->rt, (enum dfz_level)ds.level, ds.off),
-		dfz_mem_ptr(d->rt, (enum dfz_level)ss.level, ss.off), chunk);
+	dfz__vg_move(d->rt, dfz_mem_ptr(d->rt, (enum dfz_level)ds.level, ds.off),
+		     dfz_mem_ptr(d->rt, (enum dfz_level)ss.level, ss.off), chunk);
 	d->moved += chunk;
 	ev.dst = ds;
 	ev.src = ss;

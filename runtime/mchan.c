@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "runtime_int.h"
+#include "vg.h"
 
 #define NTIDS DFZ_MCHAN_NTIDS
 
@@ -377,11 +378,11 @@ static int64_t move_chunk(struct dfz_mchan *m,
 		return -1;
 	}
 	if (f->ext2loc)
-		memmove(dfz_mem_ptr(m->rt, DFZ_L1, ls.off),
-			dfz_mem_ptr(m->rt, DFZ_L2, es.off), chunk);
+		dfz__vg_move(m->rt, dfz_mem_ptr(m->rt, DFZ_L1, ls.off),
+			     dfz_mem_ptr(m->rt, DFZ_L2, es.off), chunk);
 	else
-		memmove(dfz_mem_ptr(m->rt, DFZ_L2, es.off),
-			dfz_mem_ptr(m->rt, DFZ_L1, ls.off), chunk);
+		dfz__vg_move(m->rt, dfz_mem_ptr(m->rt, DFZ_L2, es.off),
+			     dfz_mem_ptr(m->rt, DFZ_L1, ls.off), chunk);
 	m->moved += chunk;
 	emit_move(m, f->ext2loc ? ls : es, f->ext2loc ? es : ls);
 	return chunk;

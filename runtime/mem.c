@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "runtime_int.h"
+#include "vg.h"
 
 _Static_assert(DFZ_REDZONE % DFZ__MEM_ALIGN == 0,
 	       "user offsets stay aligned after the leading redzone");
@@ -122,7 +123,8 @@ void dfz__mem_reset(struct dfz_rt *rt)
 	for (unsigned l = 0; l < DFZ__NARENAS; l++) {
 		struct dfz_arena *a = &rt->arena[l];
 
-		memcpy(a->base, a->fill, a->high);
+		dfz__vg_arena_reset(rt, l);
+		dfz__vg_move(rt, a->base, a->fill, a->high);
 		a->high = 0;
 		a->nblocks = 0;
 		a->size = l < DFZ_NLEVELS ? rt->cfg.mem_size[l] : a->cap;
@@ -219,8 +221,10 @@ int dfz__mem_alloc(struct dfz_rt *rt, unsigned level, uint32_t size,
 	b->off = (uint32_t)start + DFZ_REDZONE;
 	b->size = size;
 	b->tag = tag;
+	dfz__vg_block_open(rt, level, (uint32_t)start, size + 2 * DFZ_REDZONE);
 	write_canaries(a, level, (uint32_t)start);
 	write_canaries(a, level, b->off + size);
+	dfz__vg_alloc(rt, level, b);
 	dfz__mem_touch(rt, level, (uint32_t)start, size + 2 * DFZ_REDZONE);
 	emit_span(rt, DFZ_EV_ALLOC, level, b);
 	*off = b->off;
@@ -259,6 +263,7 @@ int dfz__mem_free(struct dfz_rt *rt, unsigned level, uint32_t off)
 	if (i < 0)
 		return DFZ_EINVAL;
 	emit_span(rt, DFZ_EV_FREE, level, &a->block[i]);
+	dfz__vg_free(rt, level, &a->block[i]);
 	a->nblocks--;
 	memmove(&a->block[i], &a->block[i + 1],
 		(a->nblocks - (uint32_t)i) * sizeof(a->block[0]));

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "runtime_int.h"
+#include "vg.h"
 
 /*
  * Live engines. dfz_ram_copy_wait() gets nothing but the request, and the
@@ -322,9 +323,9 @@ static int64_t move_chunk(struct dfz_ram *ram, struct dfz_ram_hw_slot *s,
 	l3 = dfz_mem_ptr(rt, DFZ_L3, ext.off);
 	lp = dfz_mem_ptr(rt, (enum dfz_level)loc.level, loc.off);
 	if (d->ext2loc)
-		memmove(lp, l3, chunk);
+		dfz__vg_move(rt, lp, l3, chunk);
 	else
-		memmove(l3, lp, chunk);
+		dfz__vg_move(rt, l3, lp, chunk);
 	s->moved += chunk;
 	emit_move(ram, s->req, d->ext2loc ? loc : ext, d->ext2loc ? ext : loc);
 	return chunk;

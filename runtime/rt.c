@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "runtime_int.h"
+#include "vg.h"
 
 #define DEFAULT_BANDWIDTH 64u
 #define DEFAULT_WAIT_BOUND 100000u
@@ -121,6 +122,7 @@ int dfz_rt_create(struct dfz_rt **out)
 		return DFZ_ENOMEM;
 	if (dfz__mem_init(rt) < 0)
 		goto err_free_rt;
+	rt->vg = dfz__vg_create(rt);
 	if (dfz__ram_init(&rt->ram, rt) < 0)
 		goto err_fini_mem;
 	if (dfz__mchan_create(rt, &rt->mchan) < 0)
@@ -140,6 +142,7 @@ err_destroy_mchan:
 err_fini_ram:
 	dfz__ram_fini(&rt->ram);
 err_fini_mem:
+	dfz__vg_destroy(rt);
 	dfz__mem_fini(rt);
 err_free_rt:
 	free(rt);
@@ -150,6 +153,7 @@ void dfz_rt_destroy(struct dfz_rt *rt)
 {
 	if (!rt)
 		return;
+	dfz__vg_destroy(rt);
 	dfz__dev_fini(&rt->dev);
 	dfz__idma_destroy(rt->idma);
 	dfz__mchan_destroy(rt->mchan);
@@ -187,12 +191,15 @@ uint64_t dfz_rt_now(const struct dfz_rt *rt)
 
 /* ------------------------------------------------------------------- time */
 
+/* The engines' driver code is judged by memcheck (vg.h). */
 void dfz__rt_step(struct dfz_rt *rt)
 {
 	rt->now++;
+	dfz__vg_enter(rt);
 	dfz__ram_step(&rt->ram);
 	dfz__mchan_step(rt->mchan);
 	dfz__idma_step(rt->idma);
+	dfz__vg_leave(rt);
 }
 
 bool dfz__rt_is_idle(const struct dfz_rt *rt)
@@ -249,14 +256,22 @@ int dfz__rt_wait(struct dfz_rt *rt, bool (*done)(const void *arg),
 /*
  * The hot path. Every write the model publishes also raises the arena's
  * high-water mark here, so the next reset refills exactly what may differ
- * from the fill pattern, whichever engine or executor wrote it.
+ * from the fill pattern, whichever engine or executor wrote it; memcheck's
+ * view follows the same events (vg.h), and observers are not judged.
  */
 void dfz_rt_emit(struct dfz_rt *rt, const struct dfz_event *ev)
 {
 	if (ev->kind == DFZ_EV_MOVE || ev->kind == DFZ_EV_COMPUTE_WRITE)
 		dfz__mem_touch(rt, ev->dst.level, ev->dst.off, ev->dst.len);
-	if (rt->cfg.obs.fn)
-		rt->cfg.obs.fn(rt->cfg.obs.ctx, ev);
+	if (rt->vg)
+		dfz__vg_event(rt, ev);
+	if (!rt->cfg.obs.fn)
+		return;
+	if (rt->vg)
+		dfz__vg_observe_begin(rt);
+	rt->cfg.obs.fn(rt->cfg.obs.ctx, ev);
+	if (rt->vg)
+		dfz__vg_observe_end(rt);
 }
 
 /* ---------------------------------------------------------------- engines */

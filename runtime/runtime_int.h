@@ -66,10 +66,14 @@ _Static_assert(DFZ_DEV_LEVEL == DFZ_NLEVELS, "the device arena follows L1");
  * DFZ_REDZONE). */
 struct dfz_block {
 	uint32_t off;         /* first user byte */
-	uint32_t size;        /* user bytes */
 	uint8_t tag;          /* the arena owner's kind of block (the device:
 			       * enum dfz__dev_kind); 0 on the SoC levels */
+	uint32_t size;        /* user bytes */
+	uint32_t vg;          /* memcheck's description of it (vg.c), or 0 */
 };
+/* Never off and size in one 64-bit word: with size 4096 that word would
+ * read as the device address DFZ_DEV_BASE + off, a reference memcheck's
+ * leak check would count (vg.c registers device blocks there). */
 
 /*
  * struct dfz_arena - one memory level. The storage is allocated once at the
@@ -162,6 +166,8 @@ struct dfz_rt {
 	struct dfz_idma *idma;        /* runtime/idma.c owns it */
 	struct dfz_dev dev;
 	struct dfz_host host;
+	struct dfz__vg *vg;           /* memcheck's view (vg.c), NULL
+				       * outside valgrind */
 };
 
 /* mem.c */

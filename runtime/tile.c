@@ -16,9 +16,11 @@
  * so they apply at every hop. Buffers, handles and sizing live in
  * tile_mem.c, the compute kernels in tile_compute.c.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "tile_int.h"
+#include "vg.h"
 
 /* Which tensor a transfer moves (the index into struct dfz__hop_run.ts). */
 enum role { ROLE_IN, ROLE_AUX, ROLE_OUT };
@@ -194,6 +196,26 @@ static int make_xfer(const struct dfz__hop_run *q, const struct dfz_tensor *ts,
 	return 0;
 }
 
+/* Name the transfer of tile @t of @role's tensor in memcheck's messages. */
+static void label(const struct dfz__hop_run *q, enum role role,
+		  const struct tile *t)
+{
+	static const char *const names[3] = { "load of tensor in",
+					      "load of tensor aux",
+					      "store of tensor out" };
+	const struct dfz_prog *p = q->r->p;
+	char at[96];
+	size_t n = 0;
+
+	if (!q->r->rt->vg)
+		return;
+	for (unsigned d = 0; d < p->rank && n < sizeof(at); d++)
+		n += (size_t)snprintf(at + n, sizeof(at) - n, "%s%u+%u",
+				      d ? "," : "", t->o[d], t->e[d]);
+	dfz__vg_label(q->r->rt, "%s, hop %u tile [%s] (origin+extent)",
+		      names[role], q->h, at);
+}
+
 /* Issue one tile transfer; @rec remembers the handle that carried it. */
 static int issue_one(struct dfz__hop_run *q, enum role role, void *buf,
 		     const struct tile *t, struct dfz_handle **rec)
@@ -204,7 +226,10 @@ static int issue_one(struct dfz__hop_run *q, enum role role, void *buf,
 	if (rc < 0)
 		return rc;
 	*rec = pick_handle(q, role);
-	return dfz_xfer_issue(q->ad, &x, *rec);
+	label(q, role, t);
+	rc = dfz_xfer_issue(q->ad, &x, *rec);
+	dfz__vg_label(q->r->rt, NULL);
+	return rc;
 }
 
 /* Loads of tile @t into buffer slot @buf, recorded under slot @rec. The two
@@ -447,13 +472,13 @@ static bool are_valid_adapters(const struct dfz_adapter *ad, unsigned nhops)
 
 int dfz_prog_run(struct dfz_adapter *ad, const struct dfz_prog *p)
 {
+	int rc = 0;
+
 	if (!ad || !p || !is_valid_prog(p) || !are_valid_adapters(ad, p->nhops))
 		return DFZ_EINVAL;
-	for (unsigned k = 0; k < p->nnodes; k++) {
-		int rc = run_node(ad, p, &p->node[k]);
-
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
+	dfz__vg_enter(ad[0].rt);
+	for (unsigned k = 0; k < p->nnodes && rc == 0; k++)
+		rc = run_node(ad, p, &p->node[k]);
+	dfz__vg_leave(ad[0].rt);
+	return rc < 0 ? rc : 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tile_int.h"
+#include "vg.h"
 
 unsigned dfz__tile_handles_for(unsigned s)
 {
@@ -26,10 +27,17 @@ unsigned dfz__tile_handles_for(unsigned s)
 
 /* -------------------------------------------------------------- buffers */
 
-static int alloc_buf(struct dfz__hop_run *q, void **buf)
+static int alloc_buf(struct dfz__hop_run *q, void **buf, const char *what,
+		     unsigned slot)
 {
-	return dfz_local_alloc(q->r->rt, (enum dfz_level)q->hop->local_level,
-			       q->tile_bytes, buf);
+	int rc = dfz_local_alloc(q->r->rt, (enum dfz_level)q->hop->local_level,
+				 q->tile_bytes, buf);
+
+	if (rc == 0)
+		dfz__vg_describe(q->r->rt, *buf,
+				 "hop %u %s tile buffer, slot %u", q->h, what,
+				 slot);
+	return rc;
 }
 
 static void free_buf(struct dfz__hop_run *q, void **buf)
@@ -61,11 +69,11 @@ static int alloc_buffers(struct dfz__hop_run *q)
 		return DFZ_ENOMEM;
 	q->tile_bytes = (uint32_t)bytes;
 	for (unsigned b = 0; b < q->hop->buffering && rc == 0; b++) {
-		rc = alloc_buf(q, &q->in_buf[b]);
+		rc = alloc_buf(q, &q->in_buf[b], "in", b);
 		if (rc == 0 && r->node->kernel == DFZ_KERNEL_ADD)
-			rc = alloc_buf(q, &q->aux_buf[b]);
+			rc = alloc_buf(q, &q->aux_buf[b], "aux", b);
 		if (rc == 0)
-			rc = alloc_buf(q, &q->out_buf[b]);
+			rc = alloc_buf(q, &q->out_buf[b], "out", b);
 	}
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "runtime_int.h"
+#include "vg.h"
 
 /* Logical dims, the byte dim and a possible unit line dim. */
 #define NORM_MAX (DFZ_MAX_RANK + 2)
@@ -629,6 +630,8 @@ int dfz_handle_init(struct dfz_adapter *ad, struct dfz_handle *h)
 		if (rc < 0)
 			goto err_free_reqs;
 		memset(h->req[q], 0, bytes);
+		dfz__vg_describe(ad->rt, h->req[q], "request %u of a %s handle",
+				 q, ops->name);
 		h->nreq = (uint8_t)(q + 1);
 	}
 	if (ops->lagging_id) {
