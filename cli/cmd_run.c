@@ -220,41 +220,20 @@ static void summary(const struct run_ctx *c)
 			       (unsigned long long)c->by_class[k]);
 }
 
-static const char *const oracle_names[DFZ_ORACLE_COUNT] = {
-#define ORACLE_NAME(id, name) [DFZ_ORACLE_##id] = name,
-	DFZ_ORACLE_MAP(ORACLE_NAME)
-#undef ORACLE_NAME
-};
-
 /* --oracles: "all", "none", or a comma list of oracle names. */
 static int parse_oracles(const char *list, uint32_t *mask)
 {
-	char buf[256];
-	uint32_t m = 0;
+	char known[160] = "";
 
-	if (strcmp(list, "all") == 0 || strcmp(list, "none") == 0) {
-		*mask = list[0] == 'a' ? DFZ_ORACLES_ALL : 0;
+	if (dfz_oracles_parse(list, mask) == 0)
 		return 0;
+	for (unsigned i = 0; i < DFZ_ORACLE_COUNT; i++) {
+		strncat(known, " ", sizeof(known) - strlen(known) - 1);
+		strncat(known, dfz_oracle_name(i),
+			sizeof(known) - strlen(known) - 1);
 	}
-	if (strlen(list) >= sizeof(buf) || !*list)
-		goto bad;
-	strcpy(buf, list);
-	for (char *save, *s = strtok_r(buf, ",", &save); s;
-	     s = strtok_r(NULL, ",", &save)) {
-		unsigned k = 0;
-
-		while (k < DFZ_ORACLE_COUNT && strcmp(oracle_names[k], s) != 0)
-			k++;
-		if (k == DFZ_ORACLE_COUNT)
-			goto bad;
-		m |= 1u << k;
-	}
-	*mask = m;
-	return 0;
-bad:
-	cli_error("run", "bad --oracles '%s' (all, none, or a comma list of: "
-		  "ref redzone handle tid queue cmd desc hang hazard dev "
-		  "output errcode)", list);
+	cli_error("run", "bad --oracles '%s' (all, none, or a comma list "
+		  "of:%s)", list, known);
 	return -1;
 }
 

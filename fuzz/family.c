@@ -45,36 +45,14 @@ static int read_bugs(uint32_t *mask)
  * names) into @mask, or a one-line error naming the known oracles. */
 static int read_oracles(uint32_t *mask)
 {
-	static const char *const names[DFZ_ORACLE_COUNT] = {
-#define ORACLE_NAME(id, name) [DFZ_ORACLE_##id] = name,
-		DFZ_ORACLE_MAP(ORACLE_NAME)
-#undef ORACLE_NAME
-	};
 	const char *env = getenv("DMAFUZZ_ORACLES");
-	const char *s = env;
 
-	*mask = env && strcmp(env, "all") ? 0 : DFZ_ORACLES_ALL;
-	if (!env || !strcmp(env, "all") || !strcmp(env, "none"))
+	if (dfz_oracles_parse(env, mask) == 0)
 		return 0;
-	while (*s) {
-		size_t n = strcspn(s, ",");
-		unsigned k = 0;
-
-		while (k < DFZ_ORACLE_COUNT &&
-		       (strlen(names[k]) != n || strncmp(names[k], s, n)))
-			k++;
-		if (k == DFZ_ORACLE_COUNT)
-			goto bad;
-		*mask |= 1u << k;
-		s += n + (s[n] == ',');
-	}
-	if (*mask)
-		return 0;
-bad:
 	fprintf(stderr, "dmafuzz fuzz target: bad DMAFUZZ_ORACLES '%s' "
 		"(all, none, or a comma list of:", env);
 	for (unsigned i = 0; i < DFZ_ORACLE_COUNT; i++)
-		fprintf(stderr, " %s", names[i]);
+		fprintf(stderr, " %s", dfz_oracle_name(i));
 	fputs(")\n", stderr);
 	return -1;
 }

@@ -33,6 +33,47 @@ static const struct dfz_oracle_ops *const oracle_ops[DFZ_ORACLE_COUNT] = {
 	[DFZ_ORACLE_ERRCODE] = &dfz__oracle_errcode,
 };
 
+static const char *const oracle_names[DFZ_ORACLE_COUNT] = {
+#define ORACLE_NAME(id, name) [DFZ_ORACLE_##id] = name,
+	DFZ_ORACLE_MAP(ORACLE_NAME)
+#undef ORACLE_NAME
+};
+
+const char *dfz_oracle_name(unsigned id)
+{
+	return id < DFZ_ORACLE_COUNT ? oracle_names[id] : NULL;
+}
+
+int dfz_oracles_parse(const char *list, uint32_t *mask)
+{
+	const char *s = list;
+	uint32_t m = 0;
+
+	if (!list || !strcmp(list, "all")) {
+		*mask = DFZ_ORACLES_ALL;
+		return 0;
+	}
+	if (!strcmp(list, "none")) {
+		*mask = 0;
+		return 0;
+	}
+	do {
+		size_t n = strcspn(s, ",");
+		unsigned k = 0;
+
+		while (k < DFZ_ORACLE_COUNT &&
+		       (strlen(oracle_names[k]) != n ||
+			strncmp(oracle_names[k], s, n)))
+			k++;
+		if (k == DFZ_ORACLE_COUNT)
+			return DFZ_EINVAL;
+		m |= 1u << k;
+		s += n;
+	} while (*s++ == ',');
+	*mask = m;
+	return 0;
+}
+
 const char *dfz_class_name(unsigned cls)
 {
 	return cls < DFZ_CLASS_COUNT ? class_names[cls] : NULL;

@@ -674,6 +674,27 @@ START_TEST(test_crash_real)
 }
 END_TEST
 
+/* Oracle selections by name: all, none, lists; junk rejected whole. */
+START_TEST(test_oracles_parse)
+{
+	uint32_t m = 7;
+
+	ck_assert_int_eq(dfz_oracles_parse(NULL, &m), 0);
+	ck_assert_uint_eq(m, DFZ_ORACLES_ALL);
+	ck_assert_int_eq(dfz_oracles_parse("none", &m), 0);
+	ck_assert_uint_eq(m, 0);
+	ck_assert_int_eq(dfz_oracles_parse("ref,hazard", &m), 0);
+	ck_assert_uint_eq(m, (1u << DFZ_ORACLE_REF) | (1u << DFZ_ORACLE_HAZARD));
+	m = 7;
+	ck_assert_int_eq(dfz_oracles_parse("ref,haz", &m), DFZ_EINVAL);
+	ck_assert_int_eq(dfz_oracles_parse("", &m), DFZ_EINVAL);
+	ck_assert_int_eq(dfz_oracles_parse("ref,", &m), DFZ_EINVAL);
+	ck_assert_uint_eq(m, 7); /* untouched on error */
+	ck_assert_str_eq(dfz_oracle_name(DFZ_ORACLE_ERRCODE), "errcode");
+	ck_assert_ptr_null(dfz_oracle_name(DFZ_ORACLE_COUNT));
+}
+END_TEST
+
 Suite *suite_oracles(void)
 {
 	Suite *s = suite_create("oracles");
@@ -681,6 +702,7 @@ Suite *suite_oracles(void)
 
 	tcase_add_unchecked_fixture(tc, rt_setup, rt_teardown);
 	tcase_add_test(tc, test_class_names);
+	tcase_add_test(tc, test_oracles_parse);
 	tcase_add_test(tc, test_evidence_none);
 	tcase_add_test(tc, test_first_violation_wins);
 	tcase_add_test(tc, test_reset_clears_finding);

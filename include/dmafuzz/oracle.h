@@ -96,6 +96,18 @@ enum dfz_oracle_id {
 
 #define DFZ_ORACLES_ALL ((1u << DFZ_ORACLE_COUNT) - 1)
 
+/** dfz_oracle_name() - the name of oracle @id ("ref", ...), or NULL. */
+const char *dfz_oracle_name(unsigned id);
+
+/**
+ * dfz_oracles_parse() - an oracle selection: "all", "none", or a comma
+ * list of oracle names.
+ * @list: borrowed; NULL means "all".
+ * @mask: out, a mask of enum dfz_oracle_id bits (untouched on error).
+ * Return: 0, or DFZ_EINVAL for an unknown name or an empty list.
+ */
+int dfz_oracles_parse(const char *list, uint32_t *mask);
+
 struct dfz_oracles;
 
 /**
