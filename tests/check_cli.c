@@ -102,6 +102,23 @@ START_TEST(test_gen_run_stream)
 }
 END_TEST
 
+/* A fuzz target's input: `encode --bare` writes it, `run --family` reads
+ * it back as the same plan (text files stay text whatever --family). */
+START_TEST(test_bare_family)
+{
+	ck_assert_int_eq(cli("encode --bare corpus/regress/register-leak.plan"
+			     " > build/bare.bin"), 0);
+	ck_assert_int_eq(cli("run --family host build/bare.bin"), 0);
+	ck_assert_int_eq(cli("run --family host --bug register-leak "
+			     "build/bare.bin"), 1);
+	ck_assert_ptr_nonnull(strstr(out, "dev.leak"));
+	ck_assert_int_eq(cli("run --family xfer --bug register-leak "
+			     "corpus/regress/register-leak.plan"), 1);
+	ck_assert_int_eq(cli("run --family gpu build/bare.bin"), 2);
+	ck_assert_int_eq(lines(err), 1);
+}
+END_TEST
+
 /* The safety matrix: every cell safe with the guard; without it, the
  * motivating cell is unsafe at rank 3 and safe at rank 1; mchan is safe. */
 START_TEST(test_matrix)
@@ -135,6 +152,7 @@ Suite *suite_cli(void)
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_show_encode_roundtrip);
 	tcase_add_test(tc, test_gen_run_stream);
+	tcase_add_test(tc, test_bare_family);
 	tcase_add_test(tc, test_matrix);
 	suite_add_tcase(s, tc);
 	return s;
