@@ -274,10 +274,11 @@ static void clamp_tensors(struct dfz_plan_host *h)
 /* A host plan's launches bound its work. */
 static void clamp_launches(struct dfz_plan_host *h)
 {
-	uint64_t total = dfz__plan_host_total(h), most;
+	uint64_t per = dfz__plan_host_total(h), most;
 
-	if (total && (uint64_t)h->launches * total > DFZ_PLAN_HOST_WORK) {
-		most = DFZ_PLAN_HOST_WORK / total;
+	per = per > DFZ_PLAN_LAUNCH_BYTES ? per : DFZ_PLAN_LAUNCH_BYTES;
+	if ((uint64_t)h->launches * per > DFZ_PLAN_HOST_WORK) {
+		most = DFZ_PLAN_HOST_WORK / per;
 		h->launches = most ? (uint32_t)most : 1;
 	}
 }

@@ -245,8 +245,11 @@ uint64_t dfz__plan_host_children(const struct dfz_plan_host *h);
  */
 uint64_t dfz__plan_host_need(const struct dfz_plan_host *h);
 
-/* The most launches x total tensor bytes a host plan may do. */
-#define DFZ_PLAN_HOST_WORK (1u << 20)
+/* The most work of a host plan: its launches times its total tensor bytes,
+ * a launch counted as at least DFZ_PLAN_LAUNCH_BYTES (its fixed cost):
+ * about 100 us of a run at most. */
+#define DFZ_PLAN_HOST_WORK (1u << 16)
+#define DFZ_PLAN_LAUNCH_BYTES 256u
 
 /* dfz__plan_name() - @names[@v], or "?" when @v is not below @n. */
 const char *dfz__plan_name(const char *const *names, unsigned n, unsigned v);

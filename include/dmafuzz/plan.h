@@ -106,7 +106,7 @@ struct dfz_plan_xfer {
 };
 
 /* Caps of the host and api families. */
-#define DFZ_CAP_LAUNCHES 10000u          /* launches of a host plan */
+#define DFZ_CAP_LAUNCHES 256u            /* launches of a host plan */
 #define DFZ_HOST_BUDGET_MIN 4096u        /* device budget range */
 #define DFZ_CAP_BIN (64u << 10)          /* kernel binary bytes */
 #define DFZ_CAP_HOST_DIM 256u            /* elements of one tensor dim */
