@@ -226,6 +226,25 @@ findings_md() {
 	printf ' (with `DMAFUZZ_BUGS` / `--bug` as in the campaign).\n'
 }
 
+# The end of a campaign of script $1 (fuzz, nightly): each target's
+# findings by class (the class lists $2/<target>.classes; the targets
+# follow), then exit 1 when $found findings count, 2 when $failed
+# campaigns or instances could not run, else 0.
+conclude() {
+	cc_name=$1 cc_dir=$2
+	shift 2
+	if [ "$found" -gt 0 ]; then
+		say "$cc_name: FOUND $found crash(es)/hang(s):"
+		for t in "$@"; do
+			cut -f 1 "$cc_dir/$t.classes" | sort | uniq -c |
+				while read -r n cls; do say "  $t: $cls x$n"; done
+		done
+		exit 1
+	fi
+	[ "$failed" -eq 0 ] || exit 2
+	exit 0
+}
+
 # Become afl-fuzz with its arguments ($@), in the environment every
 # campaign uses: no UI, no CPU binding (other jobs share the cores), the
 # bug switches of the targets. It execs: call it in the background

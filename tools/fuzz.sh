@@ -199,13 +199,4 @@ done
 write_summary "$@"
 say "fuzz: summary in $out/summary.md"
 sed -n '/^| target/,/^$/p' "$out/summary.md" >&2
-if [ "$found" -gt 0 ]; then
-	say "fuzz: FOUND $found crash(es)/hang(s):"
-	for t in "$@"; do
-		cut -f 1 "$work/$t.classes" | sort | uniq -c |
-			while read -r n cls; do say "  $t: $cls x$n"; done
-	done
-	exit 1
-fi
-[ "$failed" -eq 0 ] || exit 2
-exit 0
+conclude fuzz "$work" "$@"

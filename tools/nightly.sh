@@ -508,13 +508,4 @@ done
 write_reports false
 say "nightly: report in $report/summary.md and summary.json"
 sed -n '/^| target | instances/,/^$/p' "$report/summary.md" >&2
-if [ "$found" -gt 0 ]; then
-	say "nightly: FOUND $found crash(es)/hang(s):"
-	for t in "$@"; do
-		cut -f 1 "$work/$t.classes" | sort | uniq -c |
-			while read -r n cls; do say "  $t: $cls x$n"; done
-	done
-	exit 1
-fi
-[ "$failed" -eq 0 ] || exit 2
-exit 0
+conclude nightly "$work" "$@"

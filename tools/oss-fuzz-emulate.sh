@@ -120,6 +120,19 @@ options_of() {
 		}' "$1"
 }
 
+# Run target $1 from $OUT with the flags of its .options ($opts) and the
+# arguments after $3, its output to $2; when it fails, one FAIL line ($3
+# says what ran) and the lines of its output that tell why.
+run_target() {
+	rt_t=$1 rt_log=$2 rt_what=$3
+	shift 3
+	# shellcheck disable=SC2086 # $opts is a list of flags
+	(cd "$out" && "$out/$rt_t" $opts "$@") > "$rt_log" 2>&1 && return 0
+	bad "$rt_t: $rt_what exits $?"
+	grep -E 'ERROR|SUMMARY|CLASS|MESSAGE' "$rt_log" | head -n 5
+	return 1
+}
+
 for t in $targets; do
 	say "oss-fuzz-check: $t"
 	b=$out/$t
@@ -145,32 +158,22 @@ for t in $targets; do
 	fi
 	opts=$(options_of "$out/$t.options")
 	# Every seed once (as the runner does before fuzzing).
-	# shellcheck disable=SC2086
-	(cd "$out" && "$b" $opts -runs=0 "$c") > "$tmp/$t.seeds.log" 2>&1
-	rc=$?
-	cov=$(sed -n 's/.*INITED cov: \([0-9]*\).*/\1/p' "$tmp/$t.seeds.log" | tail -n 1)
-	if [ "$rc" -eq 0 ]; then
+	if run_target "$t" "$tmp/$t.seeds.log" "the seed corpus run" -runs=0 "$c"; then
+		cov=$(sed -n 's/.*INITED cov: \([0-9]*\).*/\1/p' "$tmp/$t.seeds.log" | tail -n 1)
 		say "  seeds: $n run, exit 0, coverage ${cov:-?} edges"
-	else
-		bad "$t: the seed corpus run exits $rc"
-		grep -E 'ERROR|SUMMARY|CLASS|MESSAGE' "$tmp/$t.seeds.log" | head -n 5
 	fi
 	# A short fuzz from the seeds, into a scratch corpus.
 	r=$runs
 	[ "$t" = xfer ] && r=$xfer_runs
 	mkdir -p "$tmp/new/$t" "$tmp/crash/$t"
 	s0=$(date +%s)
-	# shellcheck disable=SC2086
-	(cd "$out" && "$b" $opts -runs="$r" -seed=1 -print_final_stats=1 \
-		-artifact_prefix="$tmp/crash/$t/" "$tmp/new/$t" "$c") > "$tmp/$t.fuzz.log" 2>&1
-	rc=$?
-	ex=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/$t.fuzz.log")
-	cov=$(sed -n 's/^#[0-9]*.*cov: \([0-9]*\).*/\1/p' "$tmp/$t.fuzz.log" | tail -n 1)
-	if [ "$rc" -eq 0 ]; then
+	if run_target "$t" "$tmp/$t.fuzz.log" "fuzzing (artifacts in $tmp/crash/$t)" \
+		-runs="$r" -seed=1 -print_final_stats=1 -artifact_prefix="$tmp/crash/$t/" \
+		"$tmp/new/$t" "$c"; then
+		ex=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/$t.fuzz.log")
+		cov=$(sed -n 's/^#[0-9]*.*cov: \([0-9]*\).*/\1/p' "$tmp/$t.fuzz.log" | tail -n 1)
 		say "  fuzz: $ex execs in $(($(date +%s) - s0)) s (-runs=$r $opts), exit 0, coverage ${cov:-?} edges"
 	else
-		bad "$t: fuzzing exits $rc (artifacts in $tmp/crash/$t)"
-		grep -E 'ERROR|SUMMARY|CLASS|MESSAGE' "$tmp/$t.fuzz.log" | head -n 5
 		KEEP=1
 	fi
 done
