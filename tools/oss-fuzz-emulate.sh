@@ -24,7 +24,9 @@
 # of its .options file, as the runner image passes them; any crash fails.
 #
 # Env: SANITIZER (address | undefined; default address), RUNS (default
-# 2000), XFER_RUNS (default 300), KEEP=1 keeps the temporary tree.
+# 2000), XFER_RUNS (default 300), KEEP=1 keeps the temporary tree. The
+# build sees none of the caller's environment; the runs see it, so that
+# DMAFUZZ_BUGS=shared-handle shows the check failing (xfer's seeds crash).
 # Exit: 0 every check passed, 1 a check failed, 2 the build could not run.
 set -u
 
