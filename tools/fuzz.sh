@@ -60,107 +60,8 @@ found=0           # findings of this run that count (crashes, real hangs)
 failed=0          # targets whose campaign could not run
 afl_pid=
 
-say() { printf '%s\n' "$*" >&2; }
-
-# The value of KEY in an afl-fuzz fuzzer_stats file ($2), or $3.
-stat_of() {
-	v=$(sed -n "s/^$1 *: *//p" "$2" 2>/dev/null | head -n 1)
-	printf '%s' "${v:-$3}"
-}
-
-# Keep file $2 of target $1 as finding $3 (a name under the target's
-# findings) unless a finding with the same bytes is kept already; print
-# the kept path. The index maps checksums to kept files.
-keep() {
-	idx=$findings/$1/.index
-	sum=$(cksum < "$2")
-	kept=$(awk -F '\t' -v s="$sum" '$1 == s { print $2; exit }' "$idx" 2>/dev/null)
-	if [ -z "$kept" ] || [ ! -f "$kept" ]; then
-		kept=$findings/$1/$3
-		cp -p "$2" "$kept" && printf '%s\t%s\n' "$sum" "$kept" >> "$idx"
-	fi
-	printf '%s\n' "$kept"
-}
-
-# Keep each crash and hang of afl-fuzz output dir $2 (target $1) not seen
-# yet, as KIND-TAG-ID ($3: the tag). With the tag of this run, the kept
-# path joins this run's findings ($work/<target>.found).
-rescue() {
-	for kind in crashes hangs; do
-		for f in "$2/default/$kind"/id:*; do
-			[ -f "$f" ] || continue
-			grep -qxF "$f" "$work/$1.seen" 2>/dev/null && continue
-			printf '%s\n' "$f" >> "$work/$1.seen"
-			id=$(basename "$f" | sed 's/^id:\([0-9]*\).*/\1/')
-			case $kind in crashes) k=crash ;; *) k=hang ;; esac
-			kept=$(keep "$1" "$f" "$k-$3-$id")
-			[ "$3" = "$stamp" ] && printf '%s\n' "$kept" >> "$work/$1.found"
-		done
-	done
-}
-
-# The family byte that turns a bare stream of target $1 into a full one.
-family_byte() {
-	case $1 in
-	xfer) printf '\000' ;;
-	host) printf '\001' ;;
-	api) printf '\002' ;;
-	esac
-}
-
-# Replay finding $2 of target $1 once; its report goes to $2.txt, the
-# class to stdout: an oracle class, "parse.roundtrip", "crash (SIGNAME)",
-# "hang" (over 10 s), "slow" (a hang under AFL++ that ends) or "not
-# reproduced" (a crash under AFL++ that runs clean).
-classify() {
-	DMAFUZZ_BUGS=$bugs timeout 10 "$replay/$1" "$2" > "$2.txt" 2>&1
-	rc=$?
-	if [ "$1" != parse ] && [ ! -e "$2.plan" ]; then
-		{ family_byte "$1"; cat "$2"; } | "$cli" show - > "$2.plan" 2>/dev/null ||
-			rm -f "$2.plan"
-	fi
-	cls=$(sed -n 's/^CLASS: *//p' "$2.txt" | head -n 1)
-	if [ -n "$cls" ]; then
-		echo "$cls"
-	elif grep -q '^parse: ' "$2.txt"; then
-		echo parse.roundtrip
-	elif [ "$rc" -eq 124 ]; then
-		echo hang
-	elif [ "$rc" -gt 128 ]; then
-		echo "crash (SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128))))"
-	else
-		case $(basename "$2") in
-		hang-*) echo slow ;;
-		*) echo "not reproduced" ;;
-		esac
-	fi
-}
-
-# Seeds of target $1 that run clean go to afl-fuzz's input $2; a seed
-# that crashes (or hangs) is a finding in its own right.
-preflight() {
-	mkdir -p "$2"
-	for f in "$fz/seeds/$1"/*; do
-		[ -f "$f" ] || continue
-		if DMAFUZZ_BUGS=$bugs timeout 10 "$replay/$1" "$f" >/dev/null 2>&1; then
-			cp "$f" "$2/"
-		else
-			keep "$1" "$f" "seed-$stamp-$(basename "$f")" >> "$work/$1.found"
-		fi
-	done
-	# afl-fuzz needs one input: the empty one is the simplest plan.
-	if [ -z "$(ls "$2")" ]; then
-		: > "$2/empty"
-		DMAFUZZ_BUGS=$bugs timeout 10 "$replay/$1" "$2/empty" >/dev/null 2>&1 ||
-			return 1
-	fi
-	return 0
-}
-
-# Files named id:* in directory $1.
-count_ids() {
-	find "$1" -maxdepth 1 -name 'id:*' 2>/dev/null | wc -l
-}
+# shellcheck source=tools/fuzz-lib.sh
+. "$(dirname "$0")/fuzz-lib.sh"
 
 # The progress line of target $1 (afl-fuzz output $2) at second $3: the
 # corpus and the findings live from the output directories; execs and
@@ -185,9 +86,7 @@ campaign() {
 	dict=
 	[ -f "fuzz/$t.dict" ] && dict="-x fuzz/$t.dict"
 	# shellcheck disable=SC2086
-	AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 \
-	AFL_NO_AFFINITY=1 AFL_FAST_CAL=1 AFL_FORKSRV_INIT_TMOUT=10000 DMAFUZZ_BUGS=$bugs \
-		afl-fuzz -i "$work/$t.in" -o "$out/$t" $dict -c "$fz/cmplog/$t" \
+	afl_exec -i "$work/$t.in" -o "$out/$t" $dict -c "$fz/cmplog/$t" \
 		-V "$duration" -s "$seed" -t "$timeout_ms" -- "$fz/afl/$t" \
 		> "$work/$t.log" 2>&1 &
 	afl_pid=$!
@@ -196,7 +95,8 @@ campaign() {
 	line=
 	while kill -0 "$afl_pid" 2>/dev/null; do
 		sleep 2
-		rescue "$t" "$out/$t" "$stamp"
+		rescue "$t" "$out/$t" "$stamp" "$work/$t.seen" "$work/$t.found"
+		reap_orphans "$out/$t"
 		now=$(($(date +%s) - t0))
 		if [ -t 2 ]; then
 			printf '\r%s ' "$(progress "$t" "$out/$t" "$now")" >&2
@@ -209,13 +109,14 @@ campaign() {
 	wait "$afl_pid"
 	rc=$?
 	afl_pid=
-	rescue "$t" "$out/$t" "$stamp"
+	rescue "$t" "$out/$t" "$stamp" "$work/$t.seen" "$work/$t.found"
+	reap_orphans "$out/$t"
 	[ -t 2 ] && printf '\r' >&2
 	now=$(progress "$t" "$out/$t" "$(($(date +%s) - t0))")
 	[ "$now" = "$line" ] || say "$now"
 	if [ "$rc" -ne 0 ] || [ ! -f "$out/$t/default/fuzzer_stats" ]; then
 		say "fuzz: afl-fuzz on $t failed (exit $rc); its last words ($work/$t.log):"
-		sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' "$work/$t.log" | tail -n 5 >&2
+		log_tail "$work/$t.log"
 		return 1
 	fi
 	return 0
@@ -224,20 +125,7 @@ campaign() {
 # Replay every finding of this run of target $1 into $work/$1.classes:
 # lines of "CLASS<TAB>FILE".
 classify_all() {
-	: > "$work/$1.classes"
-	[ -f "$work/$1.found" ] || return 0
-	sort -u "$work/$1.found" | while read -r f; do
-		printf '%s\t%s\n' "$(classify "$1" "$f")" "$f"
-	done >> "$work/$1.classes"
-	found=$((found + $(awk -F '\t' '$1 != "slow"' "$work/$1.classes" | wc -l)))
-}
-
-# How many findings of target $1 are crashes ($2 = crash), hangs that
-# reproduce ($2 = hang) or only slow ($2 = slow).
-count_kind() {
-	awk -F '\t' -v want="$2" '{ n = split($2, p, "/");
-		k = p[n] ~ /^hang-/ ? ($1 == "slow" ? "slow" : "hang") : "crash";
-		if (k == want) c++ } END { print c + 0 }' "$work/$1.classes"
+	found=$((found + $(classify_list "$1" "$work/$1.found" "$work/$1.classes")))
 }
 
 # The summary table row of target $1.
@@ -246,33 +134,8 @@ summary_target() {
 	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" \
 		"$(stat_of run_time "$s" -)" "$(stat_of execs_done "$s" -)" \
 		"$(stat_of execs_per_sec "$s" -)" "$(stat_of corpus_count "$s" -)" \
-		"$(stat_of bitmap_cvg "$s" -)" "$(count_kind "$1" crash)" \
-		"$(count_kind "$1" hang)" "$(count_kind "$1" slow)"
-}
-
-# The findings of target $1 by class: the count, then the smallest
-# reproducers (at most 3).
-findings_target() {
-	[ -s "$work/$1.classes" ] || return 0
-	printf '\n### %s\n\n' "$1"
-	cut -f 1 "$work/$1.classes" | sort | uniq -c | sort -rn |
-	while read -r n cls; do
-		seeds=$(awk -F '\t' -v c="$cls" '$1 == c && $2 ~ /\/seed-[^\/]*$/' \
-			"$work/$1.classes" | wc -l)
-		printf -- '- **%s**: %s input(s), %s found by afl-fuzz, %s seed(s); smallest:\n' \
-			"$cls" "$n" "$((n - seeds))" "$seeds"
-		awk -F '\t' -v c="$cls" '$1 == c { print $2 }' "$work/$1.classes" |
-		while read -r f; do
-			printf '%s %s\n' "$(wc -c < "$f")" "$f"
-		done | sort -n | head -n 3 | while read -r size f; do
-			printf '  - `%s` (%s bytes; report `%s.txt`' "$f" "$size" "$f"
-			[ -f "$f.plan" ] && printf ', plan `%s.plan`' "$f"
-			printf ')\n'
-		done
-	done
-	printf '\nReplay: `%s/%s FILE`' "$replay" "$1"
-	[ "$1" != parse ] && printf ' or `%s run --family %s FILE`' "$cli" "$1"
-	printf ' (with `DMAFUZZ_BUGS` / `--bug` as in the campaign).\n'
+		"$(stat_of bitmap_cvg "$s" -)" "$(count_kind "$work/$1.classes" crash)" \
+		"$(count_kind "$work/$1.classes" hang)" "$(count_kind "$work/$1.classes" slow)"
 }
 
 write_summary() {
@@ -295,7 +158,7 @@ write_summary() {
 		for t in "$@"; do summary_target "$t"; done
 		printf '\n## Findings\n'
 		[ "$found" -eq 0 ] && printf '\nNo crash and no hang.\n'
-		for t in "$@"; do findings_target "$t"; done
+		for t in "$@"; do findings_md "$t" "$work/$t.classes"; done
 		printf '\nSeed crashes are named `seed-*`; every finding of every run stays in `%s/`.\n' \
 			"$findings"
 	} > "$out/summary.md"
@@ -304,7 +167,7 @@ write_summary() {
 # shellcheck disable=SC2317 # called by the trap
 interrupted() {
 	[ -n "$afl_pid" ] && kill "$afl_pid" 2>/dev/null && wait "$afl_pid"
-	for t in "$@"; do rescue "$t" "$out/$t" "$stamp"; done
+	for t in "$@"; do rescue "$t" "$out/$t" "$stamp" "$work/$t.seen" "$work/$t.found"; done
 	say "fuzz: interrupted; findings so far are in $findings/"
 	exit 130
 }
@@ -312,26 +175,20 @@ interrupted() {
 trap "interrupted $*" INT TERM
 
 # ----------------------------------------------------------------- main
-command -v afl-fuzz >/dev/null 2>&1 || { say "fuzz: afl-fuzz not found (sh tools/deps.sh afl)"; exit 2; }
-for t in "$@"; do
-	for b in "$fz/afl/$t" "$fz/cmplog/$t" "$replay/$t"; do
-		[ -x "$b" ] || { say "fuzz: $b is missing (make fuzz-build)"; exit 2; }
-	done
-done
-DMAFUZZ_BUGS=$bugs "$replay/$1" || exit 2   # a bad DMAFUZZ_BUGS: one line, exit 2
+check_campaign "$fz" "$@" || exit 2
 
 mkdir -p "$findings" "$work"
 for t in "$@"; do
 	mkdir -p "$findings/$t"
 	# Findings an earlier run left behind (interrupted before its copy).
 	rm -f "$work/$t.seen"
-	[ -d "$out/$t" ] && rescue "$t" "$out/$t" "earlier"
+	[ -d "$out/$t" ] && rescue "$t" "$out/$t" "earlier" "$work/$t.seen" ""
 	rm -rf "${out:?}/$t" "$work/$t.in" "$work/$t.log" "$work/$t.classes" \
 		"$work/$t.seen" "$work/$t.found"
 done
 say "fuzz: ${duration}s per target on: $*; switches: ${bugs:-none}; output $out/"
 for t in "$@"; do
-	if ! preflight "$t" "$work/$t.in"; then
+	if ! preflight "$t" "$work/$t.in" "$work/$t.found" "$stamp" "$fz/seeds/$t"; then
 		say "fuzz: $t: every seed, even the empty input, crashes: no campaign"
 		failed=$((failed + 1))
 	elif ! campaign "$t"; then
@@ -342,13 +199,4 @@ done
 write_summary "$@"
 say "fuzz: summary in $out/summary.md"
 sed -n '/^| target/,/^$/p' "$out/summary.md" >&2
-if [ "$found" -gt 0 ]; then
-	say "fuzz: FOUND $found crash(es)/hang(s):"
-	for t in "$@"; do
-		cut -f 1 "$work/$t.classes" | sort | uniq -c |
-			while read -r n cls; do say "  $t: $cls x$n"; done
-	done
-	exit 1
-fi
-[ "$failed" -eq 0 ] || exit 2
-exit 0
+conclude fuzz "$work" "$@"

@@ -1,0 +1,299 @@
+# SPDX-License-Identifier: MIT
+# shellcheck shell=sh disable=SC2016,SC2154
+# (SC2016: backquotes in single quotes are Markdown; SC2154: the globals
+# below are the caller's)
+# Shell functions shared by the AFL++ campaign scripts (tools/fuzz.sh for
+# `make fuzz`, tools/nightly.sh for `make nightly`); sourced, never run.
+#
+# The caller sets these before calling anything here:
+#   bugs      the bug switches (DMAFUZZ_BUGS) the targets run with
+#   findings  the findings root: every kept file is $findings/<target>/NAME
+#   replay    the directory of the replay drivers (build/fuzz/replay)
+#   cli       the dmafuzz CLI (to print a finding as a text plan)
+#
+# The rule every function here keeps: a crash or a hang of afl-fuzz is
+# copied (never moved, never renamed in place) into the findings before
+# anything else looks at it, under a name no other file has (a kept file
+# is never overwritten), and only once by content.
+
+say() { printf '%s\n' "$*" >&2; }
+
+# The value of KEY ($1) in an afl-fuzz fuzzer_stats file ($2), or $3.
+stat_of() {
+	v=$(sed -n "s/^$1 *: *//p" "$2" 2>/dev/null | head -n 1)
+	printf '%s' "${v:-$3}"
+}
+
+# Files named id:* in directory $1.
+count_ids() {
+	find "$1" -maxdepth 1 -name 'id:*' 2>/dev/null | wc -l
+}
+
+# The content key of file $1 (the findings index maps it to a kept file).
+content_key() {
+	sha256sum < "$1" | cut -d ' ' -f 1
+}
+
+# Keep file $2 of target $1 as finding $3 (a name under the target's
+# findings; "-N" is added when a different file has the name already)
+# unless a finding with the same bytes is kept already; print the kept
+# path. The copy goes to a temporary name first, then is renamed: a kept
+# file is always whole. The index ($findings/<target>/.index) maps content
+# keys to kept files.
+keep() {
+	idx=$findings/$1/.index
+	sum=$(content_key "$2")
+	kept=$(awk -F '\t' -v s="$sum" '$1 == s { print $2; exit }' "$idx" 2>/dev/null)
+	if [ -z "$kept" ] || [ ! -f "$kept" ]; then
+		kept=$findings/$1/$3
+		k_n=1
+		while [ -e "$kept" ]; do
+			kept=$findings/$1/$3-$k_n
+			k_n=$((k_n + 1))
+		done
+		if cp -p "$2" "$kept.part" && mv "$kept.part" "$kept"; then
+			printf '%s\t%s\n' "$sum" "$kept" >> "$idx"
+		else
+			say "fuzz: could not copy $2 into $findings/$1/ (left where it is)"
+			rm -f "$kept.part"
+			kept=$2
+		fi
+	fi
+	printf '%s\n' "$kept"
+}
+
+# Keep each crash and hang of the afl-fuzz output directory $2 (target
+# $1) not seen yet, from every instance in it (default for a single
+# afl-fuzz, main and s1.. for a parallel one) and from the crashes.DATE
+# and hangs.DATE directories a resumed afl-fuzz leaves. A file is named
+# KIND-TAG-ID ($3: the tag), with the instance before the id when it is
+# not "default". $4 lists the afl-fuzz files seen already; each kept path
+# is added to $5 (the findings of this run) when $5 is not empty.
+rescue() {
+	for dir in "$2"/*/crashes* "$2"/*/hangs*; do
+		[ -d "$dir" ] || continue
+		inst=$(basename "$(dirname "$dir")")
+		case $(basename "$dir") in crashes*) k=crash ;; *) k=hang ;; esac
+		case $inst in default) inst= ;; *) inst=$inst- ;; esac
+		# The files not seen yet (one set difference, not a look-up each).
+		touch "$4"
+		LC_ALL=C sort -u "$4" > "$4.sorted"
+		find "$dir" -maxdepth 1 -type f -name 'id:*' | LC_ALL=C sort |
+			LC_ALL=C comm -23 - "$4.sorted" > "$4.new"
+		while read -r f; do
+			id=$(basename "$f" | sed 's/^id:\([0-9]*\).*/\1/')
+			kept=$(keep "$1" "$f" "$k-$3-$inst$id")
+			# Not copied (disk full?): tried again at the next look.
+			[ "$kept" = "$f" ] || printf '%s\n' "$f" >> "$4"
+			if [ -n "$5" ]; then printf '%s\n' "$kept" >> "$5"; fi
+		done < "$4.new"
+	done
+	rm -f "$4.new" "$4.sorted"
+}
+
+# The family byte that turns a bare stream of target $1 into a full one.
+family_byte() {
+	case $1 in
+	xfer) printf '\000' ;;
+	host) printf '\001' ;;
+	api) printf '\002' ;;
+	esac
+}
+
+# Replay finding $2 of target $1 once; its report goes to $2.txt, the
+# class to stdout: an oracle class, "parse.roundtrip", "crash (SIGNAME)",
+# "hang" (over 10 s), "slow" (a hang under AFL++ that ends) or "not
+# reproduced" (a crash under AFL++ that runs clean).
+classify() {
+	DMAFUZZ_BUGS=$bugs timeout 10 "$replay/$1" "$2" > "$2.txt.part" 2>&1
+	rc=$?
+	mv "$2.txt.part" "$2.txt"
+	if [ "$1" != parse ] && [ ! -e "$2.plan" ]; then
+		if { family_byte "$1"; cat "$2"; } | "$cli" show - > "$2.plan.part" 2>/dev/null; then
+			mv "$2.plan.part" "$2.plan"
+		else
+			rm -f "$2.plan.part"
+		fi
+	fi
+	cls=$(sed -n 's/^CLASS: *//p' "$2.txt" | head -n 1)
+	if [ -n "$cls" ]; then
+		echo "$cls"
+	elif grep -q '^parse: ' "$2.txt"; then
+		echo parse.roundtrip
+	elif [ "$rc" -eq 124 ]; then
+		echo hang
+	elif [ "$rc" -gt 128 ]; then
+		echo "crash (SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128))))"
+	else
+		case $(basename "$2") in
+		hang-*) echo slow ;;
+		*) echo "not reproduced" ;;
+		esac
+	fi
+}
+
+# Whether every file given after target $1 replays clean (one process for
+# them all: the replay driver runs each file in turn).
+replays_clean() {
+	rc_t=$1
+	shift
+	[ $# -gt 0 ] || return 0
+	DMAFUZZ_BUGS=$bugs timeout $((10 + $#)) "$replay/$rc_t" "$@" >/dev/null 2>&1
+}
+
+# The inputs of target $1 that run clean are copied into afl-fuzz's input
+# directory $2; one that crashes (or hangs) is a finding in its own right,
+# kept as seed-TAG-NAME ($4: the tag), and listed in $3. The inputs
+# are the files of the directories after $4 (the seeds, a kept corpus).
+# Return 1 when no input runs clean, not even the empty one.
+preflight() {
+	pf_t=$1 pf_in=$2 pf_found=$3 pf_tag=$4
+	shift 4
+	mkdir -p "$pf_in"
+	for d in "$@"; do
+		[ -d "$d" ] || continue
+		# shellcheck disable=SC2046 # fuzz inputs are named without blanks
+		if replays_clean "$pf_t" $(find "$d" -maxdepth 1 -type f ! -name '.*' | sort); then
+			find "$d" -maxdepth 1 -type f ! -name '.*' -exec cp -t "$pf_in/" {} +
+			continue
+		fi
+		for f in "$d"/*; do
+			[ -f "$f" ] || continue
+			if replays_clean "$pf_t" "$f"; then
+				cp "$f" "$pf_in/"
+			else
+				keep "$pf_t" "$f" "seed-$pf_tag-$(basename "$f")" >> "$pf_found"
+			fi
+		done
+	done
+	# afl-fuzz needs one input: the empty one is the simplest plan.
+	if [ -z "$(ls "$pf_in")" ]; then
+		: > "$pf_in/empty"
+		replays_clean "$pf_t" "$pf_in/empty" || return 1
+	fi
+	return 0
+}
+
+# Replay every finding listed in $2 (target $1) into $3: lines of
+# "CLASS<TAB>FILE". Print how many count (every class but "slow").
+classify_list() {
+	: > "$3"
+	if [ -f "$2" ]; then
+		sort -u "$2" | while read -r f; do
+			printf '%s\t%s\n' "$(classify "$1" "$f")" "$f"
+		done >> "$3"
+	fi
+	awk -F '\t' '$1 != "slow"' "$3" | wc -l
+}
+
+# The kind of finding $2 of class $1: crash, hang (reproduces) or slow.
+kind_of() {
+	case $(basename "$2") in
+	hang-*) [ "$1" = slow ] && echo slow || echo hang ;;
+	*) echo crash ;;
+	esac
+}
+
+# How many findings of the class list $1 are crashes ($2 = crash), hangs
+# that reproduce ($2 = hang) or only slow ($2 = slow).
+count_kind() {
+	awk -F '\t' -v want="$2" '{ n = split($2, p, "/");
+		k = p[n] ~ /^hang-/ ? ($1 == "slow" ? "slow" : "hang") : "crash";
+		if (k == want) c++ } END { print c + 0 }' "$1"
+}
+
+# The Markdown section of the findings of target $1 (class list $2) by
+# class: the count, then the smallest reproducers (at most 3).
+findings_md() {
+	[ -s "$2" ] || return 0
+	printf '\n### %s\n\n' "$1"
+	cut -f 1 "$2" | sort | uniq -c | sort -rn |
+	while read -r n cls; do
+		seeds=$(awk -F '\t' -v c="$cls" '$1 == c && $2 ~ /\/seed-[^\/]*$/' "$2" | wc -l)
+		printf -- '- **%s**: %s input(s), %s found by afl-fuzz, %s seed(s); smallest:\n' \
+			"$cls" "$n" "$((n - seeds))" "$seeds"
+		awk -F '\t' -v c="$cls" '$1 == c { print $2 }' "$2" |
+		while read -r f; do
+			printf '%s %s\n' "$(wc -c < "$f")" "$f"
+		done | sort -n | head -n 3 | while read -r size f; do
+			printf '  - `%s` (%s bytes; report `%s.txt`' "$f" "$size" "$f"
+			[ -f "$f.plan" ] && printf ', plan `%s.plan`' "$f"
+			printf ')\n'
+		done
+	done
+	printf '\nReplay: `%s/%s FILE`' "$replay" "$1"
+	[ "$1" != parse ] && printf ' or `%s run --family %s FILE`' "$cli" "$1"
+	printf ' (with `DMAFUZZ_BUGS` / `--bug` as in the campaign).\n'
+}
+
+# The end of a campaign of script $1 (fuzz, nightly): each target's
+# findings by class (the class lists $2/<target>.classes; the targets
+# follow), then exit 1 when $found findings count, 2 when $failed
+# campaigns or instances could not run, else 0.
+conclude() {
+	cc_name=$1 cc_dir=$2
+	shift 2
+	if [ "$found" -gt 0 ]; then
+		say "$cc_name: FOUND $found crash(es)/hang(s):"
+		for t in "$@"; do
+			cut -f 1 "$cc_dir/$t.classes" | sort | uniq -c |
+				while read -r n cls; do say "  $t: $cls x$n"; done
+		done
+		exit 1
+	fi
+	[ "$failed" -eq 0 ] || exit 2
+	exit 0
+}
+
+# Become afl-fuzz with its arguments ($@), in the environment every
+# campaign uses: no UI, no CPU binding (other jobs share the cores), the
+# bug switches of the targets. It execs: call it in the background
+# (`afl_exec ... &`), and $! is afl-fuzz itself, which a signal stops
+# cleanly (a background shell would ignore SIGINT).
+afl_exec() {
+	exec env AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+		AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_FAST_CAL=1 \
+		AFL_FORKSRV_INIT_TMOUT=10000 DMAFUZZ_BUGS="$bugs" afl-fuzz "$@"
+}
+
+# End the target processes afl-fuzz left behind under output directory
+# $1. With a cmplog binary (-c), afl-fuzz 4.x loses track of persistent-
+# mode children: each stays stopped (SIGSTOP, its parent gone) for ever,
+# and keeps the instance directory locked, so that a resumed afl-fuzz
+# finds it "in use". Only such orphans are ended, each by its pid: stopped,
+# a child of init, holding a file under $1. Linux only (/proc).
+reap_orphans() {
+	[ -d /proc/self/fd ] || return 0
+	ro_dir=$(cd "$1" 2>/dev/null && pwd -P) || return 0
+	ro_fds=$(ps -eo pid=,ppid=,stat= 2>/dev/null |
+		awk '$2 == 1 && $3 ~ /^T/ { printf "/proc/%s/fd ", $1 }')
+	[ -n "$ro_fds" ] || return 0
+	# shellcheck disable=SC2086 # a list of /proc paths
+	for ro_p in $(find $ro_fds -mindepth 1 -maxdepth 1 \
+		\( -lname "$ro_dir" -o -lname "$ro_dir/*" \) 2>/dev/null |
+		cut -d / -f 3 | sort -u); do
+		kill -KILL "$ro_p" 2>/dev/null
+	done
+}
+
+# The last lines of an afl-fuzz log ($1), without terminal escapes.
+log_tail() {
+	sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' "$1" | tail -n 5 >&2
+}
+
+# Check that afl-fuzz and every build of the targets ($2...) under fuzz
+# build $1 are there, and that DMAFUZZ_BUGS is good. Return 2 if not
+# (after a one-line error).
+check_campaign() {
+	fzb=$1
+	shift
+	command -v afl-fuzz >/dev/null 2>&1 ||
+		{ say "fuzz: afl-fuzz not found (sh tools/deps.sh afl)"; return 2; }
+	for t in "$@"; do
+		for b in "$fzb/afl/$t" "$fzb/cmplog/$t" "$replay/$t"; do
+			[ -x "$b" ] || { say "fuzz: $b is missing (make fuzz-build)"; return 2; }
+		done
+	done
+	# A bad DMAFUZZ_BUGS: the target says so in one line.
+	DMAFUZZ_BUGS=$bugs "$replay/$1" || return 2
+}

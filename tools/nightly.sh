@@ -1,0 +1,511 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# shellcheck disable=SC2016,SC2034,SC2317
+# (SC2016: backquotes in single quotes are Markdown; SC2034: fuzz-lib.sh
+# reads replay and cli; SC2317: functions called by traps)
+# `make nightly`: a long AFL++ campaign, every target at once, JOBS
+# parallel afl-fuzz instances per target, then corpus minimization, a
+# replay of every crash and hang, and a report (Markdown and JSON).
+#
+# Per target, the instances share one afl-fuzz output directory
+# (OUT/afl/NIGHT/<target>/): `main` (-M) and s1, s2, ... (-S); instance 1
+# (the main one when JOBS=1) runs the cmplog build (-c); each instance
+# has its own power schedule (-p fast, explore, coe, lin, quad, exploit,
+# rare, mmopt, seek, in turn) and random seed (SEED + instance, + 1000
+# for each earlier run of the night). Their input is the shipped
+# seeds (build/fuzz/seeds/<target>, encoded from the text corpus) and the
+# corpus the last night kept (OUT/corpus/<target>/), each replayed first:
+# one that crashes now is a finding (a regression), and stays out.
+#
+# NIGHT (default: today, YYYYMMDD) names the run: a second run of the same
+# night resumes its afl-fuzz instances where they stopped (AFL_AUTORESUME:
+# the queue is kept, a resumed instance files its old crashes under
+# crashes.DATE), a new night starts from the seeds and the kept corpus.
+#
+# Every crash and hang is copied into OUT/findings/<target>/ as soon as it
+# is seen (polled every 5 s), before anything else touches it: copied,
+# never moved, under a name no other file has, once by content. Crashes a
+# killed run left behind in any night's directory are copied first. After
+# the fuzzing, afl-cmin minimizes the queues of every instance together
+# with the inputs into the new OUT/corpus/<target>/ (replaced only when
+# afl-cmin succeeds), and each finding of the night is replayed with the
+# replay driver (its report beside it, .txt, and the plan, .plan).
+# The report: OUT/reports/NIGHT/summary.{md,json}, copied to
+# OUT/summary.{md,json}.
+#
+# Bug switches come from DMAFUZZ_BUGS. Exit: 0 nothing found, 1 a crash
+# or a hang was found, 2 the campaign could not run (afl-fuzz or a build
+# missing, a bad DMAFUZZ_BUGS, another nightly on OUT, afl-fuzz failed),
+# 64 a bad argument (HOURS, MINUTES, SECONDS, JOBS, a target, ...), 130
+# interrupted (resume with the same NIGHT).
+#
+# Usage: nightly.sh [-C] [-H HOURS] [-M MINUTES] [-S SECONDS] [-j JOBS]
+#                   [-n NIGHT] [-s SEED] [-t MS] [-b FUZZ_BUILD]
+#                   [-r REPLAY_DIR] [-c DMAFUZZ] [-o OUT] TARGET...
+#        -C: check the arguments only. The time is HOURS + MINUTES +
+#        SECONDS (fractions allowed; 8 hours when none is given).
+set -u
+
+usage_exit() {
+	printf 'nightly: %s\n' "$1" >&2
+	exit 64
+}
+
+hours='' minutes='' seconds='' jobs='' night='' seed=1 timeout_ms=100 check_only=0
+fz=build/fuzz
+replay=build/fuzz/replay
+cli=build/dmafuzz
+out=out/nightly
+while getopts CH:M:S:j:n:s:t:b:r:c:o: opt; do
+	case $opt in
+	C) check_only=1 ;;
+	H) hours=$OPTARG ;;
+	M) minutes=$OPTARG ;;
+	S) seconds=$OPTARG ;;
+	j) jobs=$OPTARG ;;
+	n) night=$OPTARG ;;
+	s) seed=$OPTARG ;;
+	t) timeout_ms=$OPTARG ;;
+	b) fz=$OPTARG ;;
+	r) replay=$OPTARG ;;
+	c) cli=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) usage_exit "usage: $(sed -n 's/^# Usage: nightly.sh //p' "$0")" ;;
+	esac
+done
+shift $((OPTIND - 1))
+
+# ------------------------------------------------------------ arguments
+# $1: a name (HOURS), $2: its value: a number, fractions allowed.
+is_amount() {
+	printf '%s\n' "$2" | grep -Eq '^([0-9]+|[0-9]*\.[0-9]+)$' ||
+		usage_exit "$1 must be a number (fractions allowed), not '$2'"
+}
+for v in "HOURS:$hours" "MINUTES:$minutes" "SECONDS:$seconds"; do
+	[ -n "${v#*:}" ] && is_amount "${v%%:*}" "${v#*:}"
+done
+[ -z "$hours$minutes$seconds" ] && hours=8
+duration=$(awk -v h="${hours:-0}" -v m="${minutes:-0}" -v s="${seconds:-0}" \
+	'BEGIN { printf "%d", h * 3600 + m * 60 + s + 0.5 }')
+[ "$duration" -ge 1 ] ||
+	usage_exit "the run time (HOURS/MINUTES/SECONDS) must be at least 1 second"
+[ "$duration" -le 604800 ] ||
+	usage_exit "the run time (HOURS/MINUTES/SECONDS) must be at most a week"
+[ $# -gt 0 ] || usage_exit "no target given (TARGETS: xfer host api parse)"
+for t in "$@"; do
+	case $t in
+	xfer | host | api | parse) ;;
+	*) usage_exit "unknown target '$t' (TARGETS: xfer host api parse)" ;;
+	esac
+done
+if [ -z "$jobs" ]; then
+	jobs=$(($(nproc 2>/dev/null || echo 1) / $#))
+	[ "$jobs" -ge 1 ] || jobs=1
+fi
+case $jobs in
+'' | *[!0-9]* | 0*) usage_exit "JOBS must be a whole number from 1 to 64, not '$jobs'" ;;
+esac
+[ "$jobs" -le 64 ] || usage_exit "JOBS must be a whole number from 1 to 64, not '$jobs'"
+[ -n "$night" ] || night=$(date +%Y%m%d)
+printf '%s\n' "$night" | grep -Eq '^[A-Za-z0-9][A-Za-z0-9._-]*$' ||
+	usage_exit "NIGHT must be letters, digits, '.', '_' or '-', not '$night'"
+case $seed in '' | *[!0-9]*) usage_exit "SEED must be a whole number, not '$seed'" ;; esac
+case $timeout_ms in
+'' | *[!0-9]* | 0*) usage_exit "the time limit must be a whole number of ms, not '$timeout_ms'" ;;
+esac
+[ "$check_only" -eq 1 ] && exit 0
+
+bugs=${DMAFUZZ_BUGS:-}
+findings=$out/findings
+afl=$out/afl/$night
+work=$out/work/$night
+report=$out/reports/$night
+corpus=$out/corpus
+stamp=$(date +%Y%m%d-%H%M%S)
+schedules="fast explore coe lin quad exploit rare mmopt seek"
+pids=             # "target:instance:pid" of the running afl-fuzz
+found=0           # findings of this night that count (crashes, real hangs)
+failed=0          # instances that could not run
+locked=
+
+# shellcheck source=tools/fuzz-lib.sh
+. "$(dirname "$0")/fuzz-lib.sh"
+
+# ------------------------------------------------------------ instances
+# The name of instance $1 (0-based): main, s1, s2, ...
+inst_name() {
+	if [ "$1" -eq 0 ]; then echo main; else echo "s$1"; fi
+}
+
+# The power schedule of instance $1.
+inst_schedule() {
+	echo "$schedules" | awk -v i="$1" '{ print $((i % NF) + 1) }'
+}
+
+# Whether instance $1 runs the cmplog build: one per target.
+inst_cmplog() {
+	[ "$1" -eq 1 ] || { [ "$1" -eq 0 ] && [ "$jobs" -eq 1 ]; }
+}
+
+# Start instance $2 (0-based) of target $1 in the background.
+start_instance() {
+	name=$(inst_name "$2")
+	role="-S $name"
+	[ "$2" -eq 0 ] && role="-M $name"
+	extra=
+	[ -f "fuzz/$1.dict" ] && extra="-x fuzz/$1.dict"
+	inst_cmplog "$2" && extra="$extra -c $fz/cmplog/$1"
+	# shellcheck disable=SC2086
+	afl_exec -i "$work/$1.in" -o "$afl/$1" $role $extra \
+		-p "$(inst_schedule "$2")" -V "$duration" -s $((seed + $2 + 1000 * (run - 1))) \
+		-t "$timeout_ms" -- "$fz/afl/$1" > "$work/$1.$name.log" 2>&1 &
+	pids="$pids $1:$name:$!"
+}
+
+# Copy the crashes and hangs of target $1 of this night.
+rescue_night() {
+	rescue "$1" "$afl/$1" "$stamp" "$work/$1.seen" "$work/$1.found"
+}
+
+# How many afl-fuzz instances still run.
+running() {
+	n=0
+	for p in $pids; do
+		kill -0 "${p##*:}" 2>/dev/null && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# The sum of KEY ($2) over the fuzzer_stats of target $1's instances.
+stat_sum() {
+	for s in "$afl/$1"/*/fuzzer_stats; do
+		[ -f "$s" ] && stat_of "$2" "$s" 0 && echo
+	done | awk '{ s += $1 } END { printf "%d", s }'
+}
+
+# The progress line of target $1 at second $2: the corpus (the main
+# instance's) and the findings live from the output directories, execs
+# and execs/s (over every instance) from fuzzer_stats, which afl-fuzz
+# rewrites about once a minute without its UI.
+progress() {
+	cr=0 hg=0 ex=0 rate=0
+	for d in "$afl/$1"/*/; do
+		for k in "$d"crashes*; do cr=$((cr + $(count_ids "$k"))); done
+		for k in "$d"hangs*; do hg=$((hg + $(count_ids "$k"))); done
+		e=$(stat_of execs_done "${d}fuzzer_stats" 0)
+		r=$(stat_of run_time "${d}fuzzer_stats" 0)
+		ex=$((ex + e))
+		[ "$r" -gt 0 ] 2>/dev/null && rate=$((rate + e / r))
+	done
+	printf 'nightly %-5s %6ss/%ss  corpus %-6s crashes %-4s hangs %-4s execs %s (%s/s)' \
+		"$1" "$2" "$duration" "$(count_ids "$afl/$1/main/queue")" "$cr" "$hg" "$ex" "$rate"
+}
+
+# ------------------------------------------------------------ corpus
+# Minimize the inputs and the queues of every instance of target $1 into
+# $corpus/<target>/ (replaced only when afl-cmin succeeds). Prints the
+# number of inputs and of kept files, or "failed".
+minimize() {
+	m=$work/$1.cmin
+	rm -rf "$m.in" "$m.out"
+	mkdir -p "$m.in"
+	cp "$work/$1.in"/* "$m.in/" 2>/dev/null
+	for q in "$afl/$1"/*/queue; do
+		[ -d "$q" ] || continue
+		i=$(basename "$(dirname "$q")")
+		for f in "$q"/id:*; do
+			[ -f "$f" ] || continue
+			id=$(basename "$f" | sed 's/^id:\([0-9]*\).*/\1/')
+			cp "$f" "$m.in/$night-$i-$id"
+		done
+	done
+	n_in=$(find "$m.in" -type f | wc -l)
+	if AFL_NO_AFFINITY=1 AFL_SKIP_CPUFREQ=1 AFL_FORKSRV_INIT_TMOUT=10000 \
+		DMAFUZZ_BUGS=$bugs afl-cmin -i "$m.in" -o "$m.out" -t 10000 \
+		-- "$fz/afl/$1" > "$m.log" 2>&1 &&
+		[ -n "$(ls "$m.out" 2>/dev/null)" ]; then
+		rm -rf "$corpus/$1.old"
+		[ -d "$corpus/$1" ] && mv "$corpus/$1" "$corpus/$1.old"
+		mv "$m.out" "$corpus/$1" && rm -rf "$corpus/$1.old" "$m.in"
+		echo "$n_in $(find "$corpus/$1" -type f | wc -l)"
+	else
+		say "nightly: afl-cmin on $1 failed; the corpus of the last night stays ($m.log)"
+		log_tail "$m.log"
+		echo "$n_in failed"
+	fi
+}
+
+# ------------------------------------------------------------ report
+# $1 as a JSON string.
+json_str() {
+	printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '\000-\037')"
+}
+
+# KEY ($1) of fuzzer_stats $2 as a JSON number (null if absent).
+json_num() {
+	v=$(stat_of "$1" "$2" '' | tr -d '%')
+	printf '%s' "$v" | grep -Eq '^[0-9]+(\.[0-9]+)?$' || v=null
+	printf '%s' "$v"
+}
+
+# The JSON of target $1.
+target_json() {
+	printf '    {"target": %s, "instances": [' "$(json_str "$1")"
+	sep=
+	for d in "$afl/$1"/*/; do
+		s=$d/fuzzer_stats
+		[ -f "$s" ] || continue
+		i=$(basename "$d")
+		printf '%s\n      {"name": %s, "run_time": %s, "execs_done": %s, "execs_per_sec": %s, "corpus_count": %s, "bitmap_cvg": %s, "saved_crashes": %s, "saved_hangs": %s, "cycles_done": %s}' \
+			"$sep" "$(json_str "$i")" "$(json_num run_time "$s")" \
+			"$(json_num execs_done "$s")" "$(json_num execs_per_sec "$s")" \
+			"$(json_num corpus_count "$s")" "$(json_num bitmap_cvg "$s")" \
+			"$(json_num saved_crashes "$s")" "$(json_num saved_hangs "$s")" \
+			"$(json_num cycles_done "$s")"
+		sep=,
+	done
+	c_in=null c_out=null
+	[ -s "$work/$1.cmin.result" ] && read -r c_in c_out < "$work/$1.cmin.result"
+	[ "$c_out" = failed ] && c_out=null
+	printf '],\n     "corpus_in": %s, "corpus_kept": %s, "findings": [' "${c_in:-null}" "${c_out:-null}"
+	sep=
+	while IFS="$(printf '\t')" read -r cls f; do
+		[ -n "$f" ] || continue
+		plan=null
+		[ -f "$f.plan" ] && plan=$(json_str "$f.plan")
+		printf '%s\n      {"file": %s, "kind": %s, "class": %s, "bytes": %s, "report": %s, "plan": %s}' \
+			"$sep" "$(json_str "$f")" "$(json_str "$(kind_of "$cls" "$f")")" \
+			"$(json_str "$cls")" "$(wc -c < "$f")" "$(json_str "$f.txt")" "$plan"
+		sep=,
+	done < "$work/$1.classes"
+	printf ']}'
+}
+
+write_json() {
+	{
+		printf '{\n  "night": %s, "run": %s, "started": %s, "resumed": %s,\n' \
+			"$(json_str "$night")" "$(wc -l < "$work/runs")" "$(json_str "$stamp")" \
+			"$([ "$(wc -l < "$work/runs")" -gt 1 ] && echo true || echo false)"
+		printf '  "seconds": %s, "jobs": %s, "seed": %s, "bugs": %s,\n' \
+			"$duration" "$jobs" "$seed" "$(json_str "$bugs")"
+		printf '  "interrupted": %s, "failed_instances": %s, "findings": %s,\n  "targets": [\n' \
+			"$1" "$failed" "$found"
+		sep=
+		for t in $targets; do
+			printf '%s' "$sep"
+			target_json "$t"
+			sep=",
+"
+		done
+		printf '\n  ]\n}\n'
+	} > "$report/summary.json.part" && mv "$report/summary.json.part" "$report/summary.json"
+}
+
+# The table row of target $1.
+summary_row() {
+	c_in=- c_out=-
+	[ -s "$work/$1.cmin.result" ] && read -r c_in c_out < "$work/$1.cmin.result"
+	s=$afl/$1/main/fuzzer_stats
+	printf '| %s | %s | %s | %s | %s | %s | %s → %s | %s | %s | %s |\n' "$1" \
+		"$(find "$afl/$1" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)" \
+		"$(stat_sum "$1" execs_done)" \
+		"$(stat_sum "$1" execs_per_sec)" "$(stat_of corpus_count "$s" -)" \
+		"$(stat_of bitmap_cvg "$s" -)" "$c_in" "$c_out" \
+		"$(count_kind "$work/$1.classes" crash)" \
+		"$(count_kind "$work/$1.classes" hang)" "$(count_kind "$work/$1.classes" slow)"
+}
+
+# The instance rows of target $1.
+instance_rows() {
+	for d in "$afl/$1"/*/; do
+		s=$d/fuzzer_stats
+		[ -f "$s" ] || continue
+		cmd=$(stat_of command_line "$s" '')
+		sched=$(printf '%s' "$cmd" | sed -n 's/.* -p \([a-z]*\).*/\1/p')
+		cmp=no
+		case $cmd in *" -c "*) cmp=yes ;; esac
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$(basename "$d")" \
+			"${sched:-?}" "$cmp" "$(stat_of run_time "$s" -)" \
+			"$(stat_of execs_done "$s" -)" "$(stat_of execs_per_sec "$s" -)" \
+			"$(stat_of corpus_count "$s" -)" "$(stat_of bitmap_cvg "$s" -)"
+	done
+}
+
+write_md() {
+	runs=$(wc -l < "$work/runs")
+	{
+		printf '# dmafuzz nightly report: %s\n\n' "$night"
+		printf -- '- run %s of this night (%s), started %s: %s s of fuzzing, %s instance(s) per target\n' \
+			"$runs" "$([ "$runs" -gt 1 ] && echo resumed || echo fresh)" "$stamp" \
+			"$duration" "$jobs"
+		printf -- '- afl-fuzz %s; bug switches (DMAFUZZ_BUGS): %s\n' \
+			"$(stat_of afl_version "$afl/${targets%% *}/main/fuzzer_stats" '?')" "${bugs:-none}"
+		[ "$1" = true ] && printf -- '- **interrupted**: resume with `NIGHT=%s`\n' "$night"
+		if [ "$found" -gt 0 ]; then
+			printf -- '- result: **%s finding(s)** this night%s\n' "$found" \
+				"$([ -z "$bugs" ] && echo ' with every switch off: a bug in the shipped runtime')"
+		else
+			printf -- '- result: no crash, no hang\n'
+		fi
+		[ "$failed" -gt 0 ] && printf -- '- %s instance(s) failed to run: see %s/*.log\n' \
+			"$failed" "$work"
+		printf '\n| target | instances | execs | execs/s | corpus | coverage | kept corpus | crashes | hangs | slow |\n'
+		printf '|---|---|---|---|---|---|---|---|---|---|\n'
+		for t in $targets; do summary_row "$t"; done
+		printf '\n"corpus" and "coverage" are the main instance'"'"'s; "kept corpus" is the\n'
+		printf 'inputs and queues given to afl-cmin → the minimized corpus kept in `%s/`.\n' \
+			"$corpus"
+		printf '\n| target | instance | schedule | cmplog | seconds | execs | execs/s | corpus | coverage |\n'
+		printf '|---|---|---|---|---|---|---|---|---|\n'
+		for t in $targets; do instance_rows "$t"; done
+		printf '\n## Findings\n'
+		[ "$found" -eq 0 ] && printf '\nNo crash and no hang this night.\n'
+		for t in $targets; do findings_md "$t" "$work/$t.classes"; done
+		printf '\nSeeds and kept inputs that crash are named `seed-*`; every finding of\n'
+		printf 'every night stays in `%s/`.\n' "$findings"
+	} > "$report/summary.md.part" && mv "$report/summary.md.part" "$report/summary.md"
+}
+
+# Both reports, and their copies at the top of OUT. $1: interrupted.
+write_reports() {
+	for t in $targets; do
+		found=$((found + $(classify_list "$t" "$work/$t.found" "$work/$t.classes")))
+	done
+	write_md "$1"
+	write_json "$1"
+	for f in summary.md summary.json; do
+		cp "$report/$f" "$out/$f.part" && mv "$out/$f.part" "$out/$f"
+	done
+}
+
+# ------------------------------------------------------------ signals
+stop_all() {
+	for p in $pids; do kill -TERM "${p##*:}" 2>/dev/null; done
+	for p in $pids; do wait "${p##*:}" 2>/dev/null; done
+}
+
+interrupted() {
+	trap '' INT TERM
+	stop_all
+	for t in $targets; do
+		rescue_night "$t"
+		reap_orphans "$afl/$t"
+	done
+	say "nightly: interrupted; findings so far are in $findings/"
+	write_reports true
+	say "nightly: report in $report/summary.md; resume with NIGHT=$night"
+	unlock
+	exit 130
+}
+
+unlock() {
+	[ -n "$locked" ] && rm -rf "$out/.lock"
+	locked=
+}
+
+# One nightly per OUT at a time: OUT/.lock holds the owner's pid.
+lock() {
+	mkdir -p "$out"
+	if ! mkdir "$out/.lock" 2>/dev/null; then
+		owner=$(cat "$out/.lock/pid" 2>/dev/null)
+		if [ -n "$owner" ] && kill -0 "$owner" 2>/dev/null; then
+			say "nightly: another nightly (pid $owner) runs on $out/"
+			exit 2
+		fi
+		rm -rf "$out/.lock"
+		mkdir "$out/.lock" || { say "nightly: cannot lock $out/"; exit 2; }
+	fi
+	echo $$ > "$out/.lock/pid"
+	locked=1
+}
+
+# ----------------------------------------------------------------- main
+targets=$*
+check_campaign "$fz" "$@" || exit 2
+command -v afl-cmin >/dev/null 2>&1 || { say "nightly: afl-cmin not found (sh tools/deps.sh afl)"; exit 2; }
+lock
+trap interrupted INT TERM
+trap unlock EXIT
+mkdir -p "$findings" "$work" "$report" "$corpus" "$afl"
+echo "$stamp" >> "$work/runs"
+run=$(wc -l < "$work/runs")
+
+for t in "$@"; do
+	mkdir -p "$findings/$t"
+	# A kept corpus half replaced (killed between the two renames).
+	[ ! -d "$corpus/$t" ] && [ -d "$corpus/$t.old" ] && mv "$corpus/$t.old" "$corpus/$t"
+	# Crashes a killed run left in any night's afl-fuzz output.
+	for d in "$out"/afl/*/"$t"; do
+		[ -d "$d" ] || continue
+		n=$(basename "$(dirname "$d")")
+		if [ "$n" = "$night" ]; then
+			rescue_night "$t"
+		else
+			mkdir -p "$out/work/$n"
+			rescue "$t" "$d" "$n" "$out/work/$n/$t.seen" ""
+		fi
+	done
+done
+
+if [ -f "$afl/$1/main/fuzzer_stats" ]; then
+	say "nightly: resuming night $night"
+fi
+say "nightly: night $night, ${duration}s, $jobs instance(s) per target on: $*;" \
+	"switches: ${bugs:-none}; output $out/"
+export AFL_AUTORESUME=1
+for t in "$@"; do
+	reap_orphans "$afl/$t"
+	rm -rf "$work/$t.in" "$work/$t.cmin.result"
+	if ! preflight "$t" "$work/$t.in" "$work/$t.found" "$stamp" "$fz/seeds/$t" "$corpus/$t"; then
+		say "nightly: $t: every input, even the empty one, crashes: no campaign"
+		failed=$((failed + jobs))
+		continue
+	fi
+	i=0
+	while [ "$i" -lt "$jobs" ]; do
+		start_instance "$t" "$i"
+		i=$((i + 1))
+	done
+done
+
+t0=$(date +%s)
+last=0
+every=10
+[ "$duration" -gt 600 ] && every=300
+while [ "$(running)" -gt 0 ]; do
+	sleep 5
+	for t in "$@"; do
+		rescue_night "$t"
+		reap_orphans "$afl/$t"
+	done
+	now=$(($(date +%s) - t0))
+	if [ $((now - last)) -ge "$every" ]; then
+		for t in "$@"; do say "$(progress "$t" "$now")"; done
+		last=$now
+	fi
+done
+for p in $pids; do
+	wait "${p##*:}"
+	rc=$?
+	t=${p%%:*} name=${p#*:} name=${name%%:*}
+	if [ "$rc" -ne 0 ] || [ ! -f "$afl/$t/$name/fuzzer_stats" ]; then
+		say "nightly: afl-fuzz $t/$name failed (exit $rc); its last words ($work/$t.$name.log):"
+		log_tail "$work/$t.$name.log"
+		failed=$((failed + 1))
+	fi
+done
+now=$(($(date +%s) - t0))
+for t in "$@"; do
+	rescue_night "$t"
+	reap_orphans "$afl/$t"
+	say "$(progress "$t" "$now")"
+done
+for t in "$@"; do
+	[ -d "$afl/$t/main/queue" ] || continue
+	say "nightly: minimizing the corpus of $t (afl-cmin)"
+	minimize "$t" > "$work/$t.cmin.result"
+done
+write_reports false
+say "nightly: report in $report/summary.md and summary.json"
+sed -n '/^| target | instances/,/^$/p' "$report/summary.md" >&2
+conclude nightly "$work" "$@"
