@@ -57,6 +57,8 @@ result() {
 	printf '%s\n' "$*" | tr ' ' "$tab" > "$out/result.tmp" && mv "$out/result.tmp" "$out/result"
 }
 
+# shellcheck source=tools/fuzz-lib.sh
+. "$(dirname "$0")/fuzz-lib.sh"    # reap_orphans: cmplog leaves stopped children
 rm -rf "$out"
 mkdir -p "$out"
 dict=
@@ -72,6 +74,7 @@ AFL_BENCH_UNTIL_CRASH=1 DMAFUZZ_BUGS=$sw \
 	> "$out/log" 2>&1
 rc=$?
 t1=$(date +%s.%N)
+reap_orphans "$out/afl"
 stats=$out/afl/default/fuzzer_stats
 if [ "$rc" -ne 0 ] || [ ! -f "$stats" ]; then
 	result failed "$rc" - - - -
