@@ -8,8 +8,8 @@
  * line back (dfz_crash_site_parse()) and disassembles the bytes.
  *
  * Linking this object installs it (a constructor): the replay driver and
- * a user's own target need no call. Left out under AddressSanitizer,
- * whose own report of the fault is better.
+ * a user's own target need no call. A handler already installed (a
+ * sanitizer's) is chained: it runs after the line, with its own report.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -21,7 +21,26 @@
 #include "dmafuzz/harness.h"
 
 static const int reported[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+#define NREPORTED (sizeof(reported) / sizeof(reported[0]))
+static struct sigaction previous[NREPORTED];
 static uintptr_t program_base;
+
+/* The handler that was there before ours, if any, then the default. */
+static void chain(int signo, siginfo_t *si, void *uctx)
+{
+	for (size_t i = 0; i < NREPORTED; i++) {
+		const struct sigaction *p = &previous[i];
+
+		if (reported[i] != signo)
+			continue;
+		if ((p->sa_flags & SA_SIGINFO) && p->sa_sigaction)
+			p->sa_sigaction(signo, si, uctx);
+		else if (p->sa_handler != SIG_DFL && p->sa_handler != SIG_IGN)
+			p->sa_handler(signo);
+	}
+	signal(signo, SIG_DFL);
+	raise(signo);
+}
 
 static void on_fault(int signo, siginfo_t *si, void *uctx)
 {
@@ -30,26 +49,14 @@ static void on_fault(int signo, siginfo_t *si, void *uctx)
 	dfz_crash_site_capture(signo, si, uctx, &site);
 	site.base = program_base;
 	dfz_crash_site_write(&site, STDERR_FILENO);
-	/* SA_RESETHAND restored the default action: die of it. */
-	raise(signo);
+	chain(signo, si, uctx);
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-#define DFZ_REPORTER_OFF 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define DFZ_REPORTER_OFF 1
-#endif
-#endif
 
 __attribute__((constructor)) static void install(void)
 {
 	struct sigaction sa;
 	Dl_info info;
 
-#ifdef DFZ_REPORTER_OFF
-	return;
-#endif
 	if (dladdr((void *)(uintptr_t)install, &info) && info.dli_fbase)
 		program_base = (uintptr_t)info.dli_fbase;
 	dfz_crash_site_prepare();
@@ -57,6 +64,6 @@ __attribute__((constructor)) static void install(void)
 	sa.sa_sigaction = on_fault;
 	sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(reported) / sizeof(reported[0]); i++)
-		sigaction(reported[i], &sa, NULL);
+	for (size_t i = 0; i < NREPORTED; i++)
+		sigaction(reported[i], &sa, &previous[i]);
 }

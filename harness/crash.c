@@ -202,8 +202,8 @@ void dfz_crash_site_write(const struct dfz_crash_site *s, int fd)
 	const char *p;
 	ssize_t w;
 
-	put_str(&l, DFZ_CRASH_TAG " signo=");
-	put_hex(&l, (uintptr_t)s->signo, false);
+	put_str(&l, DFZ_CRASH_TAG);
+	put_field(&l, " signo=", (uintptr_t)s->signo);
 	put_str(&l, s->write < 0 ? " write=-1" : s->write ? " write=1" : " write=0");
 	put_field(&l, " addr=", s->addr);
 	put_field(&l, " pc=", s->pc);

@@ -94,6 +94,19 @@ static void add_site(struct dfz__outcome *o, const char *program)
 				       " | %s", o->fault.frames[i]);
 }
 
+/* "SIGSEGV writing address 0x10 (mov dword ptr [rax], edx) in store (f.c:3)" */
+static void site_message(struct dfz__outcome *o)
+{
+	const char *acc = o->fault.access;
+
+	snprintf(o->message, sizeof(o->message), "%s %s address 0x%llx (%.60s) in %.100s",
+		 o->signal, !strcmp(acc, "write") ? "writing" :
+		 !strcmp(acc, "read") ? "reading" : "at",
+		 (unsigned long long)o->site.addr,
+		 o->fault.instruction[0] ? o->fault.instruction : "?",
+		 o->fault.nframes ? o->fault.frames[0] : "?");
+}
+
 static void finding(struct dfz__outcome *o, const char *cls, const char *oracle,
 		    int level, const char *detail, const char *message)
 {
@@ -302,9 +315,14 @@ static int replay_exec(struct dfz__replayer *r, const char *path,
 			 signal_name(o->site.signo));
 		finding(o, "crash", "signal", -1, o->signal, line);
 		add_site(o, cfg->exec);
+		if (!line[0])
+			site_message(o);
 	} else if (verdict_lines(text, o)) {
 		/* a dmafuzz replay target: its oracle's finding */
 	} else if (WIFSIGNALED(st)) {
+		if (!line[0])
+			snprintf(line, sizeof(line), "killed by %s (no crash "
+				 "report line)", signal_name(WTERMSIG(st)));
 		finding(o, "crash", "signal", -1, signal_name(WTERMSIG(st)), line);
 	} else if (WIFEXITED(st) && WEXITSTATUS(st) == 127 && !text[0]) {
 		free(text);
