@@ -309,7 +309,8 @@ static int settle(struct dfz__triage *t, struct dfz__bucket *b, char *err,
 	memcpy(buf, in->buf, n + 1);
 	if (dfz__family_of(in->target) >= 0 && !cfg->exec)
 		rc = shrink_plan(&s, in, &buf, &n);
-	else
+	/* Bytes when the plan shrinker could not keep a signal's site. */
+	if (!rc && n == in->n)
 		n = delta(&s, buf, n);
 	if (!rc && !s.last.kind)           /* nothing kept: replay the input */
 		still_same(&s, buf, n);

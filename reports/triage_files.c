@@ -332,6 +332,7 @@ int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 		    size_t errlen)
 {
 	char dir[4200], base[4220], tmp[4300];
+	uint8_t *shrunk;
 	int src, fd, rc;
 	bool whole;
 
@@ -373,6 +374,9 @@ int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 	}
 	unlink(tmp);
 	in->buf[in->n] = 0;
+	shrunk = realloc(in->buf, in->n + 1);  /* keep only its bytes */
+	if (shrunk)
+		in->buf = shrunk;
 	if (!rc && !whole) {
 		snprintf(err, errlen, "over %u bytes, the fuzz targets' limit",
 			 DFZ__INPUT_MAX);
