@@ -195,18 +195,26 @@ static void load_json(const char *path)
 	fclose(f);
 }
 
-/* The text of the bucket object whose signature is @sig (NUL-cut). */
-static char *bucket(const char *sig, char *out, size_t len)
+/* The text of the bucket object holding @key ("\"id\": \"b01\""). */
+static char *object_at(const char *key, char *out, size_t len)
 {
-	char key[128], *p, *end;
+	char *p = strstr(json, key), *end;
 
-	snprintf(key, sizeof(key), "\"signature\": \"%s\"", sig);
-	p = strstr(json, key);
-	ck_assert_msg(p != NULL, "no bucket %s in triage.json", sig);
-	ck_assert_ptr_null(strstr(p + 1, key));   /* exactly one */
+	ck_assert_msg(p != NULL, "no bucket with %s in triage.json", key);
 	end = strstr(p, "\n    }");
 	ck_assert_ptr_nonnull(end);
 	snprintf(out, len, "%.*s", (int)(end - p), p);
+	return out;
+}
+
+/* The bucket whose signature is @sig: exactly one. */
+static char *bucket(const char *sig, char *out, size_t len)
+{
+	char key[128];
+
+	snprintf(key, sizeof(key), "\"signature\": \"%s\"", sig);
+	object_at(key, out, len);
+	ck_assert_ptr_null(strstr(strstr(json, key) + 1, key));
 	return out;
 }
 
@@ -329,18 +337,16 @@ START_TEST(test_triage_exec)
 	ck_assert_int_eq(count(json, "\"signature\": \"crash/signal:SIGSEGV\""), 2);
 	ck_assert_ptr_nonnull(strstr(json, "\"clean\": [\n    \"inputs/other/c1\""));
 
-	/* The write bucket: both W inputs, the store through a bad pointer. */
-	ck_assert_ptr_nonnull(strstr(json, "\"id\": \"b01\""));
-	snprintf(b, sizeof(b), "%s", strstr(json, "\"id\": \"b01\""));
-	*strstr(b, "\n    }") = 0;
+	/* The read bucket (r1 sorts first), then the write bucket: both W
+	 * inputs, the store through a bad pointer. */
+	object_at("\"id\": \"b01\"", b, sizeof(b));
 	ck_assert_ptr_nonnull(strstr(b, "\"inputs\": [\"inputs/other/r1\"]"));
 	ck_assert_ptr_nonnull(strstr(b, "\"access\": \"read\""));
 	ck_assert_ptr_nonnull(strstr(b, "\"instruction\": \"mov"));
 	ck_assert_ptr_nonnull(strstr(b, "\"frames\": [\"load (tests/broken_target.c:"));
 	ck_assert_ptr_nonnull(strstr(b, "\"plan\": null"));
 
-	snprintf(b, sizeof(b), "%s", strstr(json, "\"id\": \"b02\""));
-	*strstr(b, "\n    }") = 0;
+	object_at("\"id\": \"b02\"", b, sizeof(b));
 	ck_assert_ptr_nonnull(strstr(b, "\"inputs\": [\"inputs/other/w1\", \"inputs/other/w2\"]"));
 	ck_assert_ptr_nonnull(strstr(b, "\"access\": \"write\""));
 	ck_assert_ptr_nonnull(strstr(b, "\"frames\": [\"store (tests/broken_target.c:"));
