@@ -49,7 +49,7 @@ HEADERS   := $(wildcard include/dmafuzz/*.h)
 
 .PHONY: all check unit regress exports memcheck fuzz bench install uninstall \
         clean deps deps-memcheck fuzz-build fuzz-libfuzzer fuzz-seeds \
-        fuzz-smoke deps-afl deps-libfuzzer
+        fuzz-smoke deps-afl deps-libfuzzer deps-capstone
 all: $(LIB) $(CLI)
 
 $(BUILD)/%.o: %.c $(HEADERS) $(wildcard $(dir $<)*_int.h)
@@ -64,7 +64,16 @@ $(LIB): $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(CLI): $(CLI_OBJ) $(LIB)
-	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(DFZ_LDLIBS)
+	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(DFZ_LDLIBS) $(CAPSTONE_LIBS)
+
+# Capstone disassembles crash sites for triage (reports/disasm*.c, in the
+# library): its header is installed before that object compiles, and
+# whatever links the library's triage (the CLI, the tests) links it.
+CAPSTONE_CFLAGS = $(shell pkg-config --cflags capstone 2>/dev/null)
+CAPSTONE_LIBS = $(shell pkg-config --libs capstone 2>/dev/null || echo -lcapstone)
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard reports/disasm*.c)): | deps-capstone
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard reports/disasm*.c)): \
+    DFZ_CFLAGS += $(CAPSTONE_CFLAGS)
 
 # One suite per tests/check_<module>.c, found by its `Suite *suite_<name>(void)`.
 $(SUITES_H): $(TEST_SRC)
@@ -78,18 +87,29 @@ $(BUILD)/tests/%.o: tests/%.c $(HEADERS) $(SUITES_H) | deps
 	    -Iruntime -Ioracles -Iharness -MMD -c $< -o $@
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
-	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(DFZ_LDLIBS)
+	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(DFZ_LDLIBS) \
+	    $(CAPSTONE_LIBS)
+
+# A deliberately broken target (a write and a read through a bad pointer)
+# with the replay driver and its crash reporter, for the triage tests.
+BROKEN    := $(BUILD)/tests/broken_target
+$(BROKEN): $(BUILD)/tests/broken_target.o $(BUILD)/fuzz/replay_main.o \
+    $(BUILD)/fuzz/crash_report.o $(LIB)
+	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(DFZ_LDLIBS)
 
 deps:
 	@sh tools/deps.sh check
+
+deps-capstone:
+	@sh tools/deps.sh capstone
 
 deps-memcheck:
 	@sh tools/deps.sh check valgrind
 
 check: unit regress exports
 
-unit: $(TEST_BIN) $(CLI)
-	DFZ_CLI=$(CLI) $(TEST_BIN)
+unit: $(TEST_BIN) $(CLI) $(BROKEN)
+	DFZ_CLI=$(CLI) DFZ_BROKEN=$(BROKEN) $(TEST_BIN)
 
 regress: $(CLI)
 	sh tools/regress.sh $(CLI)
@@ -134,7 +154,7 @@ FZ_LINK_libfuzzer   := -fsanitize=fuzzer,address,undefined
 # builds the hot sources without it, the cmplog build links the plain AFL++
 # objects of the hot sources.
 FZ_HOT_SRC   := $(filter runtime/% oracles/%,$(LIB_SRC))
-FZ_COLD_SRC  := $(filter-out $(FZ_HOT_SRC),$(LIB_SRC))
+FZ_COLD_SRC  := $(filter-out $(FZ_HOT_SRC) reports/triage% reports/disasm%,$(LIB_SRC))
 FZ_HOTOBJ_afl       := afl
 FZ_HOTOBJ_cmplog    := afl
 FZ_HOTOBJ_libfuzzer := libfuzzer
@@ -174,12 +194,14 @@ $(BUILD)/fuzz/libfamily.a: $(BUILD)/fuzz/family.o
 	ar rcs $@ $^
 
 $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay/%): $(BUILD)/fuzz/replay/%: \
-    $(BUILD)/fuzz/%.o $(BUILD)/fuzz/replay_main.o $(BUILD)/fuzz/libfamily.a $(LIB)
+    $(BUILD)/fuzz/%.o $(BUILD)/fuzz/replay_main.o $(BUILD)/fuzz/crash_report.o \
+    $(BUILD)/fuzz/libfamily.a $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) \
 	    $(BUILD)/fuzz/libfamily.a $(LIB) $(DFZ_LDLIBS)
 
--include $(patsubst %.c,$(BUILD)/%.d,$(FUZZ_TARGETS:%=fuzz/%.c) $(FUZZ_DRIVERS))
+-include $(patsubst %.c,$(BUILD)/%.d,$(FUZZ_TARGETS:%=fuzz/%.c) $(FUZZ_DRIVERS) \
+    fuzz/crash_report.c tests/broken_target.c)
 
 $(FZ_SEEDS): $(CLI) tools/fuzz-seeds.sh $(wildcard corpus/*/ corpus/*/*.plan)
 	sh tools/fuzz-seeds.sh $(CLI) $(FZ)/seeds

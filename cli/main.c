@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 		{ "run", cli_run },       { "show", cli_show },
 		{ "encode", cli_encode }, { "gen", cli_gen },
 		{ "bench", cli_bench },   { "fuzz", cli_fuzz },
-		{ "matrix", cli_matrix }, { "min", cli_min },
+		{ "matrix", cli_matrix }, { "min", cli_min }, { "triage", cli_triage },
 	};
 
 	if (argc < 2) {

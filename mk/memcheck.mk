@@ -22,11 +22,14 @@ $(VG_LIB): $(VG_RT_OBJ) $(filter-out $(BUILD)/runtime/%,$(LIB_OBJ))
 	ar rcs $@ $^
 
 $(VG_BUILD)/dmafuzz: $(CLI_OBJ) $(VG_LIB)
-	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(VG_LIB) $(DFZ_LDLIBS)
+	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(VG_LIB) $(DFZ_LDLIBS) \
+	    $(CAPSTONE_LIBS)
 
 $(VG_BUILD)/check_dmafuzz: $(TEST_OBJ) $(VG_LIB)
-	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(VG_LIB) $(CHECK_LIBS) $(DFZ_LDLIBS)
+	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(VG_LIB) $(CHECK_LIBS) \
+	    $(DFZ_LDLIBS) $(CAPSTONE_LIBS)
 
-memcheck: deps-memcheck $(VG_BUILD)/check_dmafuzz $(VG_BUILD)/dmafuzz
-	sh tools/memcheck.sh $(VG_BUILD)/check_dmafuzz $(VG_BUILD)/dmafuzz \
+# The triage tests run the broken test program of the normal build.
+memcheck: deps-memcheck $(VG_BUILD)/check_dmafuzz $(VG_BUILD)/dmafuzz $(BROKEN)
+	DFZ_BROKEN=$(abspath $(BROKEN)) sh tools/memcheck.sh $(VG_BUILD)/check_dmafuzz $(VG_BUILD)/dmafuzz \
 	    $(SUITES_H)

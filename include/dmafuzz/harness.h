@@ -118,4 +118,77 @@ void dfz_gen_init(struct dfz_gen *g, uint64_t seed);
  */
 void dfz_gen_bytes(struct dfz_gen *g, uint8_t *buf, size_t n);
 
+/* ------------------------------------------------------------ crash sites */
+
+#define DFZ_CRASH_BEFORE 64           /* code bytes kept before the pc */
+#define DFZ_CRASH_AFTER 32            /* and from the pc on */
+#define DFZ_CRASH_CODE (DFZ_CRASH_BEFORE + DFZ_CRASH_AFTER)
+#define DFZ_CRASH_FRAMES 16
+#define DFZ_CRASH_TAG "==dmafuzz-crash=="  /* starts a crash report line */
+
+/*
+ * struct dfz_crash_site - where a real signal struck: what a crash
+ * reporter can learn inside the signal handler, for triage to
+ * disassemble and symbolize afterwards.
+ */
+struct dfz_crash_site {
+	int signo;
+	int write;                    /* the page fault was a write: 1, a
+				       * read: 0, unknown: -1 */
+	uintptr_t addr;               /* si_addr: the faulting address */
+	uintptr_t pc;                 /* the faulting instruction; 0 when
+				       * this platform does not say */
+	uintptr_t base;               /* load base of the program's main
+				       * module (set by an external reporter;
+				       * 0 in-process) */
+	uintptr_t code_at;            /* address of code[0] */
+	uint32_t ncode;               /* readable bytes around pc in code[] */
+	uint32_t nframes;             /* frame[0] is pc; then return
+				       * addresses, innermost first */
+	uint8_t code[DFZ_CRASH_CODE];
+	uintptr_t frame[DFZ_CRASH_FRAMES];
+};
+
+/**
+ * dfz_crash_site_capture() - fill @out inside a SA_SIGINFO handler: the
+ * signal, si_addr, the pc and the fault's direction from the ucontext
+ * (x86-64 and aarch64 Linux; elsewhere pc 0 and write -1), the code bytes
+ * around pc that can be read (probed, never faulting), and a backtrace
+ * (backtrace(3): not async-signal-safe, acceptable for a crash report).
+ * @siginfo: the handler's siginfo_t. @uctx: its ucontext_t.
+ * Call dfz_crash_site_prepare() once before, outside the handler.
+ */
+void dfz_crash_site_capture(int signo, const void *siginfo, const void *uctx,
+			    struct dfz_crash_site *out);
+
+/**
+ * dfz_crash_site_prepare() - the one-time set-up dfz_crash_site_capture()
+ * needs (the probe pipe, the unwinder loaded). Idempotent.
+ * Return: 0, or DFZ_ENOMEM when no pipe could be made (code bytes then
+ * stay empty).
+ */
+int dfz_crash_site_prepare(void);
+
+/**
+ * dfz_exec_crash_site() - the site of the last signal dfz_exec_run()
+ * caught in this process (dfz_exec_catch_signals() on).
+ * @out: filled when one was caught.
+ * Return: true when a signal was caught since the process started.
+ */
+bool dfz_exec_crash_site(struct dfz_crash_site *out);
+
+/**
+ * dfz_crash_site_write() - @s as one line on file descriptor @fd:
+ * DFZ_CRASH_TAG, then `key=value` fields (signo, write, addr, pc, base,
+ * code_at, code in hex, frames comma-separated). Async-signal-safe.
+ */
+void dfz_crash_site_write(const struct dfz_crash_site *s, int fd);
+
+/**
+ * dfz_crash_site_parse() - the first crash line dfz_crash_site_write()
+ * wrote in @text (a program's whole stderr, NUL-terminated).
+ * Return: 0, or DFZ_ENOENT when @text holds none (or a garbled one).
+ */
+int dfz_crash_site_parse(const char *text, struct dfz_crash_site *out);
+
 #endif /* DMAFUZZ_HARNESS_H */

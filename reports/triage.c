@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `dmafuzz triage`: every crash and hang input of a campaign copied,
+ * replayed and bucketed by signature (for a real signal also the faulting
+ * instruction and the top frames); one reproducer per bucket minimized
+ * and written with its plan, its verdict and, for a signal, the
+ * disassembled fault site; triage.json over all of it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "triage_int.h"
+
+/* ------------------------------------------------------------ replaying */
+
+/* Copy and replay input @i; identical bytes of the same target replay once. */
+static int examine(struct dfz__triage *t, unsigned i, char *err, size_t errlen)
+{
+	struct dfz__input *in = &t->in[i];
+	char why[DFZ_MSG_MAX], path[8300];
+	int rc = dfz__copy_input(t, in, why, sizeof(why));
+
+	if (rc == DFZ_EINVAL || rc == DFZ_ENOMEM) {
+		snprintf(err, errlen, "%s: %s", in->src, why);
+		return rc;
+	}
+	memset(&in->o, 0, sizeof(in->o));
+	if (rc || in->n == 0) {
+		in->o.kind = DFZ__MALFORMED;
+		snprintf(in->o.reason, sizeof(in->o.reason), "%s",
+			 rc ? why : "empty: no bytes to replay");
+		return 0;
+	}
+	for (unsigned j = 0; j < i; j++) {
+		const struct dfz__input *p = &t->in[j];
+
+		if (p->copy && p->o.kind != DFZ__MALFORMED && p->n == in->n &&
+		    !strcmp(p->target, in->target) && !memcmp(p->buf, in->buf, in->n)) {
+			in->o = p->o;
+			in->o.report = NULL;
+			return 0;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/%s", t->out, in->copy);
+	rc = dfz__replay(&t->rep, in->target, path, in->buf, in->n, &in->o);
+	if (rc == DFZ_ENOENT)
+		snprintf(err, errlen, "cannot run '%s'", t->cfg->exec);
+	else if (rc)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
+static int add_to_bucket(struct dfz__triage *t, unsigned i)
+{
+	struct dfz__bucket *b;
+	unsigned k;
+	void *p;
+
+	for (k = 0; k < t->nb; k++)
+		if (!strcmp(t->in[t->b[k].member[0]].o.key, t->in[i].o.key) &&
+		    !strcmp(t->in[t->b[k].member[0]].target, t->in[i].target))
+			break;
+	if (k == t->nb) {
+		p = realloc(t->b, (t->nb + 1) * sizeof(*t->b));
+		if (!p)
+			return DFZ_ENOMEM;
+		t->b = p;
+		b = &t->b[t->nb++];
+		memset(b, 0, sizeof(*b));
+		snprintf(b->id, sizeof(b->id), "b%02u", k + 1);
+	}
+	b = &t->b[k];
+	p = realloc(b->member, (b->count + 1) * sizeof(*b->member));
+	if (!p)
+		return DFZ_ENOMEM;
+	b->member = p;
+	b->member[b->count++] = i;
+	t->in[i].bucket = (int)k;
+	return 0;
+}
+
+/* ------------------------------------------------------------ shrinking */
+
+struct shrink {
+	struct dfz__triage *t;
+	const struct dfz__input *like;    /* the bucket's first input */
+	uint64_t runs, max_runs;
+	double deadline;
+	struct dfz__outcome last;          /* the last kept candidate's */
+};
+
+/* Does @n bytes of @buf still land in the bucket of @s->like? */
+static bool still_same(struct shrink *s, const uint8_t *buf, size_t n)
+{
+	char path[8300];
+	struct dfz__outcome o;
+	bool same;
+
+	s->runs++;
+	if (s->t->cfg->exec) {
+		snprintf(path, sizeof(path), "%s", s->t->rep.scratch);
+		if (dfz__write_atomic(path, buf, n) < 0)
+			return false;
+	}
+	if (dfz__replay(&s->t->rep, s->like->target, s->t->rep.scratch, buf, n,
+			&o) < 0)
+		return false;
+	same = o.kind == DFZ__FINDING && !strcmp(o.key, s->like->o.key);
+	if (same) {
+		dfz__outcome_fini(&s->last);
+		s->last = o;
+	} else {
+		dfz__outcome_fini(&o);
+	}
+	return same;
+}
+
+static bool budget_left(const struct shrink *s)
+{
+	return s->runs < s->max_runs && dfz__now() < s->deadline;
+}
+
+/*
+ * Delta debugging on bytes, for inputs without a choice stream (parse
+ * text, an external program's input): drop chunks of half the input,
+ * then a quarter, ... down to single bytes, keeping every drop that
+ * stays in the bucket; single bytes until nothing more goes.
+ * @buf: n + 1 bytes of room (the replay wants them NUL-terminated).
+ */
+static size_t delta(struct shrink *s, uint8_t *buf, size_t n)
+{
+	uint8_t *cand = malloc(n + 1);
+	size_t chunk = n > 1 ? n / 2 : 1;
+	bool progress = true;
+
+	if (!cand)
+		return n;
+	while (n > 1 && budget_left(s) && (chunk > 1 || progress)) {
+		progress = false;
+		for (size_t at = 0; at < n && n > 1 && budget_left(s);) {
+			size_t len = chunk < n - at ? chunk : n - at;
+
+			memcpy(cand, buf, at);
+			memcpy(cand + at, buf + at + len, n - at - len);
+			cand[n - len] = 0;
+			if (len < n && still_same(s, cand, n - len)) {
+				memcpy(buf, cand, n - len + 1);
+				n -= len;
+				progress = true;
+			} else {
+				at += len;
+			}
+		}
+		if (chunk > 1)
+			chunk /= 2;
+	}
+	free(cand);
+	return n;
+}
+
+/* The bucket's smallest input (the first of the smallest). */
+static const struct dfz__input *smallest(const struct dfz__triage *t,
+					 const struct dfz__bucket *b)
+{
+	const struct dfz__input *best = &t->in[b->member[0]];
+
+	for (unsigned i = 1; i < b->count; i++)
+		if (t->in[b->member[i]].n < best->n)
+			best = &t->in[b->member[i]];
+	return best;
+}
+
+/* The choice-stream minimizer for a plan target in-process. */
+static int shrink_plan(struct shrink *s, const struct dfz__input *in,
+		       uint8_t **buf, size_t *n)
+{
+	struct dfz_min_config cfg = {
+		.family = (unsigned)dfz__family_of(in->target),
+		.bugs = s->t->cfg->bugs,
+		.max_runs = s->max_runs,
+		.max_seconds = s->deadline - dfz__now(),
+	};
+	struct dfz_min_result r;
+	int rc = dfz_minimize(s->t->rep.ex, &cfg, in->buf, in->n, &r);
+
+	if (rc == DFZ_ENOMEM)
+		return rc;
+	s->runs += r.runs;
+	/* Same class, oracle and level, but a signal's site may have moved:
+	 * only a candidate still in the bucket is kept. */
+	if (rc == 0 && r.n < in->n && still_same(s, r.buf, r.n)) {
+		memcpy(*buf, r.buf, r.n);
+		(*buf)[r.n] = 0;
+		*n = r.n;
+	}
+	dfz_min_result_fini(&r);
+	return 0;
+}
+
+/* ------------------------------------------------------------ bucket files */
+
+static int bucket_path(const struct dfz__triage *t, const struct dfz__bucket *b,
+		       const char *file, char *path, size_t len)
+{
+	return snprintf(path, len, "%s/buckets/%s/%s", t->out, b->id, file) >=
+	       (int)len ? -1 : 0;
+}
+
+static int write_plan(const struct dfz__triage *t, const struct dfz__bucket *b,
+		      const struct dfz__input *like, const uint8_t *buf, size_t n)
+{
+	struct dfz__text txt;
+	struct dfz_plan p;
+	char path[8300];
+	int family = dfz__family_of(like->target);
+
+	if (bucket_path(t, b, "repro.plan", path, sizeof(path)) < 0 ||
+	    dfz__text_open(&txt) < 0)
+		return -1;
+	if (family >= 0) {
+		dfz_plan_decode_as((unsigned)family, buf, n, &p);
+		fprintf(txt.f, "# triage %s: minimized by 'dmafuzz triage' with %s: "
+			"%zu -> %zu choice bytes, %s\n# expect: %s\n", b->id,
+			t->rep.bugs[0] ? t->rep.bugs : "none", b->bytes_in, n,
+			like->o.sig, like->o.cls);
+		dfz_plan_print(&p, txt.f);
+	} else {
+		fwrite(buf, 1, n, txt.f);     /* parse: the text is the plan */
+	}
+	return dfz__text_commit(&txt, path);
+}
+
+static void write_fault(FILE *f, const struct dfz__outcome *o)
+{
+	const struct dfz_crash_site *s = &o->site;
+	const struct dfz_fault *x = &o->fault;
+
+	fprintf(f, "SIGNAL:      %s\nADDRESS:     0x%llx\nPC:          0x%llx\n"
+		"ACCESS:      %s\nOPERAND:     %s\nINSTRUCTION: %s\n"
+		"REGISTERS:   %s\n\n", o->signal, (unsigned long long)s->addr,
+		(unsigned long long)s->pc, x->access, x->operand,
+		x->instruction, x->regs);
+	for (unsigned i = 0; i < x->ndisasm; i++)
+		fprintf(f, "%s%s\n", strncmp(x->disasm[i], "=> ", 3) ? "   " : "",
+			x->disasm[i]);
+	fputs("\nFRAMES:\n", f);
+	for (unsigned i = 0; i < x->nframes; i++)
+		fprintf(f, "  #%u %s\n", i, x->frames[i]);
+}
+
+static int write_bucket(struct dfz__triage *t, struct dfz__bucket *b,
+			const struct dfz__input *like, const uint8_t *buf,
+			size_t n, const struct dfz__outcome *repro)
+{
+	char path[8300];
+	struct dfz__text txt;
+
+	if (bucket_path(t, b, "", path, sizeof(path)) < 0 || dfz__mkdir_p(path) < 0 ||
+	    bucket_path(t, b, "repro.bin", path, sizeof(path)) < 0 ||
+	    dfz__write_atomic(path, buf, n) < 0)
+		return -1;
+	b->has_plan = !t->cfg->exec && strcmp(like->target, "other");
+	if (b->has_plan && write_plan(t, b, like, buf, n) < 0)
+		return -1;
+	/* A C reproducer (dfz_emit_c()) joins the plan here once it exists:
+	 * it sets b->has_c after writing repro.c. */
+	b->has_c = false;
+	if (bucket_path(t, b, "verdict.txt", path, sizeof(path)) < 0 ||
+	    dfz__text_open(&txt) < 0)
+		return -1;
+	fprintf(txt.f, "BUCKET:    %s\nSIGNATURE: %s\nINPUTS:    %u\n\n", b->id,
+		like->o.sig, b->count);
+	fputs(repro->report ? repro->report : repro->message, txt.f);
+	if (dfz__text_commit(&txt, path) < 0)
+		return -1;
+	if (!like->o.has_signal)
+		return 0;
+	if (bucket_path(t, b, "disasm.txt", path, sizeof(path)) < 0 ||
+	    dfz__text_open(&txt) < 0)
+		return -1;
+	write_fault(txt.f, repro->has_signal ? repro : &like->o);
+	return dfz__text_commit(&txt, path);
+}
+
+/* Minimize the bucket's smallest input and write the bucket's files. */
+static int settle(struct dfz__triage *t, struct dfz__bucket *b, char *err,
+		  size_t errlen)
+{
+	const struct dfz__input *in = smallest(t, b);
+	const struct dfz_triage_config *cfg = t->cfg;
+	struct shrink s = {
+		.t = t, .like = &t->in[b->member[0]],
+		.max_runs = cfg->max_runs ? cfg->max_runs : DFZ_TRIAGE_MIN_RUNS,
+	};
+	double t0 = dfz__now();
+	uint8_t *buf = malloc(in->n + 1);
+	size_t n = in->n;
+	int rc = 0;
+
+	s.deadline = t0 + (cfg->max_seconds > 0 ? cfg->max_seconds :
+			   DFZ_TRIAGE_MIN_SECONDS);
+	if (!buf)
+		return DFZ_ENOMEM;
+	memcpy(buf, in->buf, n + 1);
+	if (dfz__family_of(in->target) >= 0 && !cfg->exec)
+		rc = shrink_plan(&s, in, &buf, &n);
+	/* Bytes when the plan shrinker could not keep a signal's site. */
+	if (!rc && n == in->n)
+		n = delta(&s, buf, n);
+	if (!rc && !s.last.kind)           /* nothing kept: replay the input */
+		still_same(&s, buf, n);
+	b->bytes_in = in->n;
+	b->bytes_out = n;
+	b->runs = s.runs;
+	b->seconds = dfz__now() - t0;
+	if (!rc && write_bucket(t, b, s.like, buf, n, &s.last) < 0) {
+		snprintf(err, errlen, "cannot write bucket %s in '%s': %s", b->id,
+			 t->out, strerror(errno));
+		rc = DFZ_EINVAL;
+	}
+	if (!rc && cfg->log)
+		fprintf(cfg->log, "triage: %s %-5s %-40s %3u input(s), %zu -> %zu "
+			"bytes\n", b->id, s.like->target, s.like->o.sig, b->count,
+			b->bytes_in, b->bytes_out);
+	dfz__outcome_fini(&s.last);
+	free(buf);
+	return rc;
+}
+
+/* ------------------------------------------------------------ the triage */
+
+static int prepare(struct dfz__triage *t, const struct dfz_triage_config *cfg,
+		   char *err, size_t errlen)
+{
+	struct stat st;
+	static char scratch[4200];
+
+	if (!cfg->dir || stat(cfg->dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "'%s' is not a campaign directory%s%s",
+			 cfg->dir ? cfg->dir : "", errno ? ": " : "",
+			 errno ? strerror(errno) : "");
+		return DFZ_ENOENT;
+	}
+	if (cfg->exec && (access(cfg->exec, X_OK) < 0 ||
+			  stat(cfg->exec, &st) < 0 || !S_ISREG(st.st_mode))) {
+		snprintf(err, errlen, "cannot run '%s' (give the program's path)",
+			 cfg->exec);
+		return DFZ_EINVAL;
+	}
+	if (snprintf(t->out, sizeof(t->out), "%s", cfg->out ? cfg->out : "") >=
+	    (int)sizeof(t->out) - 64)
+		return DFZ_EINVAL;
+	if (!cfg->out)
+		snprintf(t->out, sizeof(t->out), "%.4000s/triage", cfg->dir);
+	snprintf(scratch, sizeof(scratch), "%s/.candidate", t->out);
+	t->rep.scratch = scratch;
+	if (dfz__mkdir_p(t->out) < 0 || access(t->out, W_OK) < 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", t->out,
+			 strerror(errno));
+		return DFZ_EINVAL;
+	}
+	t->cfg = cfg;
+	t->rep.cfg = cfg;
+	dfz__bugs_text(cfg->bugs, t->rep.bugs, sizeof(t->rep.bugs));
+	if (dfz_exec_create(DFZ_ORACLES_ALL, &t->rep.ex) < 0)
+		return DFZ_ENOMEM;
+	dfz_exec_catch_signals(t->rep.ex, true);
+	return 0;
+}
+
+static void release(struct dfz__triage *t)
+{
+	for (unsigned i = 0; i < t->nin; i++) {
+		free(t->in[i].src);
+		free(t->in[i].copy);
+		free(t->in[i].buf);
+		dfz__outcome_fini(&t->in[i].o);
+	}
+	for (unsigned k = 0; k < t->nb; k++)
+		free(t->b[k].member);
+	free(t->in);
+	free(t->b);
+	dfz_exec_destroy(t->rep.ex);
+	if (t->rep.scratch)
+		unlink(t->rep.scratch);
+}
+
+int dfz_triage(const struct dfz_triage_config *cfg,
+	       struct dfz_triage_summary *sum, char *err, size_t errlen)
+{
+	struct dfz__triage t;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	memset(sum, 0, sizeof(*sum));
+	errno = 0;
+	rc = prepare(&t, cfg, err, errlen);
+	if (!rc)
+		rc = dfz__triage_scan(&t, cfg->dir, t.out);
+	for (unsigned i = 0; !rc && i < t.nin; i++) {
+		rc = examine(&t, i, err, errlen);
+		if (!rc && t.in[i].o.kind == DFZ__FINDING)
+			rc = add_to_bucket(&t, i);
+		sum->malformed += t.in[i].o.kind == DFZ__MALFORMED;
+		sum->clean += t.in[i].o.kind == DFZ__CLEAN;
+	}
+	for (unsigned k = 0; !rc && k < t.nb; k++)
+		rc = settle(&t, &t.b[k], err, errlen);
+	if (!rc && dfz__triage_json(&t) < 0) {
+		snprintf(err, errlen, "cannot write '%s/triage.json': %s", t.out,
+			 strerror(errno));
+		rc = DFZ_EINVAL;
+	}
+	if (rc == DFZ_ENOMEM && !err[0])
+		snprintf(err, errlen, "out of memory");
+	sum->inputs = t.nin;
+	sum->buckets = t.nb;
+	release(&t);
+	return rc;
+}

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The files of a triage: the campaign's inputs found and copied (never
+ * moved, never written over), and every output written atomically (a
+ * temporary file beside it, then rename(2)).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "triage_int.h"
+
+static const char *const targets[] = { "xfer", "host", "api", "parse" };
+
+int dfz__mkdir_p(const char *path)
+{
+	char buf[4096];
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -1;
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* A fresh temporary file beside @path: its name into @tmp. */
+static int open_temp(const char *path, char *tmp, size_t len)
+{
+	if (snprintf(tmp, len, "%s.tmp.XXXXXX", path) >= (int)len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return mkstemp(tmp);
+}
+
+int dfz__write_atomic(const char *path, const void *buf, size_t n)
+{
+	char tmp[4200];
+	int fd = open_temp(path, tmp, sizeof(tmp)), bad;
+
+	if (fd < 0)
+		return -1;
+	fchmod(fd, 0644);
+	bad = write_all(fd, buf, n) < 0;
+	if (close(fd) != 0 || bad || rename(tmp, path) != 0) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int dfz__text_open(struct dfz__text *t)
+{
+	t->buf = NULL;
+	t->len = 0;
+	t->f = open_memstream(&t->buf, &t->len);
+	return t->f ? 0 : DFZ_ENOMEM;
+}
+
+int dfz__text_commit(struct dfz__text *t, const char *path)
+{
+	int rc = fclose(t->f) != 0 ? -1 : dfz__write_atomic(path, t->buf, t->len);
+
+	free(t->buf);
+	t->buf = NULL;
+	return rc;
+}
+
+void dfz__json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* ------------------------------------------------------------ finding */
+
+static bool has_component(const char *path, const char *name)
+{
+	size_t k = strlen(name);
+
+	for (const char *p = path; (p = strstr(p, name)); p += k)
+		if ((p == path || p[-1] == '/') && (p[k] == '/' || !p[k]))
+			return true;
+	return false;
+}
+
+/* The nearest component of directory @dir naming a target. */
+static void target_of(const char *dir, char *out, size_t len)
+{
+	const char *best = NULL, *p = dir;
+
+	for (; *p; p += strcspn(p, "/"), p += *p == '/') {
+		size_t l = strcspn(p, "/");
+
+		for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+			if (strlen(targets[i]) == l && !strncmp(p, targets[i], l))
+				best = targets[i];
+	}
+	snprintf(out, len, "%s", best ? best : "other");
+}
+
+/* A file fuzz.sh writes beside a finding: X.txt (its report), X.plan. */
+static bool is_companion(const char *dir, const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	char stem[4096];
+	struct stat st;
+
+	if (!dot || (strcmp(dot, ".txt") && strcmp(dot, ".plan")))
+		return false;
+	snprintf(stem, sizeof(stem), "%s/%.*s", dir, (int)(dot - name), name);
+	return stat(stem, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int add_input(struct dfz__triage *t, const char *dir, const char *path)
+{
+	struct dfz__input *in;
+
+	if (t->nin == t->in_cap) {
+		unsigned cap = t->in_cap ? t->in_cap * 2 : 16;
+		void *p = realloc(t->in, cap * sizeof(*t->in));
+
+		if (!p)
+			return DFZ_ENOMEM;
+		t->in = p;
+		t->in_cap = cap;
+	}
+	in = &t->in[t->nin];
+	memset(in, 0, sizeof(*in));
+	in->bucket = -1;
+	in->src = strdup(path);
+	if (!in->src)
+		return DFZ_ENOMEM;
+	target_of(dir, in->target, sizeof(in->target));
+	t->nin++;
+	return 0;
+}
+
+static bool is_input_dir(const char *dir)
+{
+	return has_component(dir, "crashes") || has_component(dir, "hangs") ||
+	       has_component(dir, "findings");
+}
+
+static int walk(struct dfz__triage *t, const char *dir, const struct stat *skip,
+		unsigned depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d || depth > 32)
+		goto out;
+	while (rc == 0 && (e = readdir(d))) {
+		char path[4096];
+		struct stat st;
+
+		if (e->d_name[0] == '.')      /* ., .., AFL++'s and fuzz.sh's
+					       * state files */
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >=
+		    (int)sizeof(path) || lstat(path, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (!skip || st.st_dev != skip->st_dev ||
+			    st.st_ino != skip->st_ino)
+				rc = walk(t, path, skip, depth + 1);
+			continue;
+		}
+		if (S_ISLNK(st.st_mode) && (stat(path, &st) < 0 ||
+					    S_ISDIR(st.st_mode)))
+			continue;
+		if (!is_input_dir(dir) || !strcmp(e->d_name, "README.txt") ||
+		    is_companion(dir, e->d_name))
+			continue;
+		rc = add_input(t, dir, path);
+	}
+out:
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+static int by_src(const void *a, const void *b)
+{
+	return strcmp(((const struct dfz__input *)a)->src,
+		      ((const struct dfz__input *)b)->src);
+}
+
+int dfz__triage_scan(struct dfz__triage *t, const char *dir, const char *skip)
+{
+	struct stat st;
+	char root[4096];
+	size_t l = strlen(dir);
+	int rc;
+
+	/* "DIR/" and "DIR" find the same paths. */
+	while (l > 1 && dir[l - 1] == '/')
+		l--;
+	snprintf(root, sizeof(root), "%.*s", (int)l, dir);
+	rc = walk(t, root, stat(skip, &st) == 0 ? &st : NULL, 0);
+	if (rc == 0 && t->nin)
+		qsort(t->in, t->nin, sizeof(*t->in), by_src);
+	return rc;
+}
+
+/* ------------------------------------------------------------ copying */
+
+/* Does @path hold exactly @n bytes of @buf? */
+static bool same_bytes(const char *path, const uint8_t *buf, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t chunk[4096];
+	size_t at = 0, k;
+	bool same = f != NULL;
+
+	while (same && (k = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		same = at + k <= n && !memcmp(chunk, buf + at, k);
+		at += k;
+	}
+	if (f)
+		fclose(f);
+	return same && at == n;
+}
+
+/* Is OUT-relative @rel taken by an earlier input of this triage? */
+static bool is_claimed(const struct dfz__triage *t, const char *rel)
+{
+	for (unsigned i = 0; i < t->nin; i++)
+		if (t->in[i].copy && !strcmp(t->in[i].copy, rel))
+			return true;
+	return false;
+}
+
+/*
+ * Put the temporary copy @tmp at a free name: link(2) never replaces a
+ * file. An older copy of the same bytes (an earlier triage into OUT) is
+ * taken as it is.
+ */
+static int place(struct dfz__triage *t, struct dfz__input *in, const char *tmp,
+		 const uint8_t *buf, size_t n, bool whole)
+{
+	const char *name = strrchr(in->src, '/');
+	char rel[4096], path[8300];
+
+	name = name ? name + 1 : in->src;
+	for (unsigned k = 0; k < 100000; k++) {
+		if (k)
+			snprintf(rel, sizeof(rel), "inputs/%s/%s~%u", in->target,
+				 name, k);
+		else
+			snprintf(rel, sizeof(rel), "inputs/%s/%s", in->target, name);
+		if (is_claimed(t, rel))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", t->out, rel);
+		if (link(tmp, path) == 0 ||
+		    (errno == EEXIST && whole && same_bytes(path, buf, n))) {
+			in->copy = strdup(rel);
+			return in->copy ? 0 : DFZ_ENOMEM;
+		}
+		if (errno != EEXIST)
+			return DFZ_EINVAL;
+	}
+	return DFZ_EINVAL;
+}
+
+/* Stream @src into the open @fd, keeping its first bytes in @in->buf. */
+static int copy_bytes(int src, int fd, struct dfz__input *in, bool *whole)
+{
+	uint8_t chunk[65536];
+	ssize_t r;
+
+	in->n = 0;
+	*whole = true;
+	while ((r = read(src, chunk, sizeof(chunk))) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return DFZ_ENOENT;
+		if (write_all(fd, chunk, (size_t)r) < 0)
+			return DFZ_EINVAL;
+		if (in->n + (size_t)r > DFZ__INPUT_MAX) {
+			*whole = false;
+			continue;
+		}
+		memcpy(in->buf + in->n, chunk, (size_t)r);
+		in->n += (size_t)r;
+	}
+	return 0;
+}
+
+int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
+		    size_t errlen)
+{
+	char dir[4200], base[4220], tmp[4300];
+	uint8_t *shrunk;
+	int src, fd, rc;
+	bool whole;
+
+	snprintf(dir, sizeof(dir), "%s/inputs/%s", t->out, in->target);
+	if (dfz__mkdir_p(dir) < 0) {
+		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
+		return DFZ_EINVAL;
+	}
+	in->buf = malloc(DFZ__INPUT_MAX + 1);
+	if (!in->buf)
+		return DFZ_ENOMEM;
+	src = open(in->src, O_RDONLY);
+	if (src < 0) {
+		snprintf(err, errlen, "cannot read it: %s", strerror(errno));
+		return DFZ_ENOENT;
+	}
+	snprintf(base, sizeof(base), "%s/.copy", dir);
+	fd = open_temp(base, tmp, sizeof(tmp));
+	if (fd < 0) {
+		close(src);
+		snprintf(err, errlen, "cannot write in '%s': %s", dir, strerror(errno));
+		return DFZ_EINVAL;
+	}
+	rc = copy_bytes(src, fd, in, &whole);
+	if (rc == DFZ_ENOENT)
+		snprintf(err, errlen, "cannot read it: %s", strerror(errno));
+	else if (rc)
+		snprintf(err, errlen, "cannot write in '%s': %s", dir, strerror(errno));
+	close(src);
+	if (close(fd) != 0 && !rc) {
+		rc = DFZ_EINVAL;
+		snprintf(err, errlen, "cannot write in '%s'", dir);
+	}
+	if (!rc) {
+		rc = place(t, in, tmp, in->buf, in->n, whole);
+		if (rc == DFZ_EINVAL)
+			snprintf(err, errlen, "cannot copy it into '%s': %s", dir,
+				 strerror(errno));
+	}
+	unlink(tmp);
+	in->buf[in->n] = 0;
+	shrunk = realloc(in->buf, in->n + 1);  /* keep only its bytes */
+	if (shrunk)
+		in->buf = shrunk;
+	if (!rc && !whole) {
+		snprintf(err, errlen, "over %u bytes, the fuzz targets' limit",
+			 DFZ__INPUT_MAX);
+		rc = DFZ_ERANGE;
+	}
+	return rc;
+}

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private interfaces of triage (reports/triage*.c, reports/disasm*.c).
+ */
+#ifndef DMAFUZZ_TRIAGE_INT_H
+#define DMAFUZZ_TRIAGE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dmafuzz/report.h"
+
+/* How a child process ended (dfz__proc_run()). */
+struct dfz__proc {
+	int status;                   /* waitpid() status */
+	bool timed_out;               /* killed at the deadline */
+	size_t n;                     /* bytes of output kept */
+};
+
+/**
+ * dfz__proc_run() - run @argv (argv[0] is the program's path) with
+ * standard input from /dev/null, in its own process group, killed after
+ * @timeout_ms, with the "NAME=VALUE" strings of @env (NULL-terminated, or
+ * NULL) added to its environment. Its standard output (and standard error with @with_err)
+ * goes to @out, @cap bytes at most (the rest is read and dropped),
+ * NUL-terminated.
+ * Return: 0, or DFZ_ENOMEM when the process could not be started.
+ */
+int dfz__proc_run(char *const argv[], char *const env[], unsigned timeout_ms,
+		  bool with_err, char *out, size_t cap, struct dfz__proc *res);
+
+/** dfz__now() - monotonic seconds. */
+double dfz__now(void);
+
+/* ------------------------------------------------------------ one replay */
+
+#define DFZ__INPUT_MAX (1u << 20)   /* as the fuzzers' and replay's limits */
+#define DFZ__KEY 1024
+
+enum dfz__outcome_kind {
+	DFZ__MALFORMED = 0,           /* could not be replayed as the target
+				       * reads it */
+	DFZ__CLEAN,                   /* did not reproduce */
+	DFZ__FINDING,
+};
+
+/* What one replay of an input showed. */
+struct dfz__outcome {
+	uint8_t kind;                 /* enum dfz__outcome_kind */
+	char reason[DFZ_MSG_MAX];     /* MALFORMED: why */
+	char key[DFZ__KEY];           /* FINDING: the bucket (signature and,
+				       * for a signal, the site) */
+	char sig[DFZ_SIG_TEXT];       /* the signature, as text */
+	char cls[32];                 /* class id */
+	char oracle[24];
+	int level;                    /* enum dfz_level, or -1 */
+	char message[DFZ_MSG_MAX];    /* the verdict's one line */
+	char *report;                 /* the full verdict text (malloc'ed) */
+	bool has_signal;              /* a real signal: site and fault */
+	char signal[12];
+	struct dfz_crash_site site;
+	struct dfz_fault fault;
+};
+
+/* How inputs of one target are replayed. */
+struct dfz__replayer {
+	const struct dfz_triage_config *cfg;
+	struct dfz_exec *ex;          /* in-process plan targets */
+	char bugs[256];               /* the switches by name, "" for none */
+	const char *scratch;          /* a file path the exec replay may
+				       * write candidate inputs to */
+};
+
+/**
+ * dfz__replay() - replay @n bytes of @buf (NUL-terminated) as an input of
+ * @target ("xfer", "host", "api", "parse", "other"); @path: the file
+ * holding them (the external program reads it). @o: filled; its report
+ * is malloc'ed (release with dfz__outcome_fini()).
+ * Return: 0 or DFZ_ENOMEM.
+ */
+int dfz__replay(struct dfz__replayer *r, const char *target, const char *path,
+		const uint8_t *buf, size_t n, struct dfz__outcome *o);
+
+void dfz__outcome_fini(struct dfz__outcome *o);
+
+/** dfz__family_of() - enum dfz_family of a plan target's name, or -1. */
+int dfz__family_of(const char *target);
+
+/** dfz__bugs_text() - the switches of @bugs by name, comma-separated. */
+void dfz__bugs_text(uint32_t bugs, char *buf, size_t len);
+
+/* ------------------------------------------------------------ files */
+
+/**
+ * dfz__write_atomic() - write @n bytes of @buf to @path through a
+ * temporary file beside it and rename(2). Return: 0 or -1 (errno).
+ */
+int dfz__write_atomic(const char *path, const void *buf, size_t n);
+
+/* A growing text buffer (open_memstream) for the files triage writes. */
+struct dfz__text {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+int dfz__text_open(struct dfz__text *t);
+/** dfz__text_commit() - close @t and write it to @path atomically. */
+int dfz__text_commit(struct dfz__text *t, const char *path);
+
+/** dfz__json_string() - @s as a JSON string. */
+void dfz__json_string(FILE *f, const char *s);
+
+/* ------------------------------------------------------------ a triage */
+
+/* One input of the campaign. */
+struct dfz__input {
+	char *src;                    /* its path, as found under DIR */
+	char *copy;                   /* its copy, relative to OUT; NULL
+				       * when it could not be read */
+	char target[8];               /* xfer, host, api, parse, other */
+	uint8_t *buf;                 /* its bytes (NUL-terminated) */
+	size_t n;
+	struct dfz__outcome o;
+	int bucket;                   /* index, or -1 */
+};
+
+struct dfz__bucket {
+	char id[8];                   /* "b01" */
+	unsigned *member;             /* input indices, in order */
+	unsigned count;
+	size_t bytes_in, bytes_out;   /* the minimization */
+	uint64_t runs;
+	double seconds;
+	bool has_plan;                /* repro.plan written */
+	bool has_c;                   /* repro.c written (dfz_emit_c) */
+};
+
+struct dfz__triage {
+	const struct dfz_triage_config *cfg;
+	char out[4096];               /* OUT */
+	struct dfz__replayer rep;
+	struct dfz__input *in;
+	unsigned nin, in_cap;
+	struct dfz__bucket *b;
+	unsigned nb;
+};
+
+/**
+ * dfz__triage_scan() - the inputs of campaign @dir (see struct
+ * dfz_triage_config), sorted by path, into @t->in (src and target
+ * only). The directory @skip (OUT) is not entered.
+ * Return: 0 or DFZ_ENOMEM.
+ */
+int dfz__triage_scan(struct dfz__triage *t, const char *dir, const char *skip);
+
+/**
+ * dfz__copy_input() - copy @in->src to OUT/inputs/<target>/<its name>
+ * (a suffix on a clash with another input of this triage, or with an
+ * older file of other bytes; never over a file) and read its bytes.
+ * @err: out, why it could not be read or copied.
+ * Return: 0; DFZ_ENOENT (unreadable: @in->copy stays NULL); DFZ_ERANGE
+ * (copied, but over DFZ__INPUT_MAX bytes: not read); DFZ_EINVAL (OUT
+ * cannot be written); DFZ_ENOMEM.
+ */
+int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
+		    size_t errlen);
+
+/** dfz__triage_json() - OUT/triage.json of @t, atomically. */
+int dfz__triage_json(const struct dfz__triage *t);
+
+/** dfz__mkdir_p() - create @path and its missing parents. 0 or -1. */
+int dfz__mkdir_p(const char *path);
+
+#endif /* DMAFUZZ_TRIAGE_INT_H */

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * OUT/triage.json: the buckets, the malformed inputs and the inputs that
+ * did not reproduce, in the format `dmafuzz report` reads (version 1).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "triage_int.h"
+
+static void key_string(FILE *f, const char *indent, const char *key,
+		       const char *val, const char *end)
+{
+	fprintf(f, "%s\"%s\": ", indent, key);
+	dfz__json_string(f, val);
+	fputs(end, f);
+}
+
+static void string_list(FILE *f, const char *indent, const char *key,
+			char (*items)[DFZ_FAULT_TEXT], unsigned n, const char *end)
+{
+	fprintf(f, "%s\"%s\": [", indent, key);
+	for (unsigned i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		dfz__json_string(f, items[i]);
+	}
+	fprintf(f, "]%s", end);
+}
+
+static void signal_object(FILE *f, const struct dfz__outcome *o)
+{
+	static const char in[] = "        ";
+	const struct dfz_fault *x = &o->fault;
+	char hex[24];
+
+	fputs("{\n", f);
+	key_string(f, in, "name", o->signal, ",\n");
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)o->site.addr);
+	key_string(f, in, "addr", hex, ",\n");
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)o->site.pc);
+	key_string(f, in, "pc", hex, ",\n");
+	key_string(f, in, "access", x->access, ",\n");
+	key_string(f, in, "operand", x->operand, ",\n");
+	key_string(f, in, "instruction", x->instruction, ",\n");
+	string_list(f, in, "disasm", (char (*)[DFZ_FAULT_TEXT])x->disasm,
+		    x->ndisasm, ",\n");
+	string_list(f, in, "frames", (char (*)[DFZ_FAULT_TEXT])x->frames,
+		    x->nframes, "\n");
+	fputs("      }", f);
+}
+
+static void bucket_object(FILE *f, const struct dfz__triage *t,
+			  const struct dfz__bucket *b, bool last)
+{
+	static const char in[] = "      ";
+	const struct dfz__input *first = &t->in[b->member[0]];
+	const struct dfz__outcome *o = &first->o;
+	static const char *const levels[] = { "L3", "L2", "L1" };
+	char path[64];
+
+	fputs("    {\n", f);
+	key_string(f, in, "id", b->id, ",\n");
+	key_string(f, in, "signature", o->sig, ",\n");
+	key_string(f, in, "class", o->cls, ",\n");
+	key_string(f, in, "oracle", o->oracle, ",\n");
+	if (o->level >= 0)
+		key_string(f, in, "level", levels[o->level], ",\n");
+	else
+		fprintf(f, "%s\"level\": null,\n", in);
+	key_string(f, in, "target", first->target, ",\n");
+	key_string(f, in, "bugs", t->rep.bugs, ",\n");
+	fprintf(f, "%s\"count\": %u,\n%s\"inputs\": [", in, b->count, in);
+	for (unsigned i = 0; i < b->count; i++) {
+		fputs(i ? ", " : "", f);
+		dfz__json_string(f, t->in[b->member[i]].copy);
+	}
+	fputs("],\n", f);
+	key_string(f, in, "message", o->message, ",\n");
+	snprintf(path, sizeof(path), "buckets/%s/repro.bin", b->id);
+	key_string(f, in, "reproducer", path, ",\n");
+	snprintf(path, sizeof(path), "buckets/%s/repro.plan", b->id);
+	if (b->has_plan)
+		key_string(f, in, "plan", path, ",\n");
+	else
+		fprintf(f, "%s\"plan\": null,\n", in);
+	snprintf(path, sizeof(path), "buckets/%s/repro.c", b->id);
+	if (b->has_c)
+		key_string(f, in, "c", path, ",\n");
+	else
+		fprintf(f, "%s\"c\": null,\n", in);
+	fprintf(f, "%s\"min\": { \"bytes_in\": %zu, \"bytes_out\": %zu, "
+		"\"runs\": %llu, \"seconds\": %.2f },\n", in, b->bytes_in,
+		b->bytes_out, (unsigned long long)b->runs, b->seconds);
+	fprintf(f, "%s\"signal\": ", in);
+	if (o->has_signal)
+		signal_object(f, o);
+	else
+		fputs("null", f);
+	fprintf(f, "\n    }%s\n", last ? "" : ",");
+}
+
+/* An input's path relative to OUT, or as found when it was not copied. */
+static const char *name_of(const struct dfz__input *in)
+{
+	return in->copy ? in->copy : in->src;
+}
+
+int dfz__triage_json(const struct dfz__triage *t)
+{
+	struct dfz__text txt;
+	char path[4200];
+	bool first = true;
+
+	if (dfz__text_open(&txt) < 0)
+		return -1;
+	fputs("{\n  \"version\": 1,\n", txt.f);
+	key_string(txt.f, "  ", "campaign", t->cfg->dir, ",\n");
+	fprintf(txt.f, "  \"inputs\": %u,\n  \"buckets\": [%s", t->nin,
+		t->nb ? "\n" : "");
+	for (unsigned k = 0; k < t->nb; k++)
+		bucket_object(txt.f, t, &t->b[k], k + 1 == t->nb);
+	fprintf(txt.f, "%s],\n  \"malformed\": [", t->nb ? "  " : "");
+	for (unsigned i = 0; i < t->nin; i++) {
+		if (t->in[i].o.kind != DFZ__MALFORMED)
+			continue;
+		fputs(first ? "\n    { \"input\": " : ",\n    { \"input\": ", txt.f);
+		dfz__json_string(txt.f, name_of(&t->in[i]));
+		fputs(", \"reason\": ", txt.f);
+		dfz__json_string(txt.f, t->in[i].o.reason);
+		fputs(" }", txt.f);
+		first = false;
+	}
+	fprintf(txt.f, "%s],\n  \"clean\": [", first ? "" : "\n  ");
+	first = true;
+	for (unsigned i = 0; i < t->nin; i++) {
+		if (t->in[i].o.kind != DFZ__CLEAN)
+			continue;
+		fputs(first ? "\n    " : ",\n    ", txt.f);
+		dfz__json_string(txt.f, name_of(&t->in[i]));
+		first = false;
+	}
+	fprintf(txt.f, "%s]\n}\n", first ? "" : "\n  ");
+	snprintf(path, sizeof(path), "%s/triage.json", t->out);
+	return dfz__text_commit(&txt, path);
+}
