@@ -86,7 +86,7 @@ deps:
 deps-memcheck:
 	@sh tools/deps.sh check valgrind
 
-check: unit regress exports
+check: unit regress exports emit-check
 
 unit: $(TEST_BIN) $(CLI)
 	DFZ_CLI=$(CLI) $(TEST_BIN)
