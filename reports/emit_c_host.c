@@ -172,7 +172,8 @@ static const char init_helper[] =
 	"}\n";
 
 /* Host tensors in mem (at offsets with the harness's gap), child tensors
- * malloc'ed and copied to the device. Return: bytes of mem. */
+ * malloc'ed and copied to the device. Return: bytes of mem (0: no host
+ * tensor). */
 static uint32_t emit_stage(FILE *f, const struct dfz_plan_host *h,
 			   const struct dfz_host_prog *p)
 {
@@ -200,7 +201,7 @@ static uint32_t emit_stage(FILE *f, const struct dfz_plan_host *h,
 	fprintf(f, "\tif (rc == 0)\n\t\tfill(bin, %u, %#llxull);\n"
 		"\tprog.bin = bin;\n\treturn rc;\n}\n", h->bin_size,
 		(unsigned long long)~(uint64_t)h->seed);
-	return at ? at : 1;
+	return at;
 }
 
 /* ------------------------------------------------------------ the calls */
@@ -436,10 +437,12 @@ int dfz__emit_host(FILE *f, const struct dfz_plan *pl)
 		free(stage);
 		return DFZ_ENOMEM;
 	}
-	fprintf(f, "\n/* Host tensors, with a %u-byte gap between them as the\n"
-		" * harness lays them out, and the kernel binary. */\n"
-		"static uint8_t mem[%u];\nstatic uint8_t bin[%u];\n",
-		HOST_GAP, mem, h->bin_size ? h->bin_size : 1);
+	if (mem)
+		fprintf(f, "\n/* Host tensors, with a %u-byte gap between them "
+			"as the\n * harness lays them out. */\n"
+			"static uint8_t mem[%u];\n", HOST_GAP, mem);
+	fprintf(f, "/* The kernel binary. */\nstatic uint8_t bin[%u];\n",
+		h->bin_size ? h->bin_size : 1);
 	if (uses(&p, USE_SCRATCH))
 		fputs("/* The host side of the staging and the api copies. */\n"
 		      "static uint8_t scratch[DFZ_HOST_MAX_TENSOR];\n", f);

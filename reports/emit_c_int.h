@@ -42,6 +42,10 @@ int dfz__emit_host(FILE *f, const struct dfz_plan *p);
 void dfz__emit_tiles(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs,
 		     const char *fn);
 
+/** dfz__emit_has_tiles() - whether the program of @x runs any tile (a
+ * valid program over a shape without an empty dim). */
+bool dfz__emit_has_tiles(const struct dfz_plan_xfer *x);
+
 /* Enumerator names for the emitted code. */
 const char *dfz__emit_level(unsigned level);
 const char *dfz__emit_engine(unsigned engine);

@@ -594,6 +594,16 @@ static bool is_valid(const struct dfz_plan_xfer *x)
 	return true;
 }
 
+bool dfz__emit_has_tiles(const struct dfz_plan_xfer *x)
+{
+	if (!is_valid(x))
+		return false;
+	for (unsigned d = 0; d < x->rank; d++)
+		if (x->shape[d] == 0)
+			return false;
+	return true;
+}
+
 void dfz__emit_tiles(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs,
 		     const char *fn)
 {

@@ -96,8 +96,8 @@ static void emit_prog(FILE *f, const struct dfz_plan_xfer *x)
 	fprintf(f, "\t},\n\t.compute_chunks = %u,\n};\n", x->compute_chunks);
 }
 
-static void emit_adapters(FILE *f, const struct dfz_plan_xfer *x, bool aux,
-			  bool escape)
+static void emit_adapters(FILE *f, const struct dfz_plan_xfer *x, bool tiles,
+			  bool aux, bool escape)
 {
 	fputs("\n/* One adapter per hop (its rt is set at the start of the run):\n"
 	      " * the engine, the decomposition policy, where requests live. */\n",
@@ -110,7 +110,10 @@ static void emit_adapters(FILE *f, const struct dfz_plan_xfer *x, bool aux,
 			policy_names[x->hop[h].policy % DFZ_POLICY_COUNT],
 			x->hop[h].pool_k,
 			dfz__emit_level(dfz_plan_hop_level(x, h)));
-	fputs("};\n\n/* Per hop H: the tile buffers (one slot, two with double\n"
+	fputs("};\n", f);
+	if (!tiles)
+		return;
+	fputs("\n/* Per hop H: the tile buffers (one slot, two with double\n"
 	      " * buffering) and the handles of the node's scope (hH) and, with\n"
 	      " * req-escape, of one loop iteration (hH_it). */\n", f);
 	for (unsigned h = 0; h < x->nhops; h++) {
@@ -180,7 +183,7 @@ static const char helpers[] =
 
 /* The tensors live in L2 (a one-hop L2<->L1 plan): allocated and
  * located, filled in place. */
-static const char helpers_l2[] =
+static const char alloc_l2[] =
 	"\n/* A tensor in L2: allocated, and its offset located. */\n"
 	"static int tensor_alloc(struct dfz_tensor *t)\n"
 	"{\n"
@@ -195,9 +198,10 @@ static const char helpers_l2[] =
 	"\t\treturn DFZ_EFAULT;\n"
 	"\tt->off = at.off;\n"
 	"\treturn 0;\n"
-	"}\n"
-	"\n"
-	"/* An input tensor's bytes (padding included) from the plan's seed. */\n"
+	"}\n";
+
+static const char fill_l2[] =
+	"\n/* An input tensor's bytes (padding included) from the plan's seed. */\n"
 	"static int tensor_fill(const struct dfz_tensor *t, uint64_t seed)\n"
 	"{\n"
 	"\tuint8_t *at = dfz_mem_ptr(rt, DFZ_L2, t->off);\n"
@@ -210,12 +214,14 @@ static const char helpers_l2[] =
 	"\treturn 0;\n"
 	"}\n";
 
-static const char helpers_l3[] =
+static const char alloc_l3[] =
 	"\n/* A tensor in L3: allocated by offset. */\n"
 	"static int tensor_alloc(struct dfz_tensor *t)\n"
 	"{\n"
 	"\treturn dfz_l3_alloc(rt, t->bytes ? t->bytes : 1, &t->off);\n"
-	"}\n"
+	"}\n";
+
+static const char fill_l3[] =
 	"\n"
 	"/* An input tensor's bytes (padding included) from the plan's seed,\n"
 	" * written through the loader's view of L3. */\n"
@@ -235,7 +241,15 @@ static void emit_tensors(FILE *f, const struct dfz_plan_xfer *x)
 {
 	uint32_t s[DFZ_MAX_RANK];
 
-	fputs(x->ext_level == DFZ_L3 ? helpers_l3 : helpers_l2, f);
+	bool fills = dfz_plan_layout_strides(x, &x->in, s) != 0;
+
+	for (unsigned k = 0; k < x->nnodes; k++)
+		if (x->node[k].kernel == DFZ_KERNEL_ADD &&
+		    dfz_plan_layout_strides(x, &x->node[k].aux, s))
+			fills = true;
+	fputs(x->ext_level == DFZ_L3 ? alloc_l3 : alloc_l2, f);
+	if (fills)
+		fputs(x->ext_level == DFZ_L3 ? fill_l3 : fill_l2, f);
 	fputs("\n/* The input, then per node its aux (add) and its output. */\n"
 	      "static int tensors(void)\n{\n"
 	      "\tTRY(tensor_alloc(&prog.node[0].in));\n", f);
@@ -319,11 +333,14 @@ static bool has_add(const struct dfz_plan_xfer *x)
 void dfz__emit_xfer(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs)
 {
 	uint32_t tile_bugs = bugs & TILE_BUGS;
+	bool tiles = dfz__emit_has_tiles(x);
 
 	emit_sched(f, x);
 	emit_prog(f, x);
-	emit_adapters(f, x, has_add(x), tile_bugs & DFZ_BUG_BIT(REQ_ESCAPE));
-	fputs(helpers, f);
+	emit_adapters(f, x, tiles, has_add(x),
+		      tile_bugs & DFZ_BUG_BIT(REQ_ESCAPE));
+	if (tiles)
+		fputs(helpers, f);
 	emit_tensors(f, x);
 	if (tile_bugs) {
 		fputs("\n/* The program as generated with the switches of the "
