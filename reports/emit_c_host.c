@@ -316,10 +316,14 @@ static void emit_driver_call(FILE *f, const struct dfz_host_call *c,
 
 static void emit_perform(FILE *f, const struct dfz_host_prog *p)
 {
-	fputs("\n/* The program's calls, in order, with their concrete arguments;\n"
-	      " * each return code goes to the oracles. */\n"
-	      "static void perform(void)\n{\n\tuint64_t got = 0;\n\tint rc;\n",
-	      f);
+	bool malloc_used = false;
+
+	for (unsigned k = 0; k < p->ncalls; k++)
+		malloc_used |= p->call[k].op == DFZ_API_MALLOC;
+	fprintf(f, "\n/* The program's calls, in order, with their concrete "
+		"arguments;\n * each return code goes to the oracles. */\n"
+		"static void perform(void)\n{\n%s\tint rc;\n",
+		malloc_used ? "\tuint64_t got = 0;\n" : "");
 	for (unsigned k = 0; k < p->ncalls; k++) {
 		const struct dfz_host_call *c = &p->call[k];
 
@@ -333,7 +337,7 @@ static void emit_perform(FILE *f, const struct dfz_host_prog *p)
 		else
 			emit_driver_call(f, c, k);
 	}
-	fputs("\t(void)got;\n}\n", f);
+	fputs("}\n", f);
 }
 
 /* ------------------------------------------------------------- replay */

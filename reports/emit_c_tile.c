@@ -352,7 +352,10 @@ static void run_inner(struct hop *q, const struct tile *t, unsigned slot)
 	view_of(q, ROLE_IN, slot, t, &in->ts[ROLE_IN]);
 	view_of(q, ROLE_AUX, slot, t, &in->ts[ROLE_AUX]);
 	view_of(q, ROLE_OUT, slot, t, &in->ts[ROLE_OUT]);
+	dfz__emit_line(q->w->f, ind(q), "{ /* hop %u over this tile, in slot %u */",
+		       in->h, slot);
 	run_grid(in);
+	dfz__emit_line(q->w->f, ind(q), "}");
 }
 
 static void work_tile(struct hop *q, const struct tile *t, unsigned slot)
