@@ -106,7 +106,7 @@ deps-capstone:
 deps-memcheck:
 	@sh tools/deps.sh check valgrind
 
-check: unit regress exports
+check: unit regress exports emit-check
 
 unit: $(TEST_BIN) $(CLI) $(BROKEN)
 	DFZ_CLI=$(CLI) DFZ_BROKEN=$(BROKEN) $(TEST_BIN)

@@ -24,6 +24,8 @@ static const char usage[] =
 	"  fuzz                in-process random campaign with a summary\n"
 	"  matrix              safety matrix: engine x policy x strategy x rank\n"
 	"  min FILE            shrink a reproducer, keeping its bug class and site\n"
+	"  emit-c FILE         write a standalone C program that reproduces a plan\n"
+	"  triage DIR          bucket, minimize and explain the findings of a campaign\n"
 	"  bench [DIR]         measure plans/s and engine throughput vs memcpy\n"
 	"\n"
 	"Run 'dmafuzz COMMAND --help' for the options of a command.\n";
@@ -119,7 +121,8 @@ int main(int argc, char **argv)
 		{ "run", cli_run },       { "show", cli_show },
 		{ "encode", cli_encode }, { "gen", cli_gen },
 		{ "bench", cli_bench },   { "fuzz", cli_fuzz },
-		{ "matrix", cli_matrix }, { "min", cli_min }, { "triage", cli_triage },
+		{ "matrix", cli_matrix }, { "min", cli_min },
+		{ "triage", cli_triage }, { "emit-c", cli_emit_c },
 	};
 
 	if (argc < 2) {

@@ -93,7 +93,7 @@ void dfz_exec_destroy(struct dfz_exec *ex)
  * Ram requests carry one descriptor each (at most 128 are queued); on the
  * L2<->L1 engines a handle carries many, each of at least one element.
  */
-static uint32_t wait_bound(const struct dfz_plan_xfer *x)
+uint32_t dfz_plan_wait_bound(const struct dfz_plan_xfer *x)
 {
 	uint64_t local = (uint64_t)x->l2_size + x->l1_size, descs = 128, b;
 
@@ -112,7 +112,7 @@ static void config_of(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
 	cfg->mem_size[DFZ_L1] = x->l1_size ? x->l1_size : DFZ_CAP_L1;
 	cfg->latency = x->latency;
 	cfg->bandwidth = x->bandwidth;
-	cfg->wait_bound = wait_bound(x);
+	cfg->wait_bound = dfz_plan_wait_bound(x);
 	cfg->bugs = bugs;
 	cfg->sched = sched_draw;
 	cfg->sched_ctx = ex;

@@ -21,3 +21,10 @@ uint32_t dfz__layout_strides(const struct dfz_plan_xfer *x,
 	}
 	return s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
 }
+
+uint32_t dfz_plan_layout_strides(const struct dfz_plan_xfer *x,
+				 const struct dfz_plan_layout *l,
+				 uint32_t stride[DFZ_MAX_RANK])
+{
+	return dfz__layout_strides(x, l, stride);
+}

@@ -235,6 +235,35 @@ static int write_plan(const struct dfz__triage *t, const struct dfz__bucket *b,
 	return dfz__text_commit(&txt, path);
 }
 
+/* The bucket's C reproducer (dfz_emit_c()), asserting the bucket's class
+ * with the campaign's switches. A plan the emitter cannot write (a parse
+ * bucket) has none: not an error of the triage. */
+static int write_c(const struct dfz__triage *t, const struct dfz__bucket *b,
+		   const struct dfz__input *like, const uint8_t *buf, size_t n)
+{
+	int family = dfz__family_of(like->target);
+	struct dfz_emit_config cfg = {
+		.bugs = t->cfg->bugs,
+		.expect = like->o.cls,
+		.name = b->id,
+		.note = like->o.sig,
+	};
+	struct dfz__text txt;
+	struct dfz_plan p;
+	char path[8300];
+
+	if (family < 0 || bucket_path(t, b, "repro.c", path, sizeof(path)) < 0 ||
+	    dfz__text_open(&txt) < 0)
+		return -1;
+	dfz_plan_decode_as((unsigned)family, buf, n, &p);
+	if (dfz_emit_c(&p, &cfg, txt.f) < 0) {
+		fclose(txt.f);
+		free(txt.buf);
+		return -1;
+	}
+	return dfz__text_commit(&txt, path);
+}
+
 static void write_fault(FILE *f, const struct dfz__outcome *o)
 {
 	const struct dfz_crash_site *s = &o->site;
@@ -267,9 +296,7 @@ static int write_bucket(struct dfz__triage *t, struct dfz__bucket *b,
 	b->has_plan = !t->cfg->exec && strcmp(like->target, "other");
 	if (b->has_plan && write_plan(t, b, like, buf, n) < 0)
 		return -1;
-	/* A C reproducer (dfz_emit_c()) joins the plan here once it exists:
-	 * it sets b->has_c after writing repro.c. */
-	b->has_c = false;
+	b->has_c = b->has_plan && write_c(t, b, like, buf, n) == 0;
 	if (bucket_path(t, b, "verdict.txt", path, sizeof(path)) < 0 ||
 	    dfz__text_open(&txt) < 0)
 		return -1;

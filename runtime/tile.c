@@ -261,12 +261,12 @@ static int issue_store(struct dfz__hop_run *q, const struct tile *t,
 /* ----------------------------------------------------------------- work */
 
 /* The compute kernel over tile @t in slot @slot: compact row-major in
- * every buffer, so elementwise over flat arrays (tile_compute.c). */
+ * every buffer, so elementwise over flat arrays (dfz_compute_run()). */
 static void compute_tile(struct dfz__hop_run *q, const struct tile *t,
 			 unsigned slot)
 {
 	const struct dfz__node_run *r = q->r;
-	struct dfz__tile_compute c = {
+	struct dfz_compute c = {
 		.rt = r->rt,
 		.engine = q->ad->engine,
 		.kernel = r->node->kernel,
@@ -280,7 +280,7 @@ static void compute_tile(struct dfz__hop_run *q, const struct tile *t,
 
 	for (unsigned d = 0; d < r->p->rank; d++)
 		c.n *= t->e[d];
-	dfz__tile_compute(&c);
+	dfz_compute_run(&c);
 }
 
 /* Local buffer @buf of hop @q holding tile @t, as a tensor of the next

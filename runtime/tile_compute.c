@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "runtime_int.h"
-#include "tile_int.h"
 
 static const char *const kernel_names[DFZ_KERNEL_COUNT] = {
 	[DFZ_KERNEL_COPY] = "copy",
@@ -22,7 +21,7 @@ const char *dfz_kernel_name(unsigned k)
 	return k < DFZ_KERNEL_COUNT ? kernel_names[k] : NULL;
 }
 
-static void emit_compute(const struct dfz__tile_compute *c,
+static void emit_compute(const struct dfz_compute *c,
 			 enum dfz_ev_kind kind, const uint8_t *at,
 			 uint32_t len)
 {
@@ -64,7 +63,7 @@ static void apply_kernel(unsigned kernel, uint8_t *out, const uint8_t *in,
 
 /* Elements [@lo, @lo + @n); the engines may run afterwards. The byte
  * counts fit: the buffers hold a whole tile. */
-static void compute_chunk(const struct dfz__tile_compute *c, uint64_t lo,
+static void compute_chunk(const struct dfz_compute *c, uint64_t lo,
 			  uint64_t n)
 {
 	uint32_t off = (uint32_t)(lo * c->elem), len = (uint32_t)(n * c->elem);
@@ -79,7 +78,7 @@ static void compute_chunk(const struct dfz__tile_compute *c, uint64_t lo,
 	dfz_rt_yield(c->rt, DFZ_YIELD_COMPUTE);
 }
 
-void dfz__tile_compute(const struct dfz__tile_compute *c)
+void dfz_compute_run(const struct dfz_compute *c)
 {
 	uint64_t chunks = c->chunks ? c->chunks : 1;
 

@@ -279,6 +279,9 @@ START_TEST(test_triage_campaign)
 	bucket("handle.reuse/handle@L2", b, sizeof(b));
 	ck_assert_ptr_nonnull(strstr(b, "\"count\": 1,"));
 	ck_assert_ptr_nonnull(strstr(b, "\"signal\": null"));
+	ck_assert_ptr_nonnull(strstr(b, "/repro.c\""));   /* an emitted C file */
+	ck_assert_int_eq(sh("grep -l dfz_xfer_issue %s/triage/buckets/*/repro.c "
+			    ">/dev/null", c), 0);
 	bucket("dma.hang/hang", b, sizeof(b));
 	ck_assert_ptr_nonnull(strstr(b, "\"inputs\": [\"inputs/xfer/id:000000~1\"]"));
 

@@ -105,6 +105,23 @@ int dfz_plan_from_bytes(const uint8_t *buf, size_t n, struct dfz_plan *out,
  */
 unsigned dfz_plan_xfer_rank(const struct dfz_plan *p);
 
+/**
+ * dfz_plan_layout_strides() - the byte strides (per logical dim) of a
+ * tensor of @x's shape stored in layout @l, as the executor lays it out.
+ * @stride: out, DFZ_MAX_RANK entries (0 past the rank).
+ * Return: the tensor's allocation size in bytes (UINT32_MAX on overflow).
+ */
+uint32_t dfz_plan_layout_strides(const struct dfz_plan_xfer *x,
+				 const struct dfz_plan_layout *l,
+				 uint32_t stride[DFZ_MAX_RANK]);
+
+/**
+ * dfz_plan_wait_bound() - the step bound the executor gives a wait of an
+ * xfer run of @x (dfz_rt_config.wait_bound): what the fixed runtime can
+ * legitimately need, so a wait that runs longer is a hang.
+ */
+uint32_t dfz_plan_wait_bound(const struct dfz_plan_xfer *x);
+
 /* Deterministic random plans for `dmafuzz gen` (splitmix64 from @seed). */
 struct dfz_gen {
 	uint64_t state;

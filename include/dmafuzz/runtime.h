@@ -505,6 +505,33 @@ struct dfz_prog {
  */
 int dfz_prog_run(struct dfz_adapter *ad, const struct dfz_prog *p);
 
+/*
+ * struct dfz_compute - one tile's compute, as the tiling executor runs it:
+ * @n elements of @elem bytes, laid out compactly in every buffer. All
+ * buffers are borrowed for the call and live in L2 or L1.
+ */
+struct dfz_compute {
+	struct dfz_rt *rt;
+	uint8_t engine;       /* enum dfz_engine_id, stamped on the events */
+	uint8_t kernel;       /* enum dfz_kernel */
+	uint8_t elem;
+	uint8_t chunks;       /* yields inside the tile; 0 counts as 1 */
+	const uint8_t *in;
+	const uint8_t *aux;   /* DFZ_KERNEL_ADD only, else NULL */
+	uint8_t *out;
+	uint64_t n;           /* elements */
+};
+
+/**
+ * dfz_compute_run() - the compute step of dfz_prog_run(), for code that
+ * performs a tiled program's calls itself (a reproducer emitted by
+ * `dmafuzz emit-c`): the kernel over @c in chunks; per chunk it publishes
+ * COMPUTE_READ for the in (and aux) span, computes, publishes
+ * COMPUTE_WRITE for the out span, then yields DFZ_YIELD_COMPUTE so the
+ * engines may run. @c: borrowed.
+ */
+void dfz_compute_run(const struct dfz_compute *c);
+
 /**
  * dfz_prog_local_bytes() - bytes of @level that dfz_prog_run() needs for
  * @p's most demanding node: the buffers and requests (with redzones) of

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `dmafuzz emit-c`: turn a reproducer into a standalone C program
+ * (dfz_emit_c()) that replays the plan through the public API, asserts
+ * the expected verdict and builds with
+ * `cc repro.c $(pkg-config --cflags --libs dmafuzz)`. The plan is run
+ * once first: the program is only written when that run gives the
+ * expected verdict, so an emitted file always reproduces. Exit 0 when
+ * written, 2 on bad input, 3 on an internal error, 4 when the plan does
+ * not give the expected verdict with these switches.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dmafuzz/report.h"
+
+#define EMIT_FILE_MAX (1u << 20)
+#define EXIT_NO_REPRO 4        /* the run does not give the expected verdict */
+
+struct emit_opts {
+	struct dfz_emit_config cfg;
+	int family;                   /* binary input: a bare stream; -1 full */
+	const char *expect;           /* --expect, or NULL */
+	const char *out;              /* -o, or NULL: stdout */
+	const char *input;
+};
+
+static const char emit_usage[] =
+	"usage: dmafuzz emit-c [--bug NAME]... [--expect CLASSES] [--family F]\n"
+	"                      [-o FILE] FILE|-\n"
+	"\n"
+	"Write a standalone C program that replays the plan through the public\n"
+	"API of libdmafuzz with plain calls (every tile transfer, wait and\n"
+	"compute step, or every host-runtime call, with concrete arguments),\n"
+	"turns on the switches given here, and exits 0 when its verdict is the\n"
+	"expected one (`./repro --clean`: every switch off, exit 0 when clean).\n"
+	"Build it with: cc -o repro repro.c $(pkg-config --cflags --libs dmafuzz)\n"
+	"\n"
+	"The expected classes are --expect's, else (with a switch on) the file's\n"
+	"'# expect:' line, else the class the plan gives now; without switches a\n"
+	"clean run. The plan is run first: nothing is written unless it gives\n"
+	"the expected verdict.\n"
+	"\n"
+	"  -b, --bug NAME        turn a bug switch on (repeatable; a comma list)\n"
+	"  -e, --expect CLASSES  the classes to assert, 'a|b' (or 'clean')\n"
+	"  -f, --family F        read a binary FILE as a bare stream of family F\n"
+	"  -o, --output FILE     write the program to FILE (default: stdout)\n"
+	"  -h, --help            this help\n"
+	"\n"
+	"exit: 0 written, 2 bad input, 3 internal error, 4 the plan does not\n"
+	"give the expected verdict\n";
+
+static int parse_emit_opts(int argc, char **argv, struct emit_opts *m)
+{
+	static const struct option opts[] = {
+		{ "bug", required_argument, NULL, 'b' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "family", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "b:e:f:o:h", opts, NULL)) != -1) {
+		switch (o) {
+		case 'b':
+			if (cli_add_bugs("emit-c", optarg, &m->cfg.bugs) < 0)
+				return EXIT_BAD_INPUT;
+			break;
+		case 'e':
+			m->expect = optarg;
+			break;
+		case 'f':
+			m->family = cli_parse_family("emit-c", optarg);
+			if (m->family < 0)
+				return EXIT_BAD_INPUT;
+			break;
+		case 'o':
+			m->out = optarg;
+			break;
+		case 'h':
+			fputs(emit_usage, stdout);
+			return EXIT_CLEAN;
+		default:
+			fputs(emit_usage, stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind + 1 != argc) {
+		cli_error("emit-c", "expects exactly one FILE (try 'dmafuzz emit-c --help')");
+		return EXIT_BAD_INPUT;
+	}
+	m->input = argv[optind];
+	return -1;
+}
+
+/* @path ("-": stdin) whole and NUL-terminated into @buf (EMIT_FILE_MAX + 1
+ * bytes). Return: 0, or an exit code after a one-line error. */
+static int slurp(const char *path, uint8_t *buf, size_t *n)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	bool bad;
+
+	if (!f) {
+		cli_error("emit-c", "cannot open '%s': %m", path);
+		return EXIT_BAD_INPUT;
+	}
+	*n = fread(buf, 1, EMIT_FILE_MAX, f);
+	bad = ferror(f) || (*n == EMIT_FILE_MAX && fgetc(f) != EOF);
+	if (f != stdin)
+		fclose(f);
+	buf[*n] = 0;
+	if (bad) {
+		cli_error("emit-c", "cannot read '%s': unreadable or over 1 MiB",
+			  path);
+		return EXIT_BAD_INPUT;
+	}
+	return 0;
+}
+
+/* The classes of a text plan's "# expect:" line, or "" (in @out). */
+static void expect_line(const uint8_t *buf, size_t n, char *out, size_t len)
+{
+	const char *s = (const char *)buf, *at;
+
+	out[0] = 0;
+	if (!dfz_plan_bytes_are_text(buf, n))
+		return;
+	for (at = strstr(s, "# expect:"); at; at = strstr(at + 1, "# expect:"))
+		if (at == s || at[-1] == '\n') {
+			at += strlen("# expect:");
+			at += strspn(at, " \t");
+			snprintf(out, len, "%.*s", (int)strcspn(at, " \t\r\n"), at);
+			return;
+		}
+}
+
+/* Whether @v is one of @expect's classes ("" or "clean": a clean run). */
+static bool is_expected(const struct dfz_verdict *v, const char *expect)
+{
+	const char *name = dfz_class_name(v->finding.cls);
+	size_t k = strlen(name);
+
+	if (!*expect || !strcmp(expect, "clean"))
+		return v->kind == DFZ_VERDICT_CLEAN;
+	if (v->kind != DFZ_VERDICT_BUG)
+		return false;
+	for (const char *s = expect; *s; s += strcspn(s, "|"), s += !!*s)
+		if (strcspn(s, "|") == k && !strncmp(s, name, k))
+			return true;
+	return false;
+}
+
+/* @expect is "clean" or known class names joined by '|'. */
+static bool are_classes(const char *expect)
+{
+	char name[64];
+
+	if (!strcmp(expect, "clean"))
+		return true;
+	for (const char *s = expect;; s++) {
+		size_t k = strcspn(s, "|");
+
+		if (k == 0 || k >= sizeof(name))
+			return false;
+		snprintf(name, sizeof(name), "%.*s", (int)k, s);
+		if (dfz_class_parse(name) == DFZ_CLASS_NONE)
+			return false;
+		s += k;
+		if (!*s)
+			return true;
+	}
+}
+
+/* Write the program to @path atomically (a temporary file, renamed). */
+static int write_out(const struct emit_opts *m, const struct dfz_plan *p)
+{
+	char tmp[4096];
+	FILE *f = stdout;
+	int rc;
+
+	if (m->out) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", m->out, (long)getpid());
+		f = fopen(tmp, "w");
+		if (!f) {
+			cli_error("emit-c", "cannot write '%s': %m", tmp);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	rc = dfz_emit_c(p, &m->cfg, f);
+	if (m->out && (fclose(f) != 0 || rc < 0 || rename(tmp, m->out) != 0)) {
+		cli_error("emit-c", "cannot write '%s': %s", m->out,
+			  rc < 0 ? dfz_strerror(rc) : "write failed");
+		unlink(tmp);
+		return EXIT_INTERNAL;
+	}
+	if (rc < 0) {
+		cli_error("emit-c", "cannot emit the program: %s", dfz_strerror(rc));
+		return EXIT_INTERNAL;
+	}
+	return EXIT_CLEAN;
+}
+
+/* The report of @v as `dmafuzz run` prints it, without its INPUT line,
+ * each line indented, appended to @buf. */
+static void add_report(const struct dfz_verdict *v, const char *title,
+		       char *buf, size_t len)
+{
+	char *text = NULL, *line, *save = NULL;
+	size_t n = 0, at = strlen(buf);
+	FILE *m = open_memstream(&text, &n);
+
+	if (!m)
+		return;
+	dfz_verdict_print(v, NULL, false, m);
+	fclose(m);
+	at += (size_t)snprintf(buf + at, len - at, "%s%s\n", at ? "\n" : "",
+			       title);
+	for (line = strtok_r(text, "\n", &save); line && at < len;
+	     line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, "INPUT:", 6) != 0)
+			at += (size_t)snprintf(buf + at, len - at, "  %s\n", line);
+	free(text);
+}
+
+/*
+ * Run @p with the switches and without; the expectation is --expect's,
+ * the file's (@line), or what the run gives (with switches on). @note
+ * gets both reports. Return -1 to go on, or an exit code.
+ */
+static int settle_expect(struct emit_opts *m, const struct dfz_plan *p,
+			 const char *line, char *expect, size_t len,
+			 char *note, size_t nlen)
+{
+	struct dfz_verdict v, clean;
+	struct dfz_exec *ex;
+
+	if (dfz_exec_create(DFZ_ORACLES_ALL, &ex) < 0) {
+		cli_error("emit-c", "out of memory");
+		return EXIT_INTERNAL;
+	}
+	dfz_exec_catch_signals(ex, true);
+	dfz_exec_run(ex, p, m->cfg.bugs, &v);
+	dfz_exec_run(ex, p, 0, &clean);
+	dfz_exec_destroy(ex);
+	if (v.kind == DFZ_VERDICT_REJECTED) {
+		cli_error("emit-c", "%s: rejected: %s", m->input, v.reason);
+		return EXIT_BAD_INPUT;
+	}
+	snprintf(expect, len, "%s", m->expect ? m->expect :
+		 !m->cfg.bugs ? "" : *line ? line :
+		 v.kind == DFZ_VERDICT_BUG ? dfz_class_name(v.finding.cls) : "");
+	if (!is_expected(&v, expect)) {
+		cli_error("emit-c", "%s: the run is %s, expected %s", m->input,
+			  v.kind == DFZ_VERDICT_BUG ? dfz_class_name(v.finding.cls) :
+			  "clean", *expect ? expect : "clean");
+		return EXIT_NO_REPRO;
+	}
+	note[0] = 0;
+	add_report(&v, "Report with the switches on (what `dmafuzz run` "
+		   "printed when this was emitted):", note, nlen);
+	add_report(&clean, "Report with --clean (every switch off):", note,
+		   nlen);
+	return -1;
+}
+
+int cli_emit_c(int argc, char **argv)
+{
+	struct emit_opts m = { .family = -1 };
+	char err[300], line[128], expect[256], note[2048];
+	struct dfz_plan p;
+	uint8_t *buf;
+	size_t n;
+	int rc = parse_emit_opts(argc, argv, &m);
+
+	if (rc >= 0)
+		return rc;
+	buf = malloc(EMIT_FILE_MAX + 1);
+	if (!buf) {
+		cli_error("emit-c", "out of memory");
+		return EXIT_INTERNAL;
+	}
+	rc = slurp(m.input, buf, &n);
+	if (rc == 0 && m.family >= 0 && !dfz_plan_bytes_are_text(buf, n))
+		dfz_plan_decode_as((unsigned)m.family, buf, n, &p);
+	else if (rc == 0 && dfz_plan_from_bytes(buf, n, &p, err, sizeof(err)) < 0) {
+		cli_error("emit-c", "%s: %s", m.input, err);
+		rc = EXIT_BAD_INPUT;
+	}
+	if (rc == 0)
+		expect_line(buf, n, line, sizeof(line));
+	free(buf);
+	if (rc != 0)
+		return rc;
+	if (m.expect && !are_classes(m.expect)) {
+		cli_error("emit-c", "bad --expect '%s': class names a|b, or clean",
+			  m.expect);
+		return EXIT_BAD_INPUT;
+	}
+	rc = settle_expect(&m, &p, line, expect, sizeof(expect), note,
+			   sizeof(note));
+	if (rc >= 0)
+		return rc;
+	m.cfg.expect = expect;
+	m.cfg.name = m.input;
+	m.cfg.note = note;
+	return write_out(&m, &p);
+}

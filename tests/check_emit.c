@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The C reproducer emitter (dfz_emit_c()) and `dmafuzz emit-c`: what an
+ * emitted program holds (public headers only, the plan's calls written
+ * out one by one, the faulty and the fixed code of a tiling switch, a
+ * host call's fault as a concrete argument), its argument checks, and the
+ * command's exit codes. That every emitted reproducer compiles against
+ * the installed library and reproduces is `make emit-check`
+ * (tools/emit-check.sh), part of `make check`.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dmafuzz/report.h"
+
+static char *text;
+
+static void load(const char *path, struct dfz_plan *p)
+{
+	char err[300];
+
+	ck_assert_msg(dfz_plan_load(path, p, err, sizeof(err)) == 0, "%s", err);
+}
+
+/* Emit @path with @bugs and @expect into `text`; return dfz_emit_c()'s. */
+static int emit(const char *path, uint32_t bugs, const char *expect)
+{
+	struct dfz_emit_config cfg = { .bugs = bugs, .expect = expect,
+				       .name = path };
+	struct dfz_plan p;
+	size_t n;
+	FILE *m;
+	int rc;
+
+	load(path, &p);
+	free(text);
+	text = NULL;
+	m = open_memstream(&text, &n);
+	ck_assert_ptr_nonnull(m);
+	rc = dfz_emit_c(&p, &cfg, m);
+	fclose(m);
+	return rc;
+}
+
+static unsigned count(const char *needle)
+{
+	unsigned k = 0;
+
+	for (const char *s = text; (s = strstr(s, needle)); s++)
+		k++;
+	return k;
+}
+
+static void teardown(void)
+{
+	free(text);
+	text = NULL;
+}
+
+/* The motivating plan: 2 tiles of a rank-4 copy, each a load, a wait, a
+ * compute, a store and a wait, on handles 0 (input) and 2 (output) of
+ * the tensor-dir strategy. */
+START_TEST(test_xfer_calls)
+{
+	ck_assert_int_eq(emit("corpus/regress/shared-handle.plan",
+			      DFZ_BUG_BIT(SHARED_HANDLE),
+			      "handle.reuse|queue.corrupt"), 0);
+	ck_assert_uint_eq(count("#include <dmafuzz/"), 1);
+	ck_assert_uint_eq(count("_int.h"), 0);
+	ck_assert_uint_eq(count("TRY(dfz_xfer_issue(&ad[0]"), 4);
+	ck_assert_uint_eq(count("TRY(dfz_handle_wait(&ad[0], &h0[0]));"), 2);
+	ck_assert_uint_eq(count("TRY(dfz_handle_wait(&ad[0], &h0[2]));"), 2);
+	ck_assert_uint_eq(count("\tcompute(DFZ_ENGINE_RAM, DFZ_KERNEL_COPY"), 2);
+	ck_assert_ptr_nonnull(strstr(text, ".shape = { 1, 4, 2, 8 }, "
+				     ".ext_stride = { 256, 2, 64, 8 }"));
+	ck_assert_ptr_nonnull(strstr(text, ".ext_off = prog.node[0].out.off + 128,"));
+	ck_assert_ptr_nonnull(strstr(text, "#define EMITTED_BUGS (DFZ_BUG_BIT(SHARED_HANDLE))"));
+	ck_assert_ptr_nonnull(strstr(text, "#define EXPECTED \"handle.reuse|queue.corrupt\""));
+	/* The runtime switch needs no second program. */
+	ck_assert_uint_eq(count("program_fixed"), 0);
+}
+END_TEST
+
+/* A tiling switch changes the generated code: both programs are there,
+ * the faulty one computes before it waits the load. */
+START_TEST(test_tile_switch_two_programs)
+{
+	const char *faulty, *fixed, *wait, *comp;
+
+	ck_assert_int_eq(emit("corpus/regress/early-compute.plan",
+			      DFZ_BUG_BIT(EARLY_COMPUTE), NULL), 0);
+	faulty = strstr(text, "static int program_faulty(void)");
+	fixed = strstr(text, "static int program_fixed(void)");
+	ck_assert_ptr_nonnull(faulty);
+	ck_assert_ptr_nonnull(fixed);
+	ck_assert(faulty < fixed);
+	comp = strstr(faulty, "\tcompute(");
+	wait = strstr(faulty, "TRY(dfz_handle_wait(");
+	ck_assert(comp && wait && comp < wait);
+	comp = strstr(fixed, "\tcompute(");
+	wait = strstr(fixed, "TRY(dfz_handle_wait(");
+	ck_assert(comp && wait && wait < comp);
+}
+END_TEST
+
+/* A host call's fault is a concrete argument: a NULL table for null-arg,
+ * and a signal becomes a crash finding. */
+START_TEST(test_host_calls)
+{
+	ck_assert_int_eq(emit("corpus/regress/null-arg.plan",
+			      DFZ_BUG_BIT(NULL_ARG), "crash"), 0);
+	ck_assert_ptr_nonnull(strstr(text, "rc = dfz_host_init(host, NULL, roles, 1, 0);"));
+	ck_assert_ptr_nonnull(strstr(text, "dfz_oracles_returned(set, 0, 0, rc);"));
+	ck_assert_ptr_nonnull(strstr(text, "DFZ_CLASS_CRASH"));
+	ck_assert_int_eq(emit("corpus/api/bad-args.plan", 0, NULL), 0);
+	ck_assert_ptr_nonnull(strstr(text, "args[0].shapes[0] = 0u;"));
+	ck_assert_ptr_nonnull(strstr(text, "args[2].data = 0;"));
+	ck_assert_ptr_nonnull(strstr(text, "rc = dfz_dev_malloc(dev, (1ull << 40), &got);"));
+}
+END_TEST
+
+START_TEST(test_bad_arguments)
+{
+	struct dfz_emit_config cfg = { .expect = "nope" };
+	struct dfz_plan p;
+
+	ck_assert_int_eq(emit("corpus/regress/db-war.plan", 0, "nope"),
+			 DFZ_EINVAL);
+	ck_assert_int_eq(emit("corpus/regress/db-war.plan", 0,
+			      "hazard.race|"), DFZ_EINVAL);
+	ck_assert_int_eq(emit("corpus/regress/db-war.plan",
+			      1u << DFZ_BUG_COUNT, NULL), DFZ_EINVAL);
+	ck_assert_int_eq(emit("corpus/regress/db-war.plan", 0, "clean"), 0);
+	load("corpus/regress/db-war.plan", &p);
+	p.family = DFZ_FAMILY_COUNT;
+	cfg.expect = NULL;
+	ck_assert_int_eq(dfz_emit_c(&p, &cfg, stdout), DFZ_EINVAL);
+	ck_assert_int_eq(dfz_emit_c(NULL, &cfg, stdout), DFZ_EINVAL);
+}
+END_TEST
+
+/* `$DFZ_CLI args`, output discarded; its exit code. */
+static int cli(const char *args)
+{
+	const char *bin = getenv("DFZ_CLI");
+	char cmd[1024];
+	int st;
+
+	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
+	snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>&1", bin, args);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_cli_exit_codes)
+{
+	ck_assert_int_eq(cli("emit-c --bug db-war corpus/regress/db-war.plan"), 0);
+	/* Without a switch the program asserts a clean run. */
+	ck_assert_int_eq(cli("emit-c corpus/regress/db-war.plan"), 0);
+	/* The run does not give the class asked for: nothing written. */
+	ck_assert_int_eq(cli("emit-c --bug db-war --expect dma.hang "
+			     "-o build/emit-never.c corpus/regress/db-war.plan"), 4);
+	ck_assert_int_eq(cli("emit-c --bug shared-handle corpus/regress/db-war.plan"), 4);
+	ck_assert_int_eq(access("build/emit-never.c", F_OK), -1);
+	ck_assert_int_eq(cli("emit-c --expect nope corpus/regress/db-war.plan"), 2);
+	ck_assert_int_eq(cli("emit-c --bug nope corpus/regress/db-war.plan"), 2);
+	ck_assert_int_eq(cli("emit-c build/no-such.plan"), 2);
+	ck_assert_int_eq(cli("emit-c"), 2);
+	ck_assert_int_eq(cli("emit-c --help"), 0);
+}
+END_TEST
+
+Suite *suite_emit(void)
+{
+	Suite *s = suite_create("emit");
+	TCase *tc = tcase_create("emit");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, test_xfer_calls);
+	tcase_add_test(tc, test_tile_switch_two_programs);
+	tcase_add_test(tc, test_host_calls);
+	tcase_add_test(tc, test_bad_arguments);
+	tcase_add_test(tc, test_cli_exit_codes);
+	suite_add_tcase(s, tc);
+	return s;
+}
