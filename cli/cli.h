@@ -32,6 +32,7 @@ int cli_bench(int argc, char **argv);
 int cli_fuzz(int argc, char **argv);
 int cli_matrix(int argc, char **argv);
 int cli_min(int argc, char **argv);
+int cli_report(int argc, char **argv);
 
 /* mkdir -p: create @path and its missing parents. Return 0 or -1. */
 int cli_mkdir_p(const char *path);

@@ -25,6 +25,7 @@ static const char usage[] =
 	"  matrix              safety matrix: engine x policy x strategy x rank\n"
 	"  min FILE            shrink a reproducer, keeping its bug class and site\n"
 	"  bench [DIR]         measure plans/s and engine throughput vs memcpy\n"
+	"  report DIR          campaign report: summary.md/.json, SARIF, HTML\n"
 	"\n"
 	"Run 'dmafuzz COMMAND --help' for the options of a command.\n";
 
@@ -120,6 +121,7 @@ int main(int argc, char **argv)
 		{ "encode", cli_encode }, { "gen", cli_gen },
 		{ "bench", cli_bench },   { "fuzz", cli_fuzz },
 		{ "matrix", cli_matrix }, { "min", cli_min },
+		{ "report", cli_report },
 	};
 
 	if (argc < 2) {
