@@ -461,7 +461,7 @@ static struct dfz_json *parse_value(struct reader *r, unsigned depth)
 	struct dfz_json *j;
 	char c;
 
-	if (depth > DFZ_JSON_MAX_DEPTH) {
+	if (depth >= DFZ_JSON_MAX_DEPTH) {
 		fail(r, "nested deeper than %u", DFZ_JSON_MAX_DEPTH);
 		return NULL;
 	}

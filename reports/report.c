@@ -154,6 +154,23 @@ char *dfz__artifact_uri(const struct dfz__campaign *c, const char *rel,
 	return buf;
 }
 
+char *dfz__artifact_path(const struct dfz__campaign *c, const char *rel,
+			 char *buf, size_t len)
+{
+	char base[PATH_MAX];
+	size_t n = c->out_abs ? strlen(c->out_abs) : 0;
+
+	if (!c->tr.base || !realpath(c->tr.base, base))
+		base[0] = 0;
+	if (n && !strcmp(base, c->out_abs))
+		snprintf(buf, len, "%s", rel);
+	else if (n && !strncmp(base, c->out_abs, n) && base[n] == '/')
+		dfz__path(buf, len, "%s/%s", base + n + 1, rel);
+	else
+		dfz__path(buf, len, "%s/%s", c->tr.base ? c->tr.base : ".", rel);
+	return buf;
+}
+
 static int mkdir_p(const char *path)
 {
 	char buf[4096];

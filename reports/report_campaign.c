@@ -112,13 +112,14 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The fuzz target of instance @rel: its nearest path component naming one. */
-static unsigned target_of(const char *rel)
+/* The fuzz target of an instance at @path: the nearest component naming
+ * one (the campaign dir's own components count too). */
+static unsigned target_of(const char *path)
 {
 	char buf[4096], *save = NULL;
 	unsigned t = DFZ__TARGETS - 1;
 
-	snprintf(buf, sizeof(buf), "%s", rel);
+	snprintf(buf, sizeof(buf), "%s", path);
 	for (char *p = strtok_r(buf, "/", &save); p;
 	     p = strtok_r(NULL, "/", &save))
 		for (unsigned i = 0; i + 1 < DFZ__TARGETS; i++)
@@ -499,12 +500,12 @@ static int read_instance(struct dfz__inst *in, const char *root,
 	in->corpus_count = in->saved_crashes = in->saved_hangs = -1;
 	in->edges_found = in->total_edges = in->bitmap_cvg = -1;
 	in->stability = in->cycles_done = -1;
-	in->target = target_of(rel);
 	in->name = strdup(rel);
 	if (!in->name)
 		return DFZ_ENOMEM;
 	if (!dfz__path(dir, sizeof(dir), "%s/%s", root, rel))
 		return DFZ_ENOENT;
+	in->target = target_of(dir);
 	rc = read_stats(in, dir);
 	if (rc == 0)
 		rc = read_plot(in, dir);

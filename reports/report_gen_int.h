@@ -164,6 +164,14 @@ char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut);
 char *dfz__artifact_uri(const struct dfz__campaign *c, const char *rel,
 			char *buf, size_t len);
 
+/*
+ * dfz__artifact_path() - @rel as a path for a reader of the outputs:
+ * relative to the output dir when the triage dir is inside it, else the
+ * triage dir as given joined with @rel. Return: @buf.
+ */
+char *dfz__artifact_path(const struct dfz__campaign *c, const char *rel,
+			 char *buf, size_t len);
+
 /* ------------------------------------------------------------ writers */
 
 /* Each writes one output to @f and returns 0 or DFZ_ENOMEM; the caller

@@ -142,21 +142,21 @@ static void md_bucket(const struct dfz__campaign *c,
 	fprintf(f, "### %s ", b->id);
 	md_code(f, b->signature);
 	fprintf(f, "\n\n- class `%s`, oracle `%s`, level %s, target %s, "
-		"switches %s\n- %s input(s): ", b->cls,
+		"switches %s\n- %s input(s); message: ", b->cls,
 		b->oracle ? b->oracle : "-", b->level ? b->level : "-",
 		b->target, b->bugs && *b->bugs ? b->bugs : "none",
 		dfz__fmt_num(b->count, n, sizeof(n)));
 	md_cell(f, b->message);
 	fprintf(f, "\n- reproducer `%s`",
-		dfz__artifact_uri(c, b->reproducer, uri, sizeof(uri)));
+		dfz__artifact_path(c, b->reproducer, uri, sizeof(uri)));
 	if (dfz_json_num(dfz_json_get(b->min, "bytes_out"), &v))
 		fprintf(f, " (%s bytes", dfz__fmt_num(v, n, sizeof(n)));
 	if (dfz_json_num(dfz_json_get(b->min, "bytes_in"), &v))
 		fprintf(f, ", minimized from %s", dfz__fmt_num(v, n, sizeof(n)));
 	fputs(b->min ? ")" : "", f);
-	fprintf(f, ", plan `%s`", dfz__artifact_uri(c, b->plan, uri, sizeof(uri)));
+	fprintf(f, ", plan `%s`", dfz__artifact_path(c, b->plan, uri, sizeof(uri)));
 	if (b->c)
-		fprintf(f, ", C `%s`", dfz__artifact_uri(c, b->c, uri, sizeof(uri)));
+		fprintf(f, ", C `%s`", dfz__artifact_path(c, b->c, uri, sizeof(uri)));
 	fputc('\n', f);
 	if (b->signal) {
 		const struct dfz_json *fr = dfz_json_get(b->signal, "frames");
