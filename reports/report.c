@@ -133,41 +133,60 @@ static void uri_encode(const char *s, char *buf, size_t len)
 	buf[k] = 0;
 }
 
+/*
+ * @rel (relative to the triage dir) as a path relative to the output dir,
+ * through "../" when they only share an ancestor. False when they share
+ * nothing but the root (or a realpath is unknown).
+ */
+static bool relative_to_out(const struct dfz__campaign *c, const char *rel,
+			    char *buf, size_t len)
+{
+	const char *o = c->out_abs, *b = c->tr.base_abs;
+	size_t common = 0, k = 0;
+
+	if (!o || !b)
+		return false;
+	/* The longest common prefix that ends at a component boundary. */
+	for (size_t i = 0;; i++) {
+		if ((!o[i] || o[i] == '/') && (!b[i] || b[i] == '/'))
+			common = i;
+		if (!o[i] || !b[i] || o[i] != b[i])
+			break;
+	}
+	if (common == 0)
+		return false;
+	buf[0] = 0;
+	for (const char *p = o + common; *p && k + 4 < len; p++)
+		if (*p == '/') {
+			memcpy(buf + k, "../", 4);
+			k += 3;
+		}
+	b += common;
+	b += *b == '/';
+	return dfz__path(buf + k, len - k, "%s%s%s", b, *b ? "/" : "", rel);
+}
+
 char *dfz__artifact_uri(const struct dfz__campaign *c, const char *rel,
 			char *buf, size_t len)
 {
-	char base[PATH_MAX], path[8192];
-	size_t n = c->out_abs ? strlen(c->out_abs) : 0;
+	char path[8192];
 
-	if (!c->tr.base || !realpath(c->tr.base, base))
-		snprintf(base, sizeof(base), "%s", c->tr.base ? c->tr.base : ".");
-	if (n && !strcmp(base, c->out_abs)) {
-		uri_encode(rel, buf, len);
-	} else if (n && !strncmp(base, c->out_abs, n) && base[n] == '/') {
-		snprintf(path, sizeof(path), "%s/%s", base + n + 1, rel);
+	if (relative_to_out(c, rel, path, sizeof(path))) {
 		uri_encode(path, buf, len);
-	} else {
-		snprintf(path, sizeof(path), "%s/%s", base, rel);
-		snprintf(buf, len, "file://");
-		uri_encode(path, buf + strlen(buf), len - strlen(buf));
+		return buf;
 	}
+	dfz__path(path, sizeof(path), "%s/%s",
+		  c->tr.base_abs ? c->tr.base_abs : c->tr.base, rel);
+	snprintf(buf, len, "file://");
+	uri_encode(path, buf + strlen(buf), len - strlen(buf));
 	return buf;
 }
 
 char *dfz__artifact_path(const struct dfz__campaign *c, const char *rel,
 			 char *buf, size_t len)
 {
-	char base[PATH_MAX];
-	size_t n = c->out_abs ? strlen(c->out_abs) : 0;
-
-	if (!c->tr.base || !realpath(c->tr.base, base))
-		base[0] = 0;
-	if (n && !strcmp(base, c->out_abs))
-		snprintf(buf, len, "%s", rel);
-	else if (n && !strncmp(base, c->out_abs, n) && base[n] == '/')
-		dfz__path(buf, len, "%s/%s", base + n + 1, rel);
-	else
-		dfz__path(buf, len, "%s/%s", c->tr.base ? c->tr.base : ".", rel);
+	if (!relative_to_out(c, rel, buf, len))
+		dfz__path(buf, len, "%s/%s", c->tr.base, rel);
 	return buf;
 }
 

@@ -595,6 +595,7 @@ void dfz__campaign_fini(struct dfz__campaign *c)
 	free(c->tr.b);
 	free(c->tr.path);
 	free(c->tr.base);
+	free(c->tr.base_abs);
 	free(c->out_abs);
 	memset(&c->tr, 0, sizeof(c->tr));
 }

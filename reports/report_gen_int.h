@@ -97,6 +97,7 @@ struct dfz__triage {
 	struct dfz_json *root;
 	char *path;                       /* triage.json as found */
 	char *base;                       /* its dir: bucket paths hang off it */
+	char *base_abs;                   /* realpath of @base, or NULL */
 	const char *campaign;
 	double inputs;
 	struct dfz__bucket *b;
@@ -158,15 +159,16 @@ char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut);
 
 /*
  * dfz__artifact_uri() - @rel (a path relative to the triage dir) as a URI
- * reference from the output dir: relative when the triage dir is inside
- * it, else an absolute file: URI. Percent-encoded. Return: @buf.
+ * reference from the output dir: relative (through "../" when needed)
+ * unless the two share nothing but the root, then an absolute file: URI.
+ * Percent-encoded. Return: @buf.
  */
 char *dfz__artifact_uri(const struct dfz__campaign *c, const char *rel,
 			char *buf, size_t len);
 
 /*
  * dfz__artifact_path() - @rel as a path for a reader of the outputs:
- * relative to the output dir when the triage dir is inside it, else the
+ * relative to the output dir as dfz__artifact_uri() makes it, else the
  * triage dir as given joined with @rel. Return: @buf.
  */
 char *dfz__artifact_path(const struct dfz__campaign *c, const char *rel,

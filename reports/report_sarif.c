@@ -231,8 +231,7 @@ static void reproducers(struct sarif *s, const struct dfz__bucket *b,
 			const size_t idx[3])
 {
 	static const char *const what[3] = {
-		"minimized reproducer: the bare choice stream the fuzz target "
-		"reads",
+		"minimized reproducer: the fuzz target's bare choice stream",
 		"minimized reproducer plan (dmafuzz show format)",
 		"standalone C reproducer",
 	};

@@ -6,6 +6,7 @@
  * instead of a report that silently lacks parts. The files a bucket names
  * (plan, C reproducer, verdict, disassembly) are read whole, bounded.
  */
+#define _XOPEN_SOURCE 700               /* realpath() */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -300,6 +301,7 @@ int dfz__triage_read(struct dfz__campaign *c, const char *path, char *err,
 		*slash = 0;
 	else
 		strcpy(tr->base, ".");
+	tr->base_abs = realpath(tr->base, NULL);
 	check_root(&k, tr);
 	if (k.failed) {
 		snprintf(err, errlen, "%s: %s", path, perr);

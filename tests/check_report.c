@@ -501,6 +501,19 @@ START_TEST(test_report_outputs)
 	check_md(OUT "/c/summary.md");
 	/* Nothing but the four outputs was added (no temporary file left). */
 	ck_assert_int_eq(entries(OUT "/c"), 3 + 4);
+	/* A report beside the triage dir links to it through "..". */
+	ck_assert_int_eq(report("-q -o " OUT "/c/report " OUT "/c"), 0);
+	{
+		char *m = slurp(OUT "/c/report/summary.md", NULL);
+		struct dfz_json *s = parse_file(OUT "/c/report/findings.sarif");
+
+		ck_assert_ptr_nonnull(strstr(m, "plan `../triage/buckets/b01/repro.plan`"));
+		ck_assert_str_eq(str_at(s, "runs.0.results.0.relatedLocations.0."
+					"physicalLocation.artifactLocation.uri"),
+				 "../triage/buckets/b01/repro.bin");
+		free(m);
+		dfz_json_free(s);
+	}
 }
 END_TEST
 
