@@ -370,6 +370,34 @@ static bool has_key(const struct dfz_json *o, const char *k)
 	return false;
 }
 
+/* An object key and its colon; the key (caller frees) or NULL. */
+static char *parse_key(struct reader *r, const struct dfz_json *obj)
+{
+	char *key;
+
+	if (r->pos >= r->n || r->s[r->pos] != '"') {
+		fail(r, "expected a string key");
+		return NULL;
+	}
+	key = parse_chars(r);
+	if (!key)
+		return NULL;
+	if (has_key(obj, key)) {
+		fail(r, "duplicate key \"%.60s\"", key);
+		goto err_free;
+	}
+	skip_ws(r);
+	if (r->pos >= r->n || r->s[r->pos] != ':') {
+		fail(r, "expected ':'");
+		goto err_free;
+	}
+	r->pos++;
+	return key;
+err_free:
+	free(key);
+	return NULL;
+}
+
 /* The members of an object or the items of an array, after the opening
  * bracket, up to and including the closing one. */
 static int parse_members(struct reader *r, struct dfz_json *c, unsigned depth)
@@ -387,27 +415,8 @@ static int parse_members(struct reader *r, struct dfz_json *c, unsigned depth)
 		struct dfz_json *v;
 
 		skip_ws(r);
-		if (obj) {
-			if (r->pos >= r->n || r->s[r->pos] != '"') {
-				fail(r, "expected a string key");
-				return -1;
-			}
-			key = parse_chars(r);
-			if (!key)
-				return -1;
-			if (has_key(c, key)) {
-				fail(r, "duplicate key \"%.60s\"", key);
-				free(key);
-				return -1;
-			}
-			skip_ws(r);
-			if (r->pos >= r->n || r->s[r->pos] != ':') {
-				free(key);
-				fail(r, "expected ':'");
-				return -1;
-			}
-			r->pos++;
-		}
+		if (obj && !(key = parse_key(r, c)))
+			return -1;
 		v = parse_value(r, depth + 1);
 		if (!v || push(r, c, v, key) < 0) {
 			free(key);

@@ -206,44 +206,43 @@ static int mkdir_p(const char *path)
 	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* Output @i of @c into the temporary file @tmp, flushed to disk. */
+static int write_one(const struct dfz__campaign *c, size_t i, const char *tmp,
+		     char *err, size_t errlen)
+{
+	FILE *f = fopen(tmp, "w");
+	int rc;
+
+	if (!f) {
+		snprintf(err, errlen, "cannot write '%s': %s", tmp,
+			 strerror(errno));
+		return DFZ_EFAULT;
+	}
+	rc = writers[i](c, f);
+	if (rc < 0)
+		snprintf(err, errlen, "writing '%s': %s", tmp, dfz_strerror(rc));
+	else if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0)
+		rc = DFZ_EFAULT;
+	if (fclose(f) != 0 && rc == 0)
+		rc = DFZ_EFAULT;
+	if (rc == DFZ_EFAULT)
+		snprintf(err, errlen, "writing '%s': %s", tmp,
+			 strerror(errno ? errno : EIO));
+	return rc;
+}
+
 /* Write every output to its temporary file, then rename them all. */
 static int write_outputs(const struct dfz__campaign *c, const char *out,
 			 char *err, size_t errlen)
 {
 	char tmp[NOUT][4096], dst[4096];
-	size_t done = 0;
+	size_t done;
 	int rc = 0;
 
-	for (; done < NOUT; done++) {
-		FILE *f;
-
+	for (done = 0; rc == 0 && done < NOUT; done++) {
 		snprintf(tmp[done], sizeof(tmp[done]), "%s/.%s.tmp.%ld", out,
 			 out_names[done], (long)getpid());
-		f = fopen(tmp[done], "w");
-		if (!f) {
-			snprintf(err, errlen, "cannot write '%s': %s", tmp[done],
-				 strerror(errno));
-			rc = DFZ_EFAULT;
-			break;
-		}
-		rc = writers[done](c, f);
-		if (rc < 0)
-			snprintf(err, errlen, "writing '%s': %s", tmp[done],
-				 dfz_strerror(rc));
-		else if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
-			snprintf(err, errlen, "writing '%s': %s", tmp[done],
-				 strerror(errno ? errno : EIO));
-			rc = DFZ_EFAULT;
-		}
-		if (fclose(f) != 0 && rc == 0) {
-			snprintf(err, errlen, "writing '%s': %s", tmp[done],
-				 strerror(errno));
-			rc = DFZ_EFAULT;
-		}
-		if (rc < 0) {
-			done++;
-			break;
-		}
+		rc = write_one(c, done, tmp[done], err, errlen);
 	}
 	for (size_t i = 0; rc == 0 && i < NOUT; i++) {
 		snprintf(dst, sizeof(dst), "%s/%s", out, out_names[i]);

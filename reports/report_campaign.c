@@ -416,13 +416,14 @@ static int cmp_double(const void *a, const void *b)
  * @t (seconds). Return: 0, or DFZ_ENOMEM. A name without one counts as
  * not found (old AFL++ versions): *@untimed is set. */
 static int finding_times(const char *dir, double **t, size_t *n,
-			 size_t *cap, bool *untimed)
+			 size_t *cap, bool *untimed, bool *seen)
 {
 	struct dirent *e;
 	DIR *d = opendir(dir);
 
 	if (!d)
 		return 0;
+	*seen = true;
 	while ((e = readdir(d)) && *n < MAX_PLOT_ROWS) {
 		const char *tm = strstr(e->d_name, ",time:");
 
@@ -449,44 +450,63 @@ static int finding_times(const char *dir, double **t, size_t *n,
 	return 0;
 }
 
-/* The findings step line of @in from its crashes/ and hangs/ dirs. */
-static int read_finds(struct dfz__inst *in, const char *dir)
+/*
+ * A step line of how many files named "id:...,time:MS,..." the subdirs
+ * @kinds of @dir held over time, from 0 at 0 to @end (or the last file).
+ * Nothing (*@np 0) when no such subdir exists or a name lacks its time
+ * (old AFL++ versions).
+ */
+static int read_steps(const char *dir, const char *const *kinds, int nkinds,
+		      double end, double **xs, double **ys, size_t *np)
 {
-	static const char *const kinds[] = { "crashes", "hangs" };
+	bool untimed = false, seen = false;
 	size_t n = 0, cap = 0;
-	bool untimed = false;
-	double *t = NULL, end;
+	double *t = NULL;
 	char path[4096];
 	int rc = 0;
 
-	for (int k = 0; k < 2 && rc == 0; k++)
+	for (int k = 0; k < nkinds && rc == 0; k++)
 		if (dfz__path(path, sizeof(path), "%s/%s", dir, kinds[k]))
-			rc = finding_times(path, &t, &n, &cap, &untimed);
-	if (rc < 0 || untimed)
+			rc = finding_times(path, &t, &n, &cap, &untimed, &seen);
+	if (rc < 0 || untimed || !seen)
 		goto out_free;
 	qsort(t, n, sizeof(*t), cmp_double);
-	in->find_t = malloc((2 * n + 2) * sizeof(double));
-	in->find_n = malloc((2 * n + 2) * sizeof(double));
-	if (!in->find_t || !in->find_n) {
+	*xs = malloc((2 * n + 2) * sizeof(double));
+	*ys = malloc((2 * n + 2) * sizeof(double));
+	if (!*xs || !*ys) {
 		rc = DFZ_ENOMEM;
 		goto out_free;
 	}
-	in->find_t[0] = in->find_n[0] = 0;
+	(*xs)[0] = (*ys)[0] = 0;
 	for (size_t i = 0; i < n; i++) {
-		in->find_t[2 * i + 1] = in->find_t[2 * i + 2] = t[i];
-		in->find_n[2 * i + 1] = (double)i;
-		in->find_n[2 * i + 2] = (double)i + 1;
+		(*xs)[2 * i + 1] = (*xs)[2 * i + 2] = t[i];
+		(*ys)[2 * i + 1] = (double)i;
+		(*ys)[2 * i + 2] = (double)i + 1;
 	}
-	end = n ? t[n - 1] : 0;
-	if (in->run_time > end)
-		end = in->run_time;
-	if (in->s.n && in->s.t[in->s.n - 1] > end)
-		end = in->s.t[in->s.n - 1];
-	in->find_t[2 * n + 1] = end;
-	in->find_n[2 * n + 1] = (double)n;
-	in->nfind = 2 * n + 2;
+	(*xs)[2 * n + 1] = n && t[n - 1] > end ? t[n - 1] : end;
+	(*ys)[2 * n + 1] = (double)n;
+	*np = 2 * n + 2;
 out_free:
 	free(t);
+	return rc;
+}
+
+/* The findings and corpus step lines of @in: from the crashes/, hangs/
+ * and queue/ file names, more precise than plot_data's rows. */
+static int read_finds(struct dfz__inst *in, const char *dir)
+{
+	static const char *const finds[] = { "crashes", "hangs" };
+	static const char *const corpus[] = { "queue" };
+	double end = in->run_time > 0 ? in->run_time : 0;
+	int rc;
+
+	if (in->s.n && in->s.t[in->s.n - 1] > end)
+		end = in->s.t[in->s.n - 1];
+	rc = read_steps(dir, finds, 2, end, &in->find_t, &in->find_n,
+			&in->nfind);
+	if (rc == 0)
+		rc = read_steps(dir, corpus, 1, end, &in->corpus_t,
+				&in->corpus_n, &in->ncorpus);
 	return rc;
 }
 
@@ -566,6 +586,19 @@ void dfz__totals_of(const struct dfz__campaign *c, int target,
 	}
 }
 
+void dfz__totals_one(const struct dfz__inst *in, struct dfz__totals *t)
+{
+	*t = (struct dfz__totals){
+		.ninst = 1, .run_time = in->run_time,
+		.execs_done = in->execs_done,
+		.execs_per_sec = in->execs_per_sec,
+		.corpus_count = in->corpus_count,
+		.edges_found = in->edges_found,
+		.saved_crashes = in->saved_crashes,
+		.saved_hangs = in->saved_hangs,
+	};
+}
+
 static void inst_fini(struct dfz__inst *in)
 {
 	free(in->name);
@@ -576,6 +609,8 @@ static void inst_fini(struct dfz__inst *in)
 	free(in->s.finds);
 	free(in->find_t);
 	free(in->find_n);
+	free(in->corpus_t);
+	free(in->corpus_n);
 }
 
 void dfz__campaign_fini(struct dfz__campaign *c)

@@ -59,11 +59,15 @@ struct dfz__inst {
 	double stability;                 /* percent */
 	double cycles_done;
 	bool has_edges;                   /* plot_data has edges_found */
-	/* Findings over time from the crash and hang file names ("time:MS"):
-	 * a step line, more precise than plot_data's rows. */
+	/* Findings and corpus over time from the crash, hang and queue file
+	 * names ("time:MS"): step lines, more precise than plot_data's rows
+	 * (which AFL++ writes about once a minute without its UI). */
 	double *find_t;
 	double *find_n;
 	size_t nfind;                     /* points; 0: use plot_data */
+	double *corpus_t;
+	double *corpus_n;
+	size_t ncorpus;                   /* points; 0: none */
 	bool has_plot;                    /* a plot_data file was read */
 	char plot_note[160];              /* why not, or what was skipped */
 	struct dfz__series s;
@@ -132,6 +136,9 @@ struct dfz__totals {
 
 void dfz__totals_of(const struct dfz__campaign *c, int target,
 		    struct dfz__totals *t);
+
+/* The statistics of one instance as totals (unknown ones stay -1). */
+void dfz__totals_one(const struct dfz__inst *in, struct dfz__totals *t);
 
 /*
  * dfz__campaign_read() - every AFL++ instance under @c->dir into @c.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * index.html: one self-contained page (inline CSS and SVG, no script) for
- * a campaign: the instance table, plots of coverage, execs/s and findings
- * over time, and one section per triage bucket (verdict, evidence,
+ * a campaign: the instance table, plots of coverage, corpus, execs/s and
+ * findings over time, and one section per triage bucket (verdict, evidence,
  * reproducer links, minimized plan, emitted C, and for a signal crash the
  * disassembly with the faulting line marked and the frames). The markup is
  * well-formed XML (XHTML-compatible) so a strict XML parser can check it.
@@ -112,16 +112,9 @@ static void html_campaign(const struct dfz__campaign *c, FILE *f)
 	      "</tr>\n", f);
 	for (size_t i = 0; i < c->ninst; i++) {
 		const struct dfz__inst *in = &c->inst[i];
-		struct dfz__totals one = {
-			.ninst = 1, .run_time = in->run_time,
-			.execs_done = in->execs_done,
-			.execs_per_sec = in->execs_per_sec,
-			.corpus_count = in->corpus_count,
-			.edges_found = in->edges_found,
-			.saved_crashes = in->saved_crashes,
-			.saved_hangs = in->saved_hangs,
-		};
+		struct dfz__totals one;
 
+		dfz__totals_one(in, &one);
 		inst_row(f, dfz__target_names[in->target], in->name, &one, in);
 	}
 	dfz__totals_of(c, -1, &t);
@@ -132,46 +125,58 @@ static void html_campaign(const struct dfz__campaign *c, FILE *f)
 	      "edges are the most one instance found.</p></section>\n", f);
 }
 
-/* One chart of metric @which (0 coverage, 1 execs/s, 2 findings). */
+/* The line of instance @in in chart @which (0 coverage, 1 corpus,
+ * 2 execs/s, 3 findings). */
+static struct dfz__line line_of(const struct dfz__inst *in, int which,
+				bool edges)
+{
+	struct dfz__line l = { .name = in->name, .x = in->s.t, .n = in->s.n };
+
+	if (which == 0) {
+		l.y = edges ? in->s.edges : in->s.map;
+	} else if (which == 1) {
+		l = (struct dfz__line){ .name = in->name, .x = in->corpus_t,
+					.y = in->corpus_n, .n = in->ncorpus };
+	} else if (which == 2) {
+		l.y = in->s.eps;
+	} else if (in->nfind) {
+		l = (struct dfz__line){ .name = in->name, .x = in->find_t,
+					.y = in->find_n, .n = in->nfind };
+	} else {
+		l.y = in->s.finds;
+	}
+	return l;
+}
+
 static void chart(const struct dfz__campaign *c, FILE *f, int which)
 {
+	static const char *const titles[4] = {
+		"Coverage over time", "Corpus over time (queue entries)",
+		"Executions per second", "Findings over time (crashes + hangs)",
+	};
+	static const char *const ylabels[4] = {
+		"edges found", "corpus entries", "execs/s",
+		"saved crashes + hangs",
+	};
 	struct dfz__line lines[DFZ__CHART_MAX_LINES];
 	bool edges = dfz__all_have_edges(c);
+	enum dfz__unit unit = which == 2 ? DFZ__UNIT_RATE : DFZ__UNIT_COUNT;
 	size_t n = 0;
 
-	for (size_t i = 0; i < c->ninst && n < DFZ__CHART_MAX_LINES; i++) {
-		const struct dfz__inst *in = &c->inst[i];
-		const double *y[3] = { edges ? in->s.edges : in->s.map,
-				       in->s.eps, in->s.finds };
-
-		lines[n++] = (struct dfz__line){
-			.name = in->name, .x = in->s.t, .y = y[which],
-			.n = in->s.n,
-		};
-		if (which == 2 && in->nfind)
-			lines[n - 1] = (struct dfz__line){
-				.name = in->name, .x = in->find_t,
-				.y = in->find_n, .n = in->nfind,
-			};
-	}
-	if (which == 0)
-		dfz__svg_chart(f, "Coverage over time",
-			       edges ? "edges found" : "map size (%)", lines, n,
-			       edges ? DFZ__UNIT_COUNT : DFZ__UNIT_PCT);
-	else if (which == 1)
-		dfz__svg_chart(f, "Executions per second", "execs/s", lines, n,
-			       DFZ__UNIT_RATE);
-	else
-		dfz__svg_chart(f, "Findings over time (crashes + hangs)",
-			       "saved crashes + hangs", lines, n,
-			       DFZ__UNIT_COUNT);
+	for (size_t i = 0; i < c->ninst && n < DFZ__CHART_MAX_LINES; i++)
+		lines[n++] = line_of(&c->inst[i], which, edges);
+	if (which == 0 && !edges)
+		unit = DFZ__UNIT_PCT;
+	dfz__svg_chart(f, titles[which],
+		       which == 0 && !edges ? "map size (%)" : ylabels[which],
+		       lines, n, unit);
 }
 
 static void html_plots(const struct dfz__campaign *c, FILE *f)
 {
 	fputs("<section id=\"plots\"><h2>Over time</h2>\n<div class=\"charts\">\n",
 	      f);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 		chart(c, f, k);
 	fputs("</div>\n", f);
 	for (size_t i = 0; i < c->ninst; i++) {

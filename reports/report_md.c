@@ -90,16 +90,9 @@ static void md_campaign(const struct dfz__campaign *c, FILE *f)
 	      "|---|---|---:|---:|---:|---:|---:|---:|---:|\n", f);
 	for (size_t i = 0; i < c->ninst; i++) {
 		const struct dfz__inst *in = &c->inst[i];
-		struct dfz__totals one = {
-			.ninst = 1, .run_time = in->run_time,
-			.execs_done = in->execs_done,
-			.execs_per_sec = in->execs_per_sec,
-			.corpus_count = in->corpus_count,
-			.edges_found = in->edges_found,
-			.saved_crashes = in->saved_crashes,
-			.saved_hangs = in->saved_hangs,
-		};
+		struct dfz__totals one;
 
+		dfz__totals_one(in, &one);
 		md_row(f, dfz__target_names[in->target], in->name, &one, in);
 	}
 	for (int k = 0; k < DFZ__TARGETS; k++) {

@@ -238,8 +238,8 @@ enum dfz_report_stage {
  * path component naming one: xfer, host, api, parse) and the triage
  * output (the contract of `dmafuzz triage`; absent is fine and said so),
  * then writes summary.md, summary.json, findings.sarif (SARIF 2.1.0, one
- * result per bucket) and index.html (plots of coverage, execs/s and
- * findings over time as inline SVG; one section per bucket) into
+ * result per bucket) and index.html (plots of coverage, corpus, execs/s
+ * and findings over time as inline SVG; one section per bucket) into
  * @cfg->out. Every output goes to a temporary file first; all four are
  * renamed into place only once all four are complete, so a failure leaves
  * the previous outputs (or none) behind, never a partial one. The same
