@@ -578,7 +578,8 @@ void dfz__totals_of(const struct dfz__campaign *c, int target,
 			t->run_time = in->run_time;
 		t->execs_done += in->execs_done > 0 ? in->execs_done : 0;
 		t->execs_per_sec += in->execs_per_sec > 0 ? in->execs_per_sec : 0;
-		t->corpus_count += in->corpus_count > 0 ? in->corpus_count : 0;
+		if (in->corpus_count > t->corpus_count)
+			t->corpus_count = in->corpus_count;
 		if (in->edges_found > t->edges_found)
 			t->edges_found = in->edges_found;
 		t->saved_crashes += in->saved_crashes > 0 ? in->saved_crashes : 0;

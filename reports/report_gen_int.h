@@ -128,7 +128,8 @@ struct dfz__totals {
 	double run_time;                  /* the longest */
 	double execs_done;
 	double execs_per_sec;
-	double corpus_count;
+	double corpus_count;              /* the largest (synced instances
+					   * share their entries) */
 	double edges_found;               /* the most of one instance */
 	double saved_crashes;
 	double saved_hangs;

@@ -121,8 +121,8 @@ static void html_campaign(const struct dfz__campaign *c, FILE *f)
 	snprintf(name, sizeof(name), "%zu instance(s)", t.ninst);
 	inst_row(f, "all", name, &t, NULL);
 	fputs("</table>\n<p class=\"meta\">The total run time is the longest "
-	      "instance's; execs, execs/s, corpus, crashes and hangs add up; "
-	      "edges are the most one instance found.</p></section>\n", f);
+	      "instance's; execs, execs/s, crashes and hangs add up; corpus and "
+	      "edges are the most one instance has.</p></section>\n", f);
 }
 
 /* The line of instance @in in chart @which (0 coverage, 1 corpus,

@@ -112,9 +112,9 @@ static void md_campaign(const struct dfz__campaign *c, FILE *f)
 		md_row(f, "**all**", name, &t, NULL);
 	}
 	fputc('\n', f);
-	fputs("Run time is the longest instance's; execs, execs/s, corpus, "
-	      "crashes and hangs add up over instances; edges are the most "
-	      "one instance found.\n\n", f);
+	fputs("Run time is the longest instance's; execs, execs/s, crashes "
+	      "and hangs add up over instances; corpus and edges are the most "
+	      "one instance has.\n\n", f);
 }
 
 /* Member @key of the signal object of @b as a string, or @dflt. */

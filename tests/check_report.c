@@ -433,6 +433,7 @@ static void check_summary_json(const char *path)
 	ck_assert_int_eq(int_at(j, "instances.1.edges_found"), 1702);
 	ck_assert_int_eq(int_at(j, "totals.execs_done"), 18204 + 49112);
 	ck_assert_int_eq(int_at(j, "totals.saved_crashes"), 3);
+	ck_assert_int_eq(int_at(j, "totals.corpus_count"), 301);   /* the largest */
 	ck_assert_int_eq(int_at(j, "targets.xfer.instances"), 1);
 	b = path_get(j, "triage.buckets");
 	ck_assert_uint_eq(dfz_json_len(b), 2);
