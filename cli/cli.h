@@ -34,6 +34,7 @@ int cli_matrix(int argc, char **argv);
 int cli_min(int argc, char **argv);
 int cli_triage(int argc, char **argv);
 int cli_emit_c(int argc, char **argv);
+int cli_report(int argc, char **argv);
 
 /* mkdir -p: create @path and its missing parents. Return 0 or -1. */
 int cli_mkdir_p(const char *path);

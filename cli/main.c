@@ -27,6 +27,7 @@ static const char usage[] =
 	"  emit-c FILE         write a standalone C program that reproduces a plan\n"
 	"  triage DIR          bucket, minimize and explain the findings of a campaign\n"
 	"  bench [DIR]         measure plans/s and engine throughput vs memcpy\n"
+	"  report DIR          campaign report: summary.md/.json, SARIF, HTML\n"
 	"\n"
 	"Run 'dmafuzz COMMAND --help' for the options of a command.\n";
 
@@ -123,6 +124,7 @@ int main(int argc, char **argv)
 		{ "bench", cli_bench },   { "fuzz", cli_fuzz },
 		{ "matrix", cli_matrix }, { "min", cli_min },
 		{ "triage", cli_triage }, { "emit-c", cli_emit_c },
+		{ "report", cli_report },
 	};
 
 	if (argc < 2) {

@@ -281,4 +281,120 @@ struct dfz_emit_config {
 int dfz_emit_c(const struct dfz_plan *p, const struct dfz_emit_config *cfg,
 	       FILE *f);
 
+/* ------------------------------------------------------------ report */
+
+/*
+ * A strict, bounded JSON reader: what the report reads back (triage.json)
+ * and what its tests check the outputs with. A parsed document is a tree
+ * of values; accessors take NULL and wrong types and answer NULL, 0 or
+ * false, so a lookup chain needs one check at its end.
+ */
+#define DFZ_JSON_MAX_TEXT (64u << 20)  /* bytes of one document */
+#define DFZ_JSON_MAX_DEPTH 64u         /* nesting of arrays and objects */
+#define DFZ_JSON_MAX_NODES (1u << 22)  /* values in one document */
+
+struct dfz_json;
+
+enum dfz_json_type {
+	DFZ_JSON_NONE = 0,                /* no value (a NULL pointer) */
+	DFZ_JSON_NULL,
+	DFZ_JSON_BOOL,
+	DFZ_JSON_NUMBER,
+	DFZ_JSON_STRING,
+	DFZ_JSON_ARRAY,
+	DFZ_JSON_OBJECT,
+};
+
+/**
+ * dfz_json_parse() - parse one JSON document (RFC 8259, strictly: no
+ * comments, trailing commas, duplicate keys, invalid UTF-8, lone
+ * surrogates or \u0000; at most DFZ_JSON_MAX_TEXT bytes, DFZ_JSON_MAX_DEPTH
+ * levels and DFZ_JSON_MAX_NODES values).
+ * @text: borrowed, @n bytes (need not be NUL-terminated).
+ * @out: the root; caller owns; release with dfz_json_free(). NULL on error.
+ * @err: out, @errlen bytes: "line L, column C: what" on error (may be NULL).
+ * Return: 0, DFZ_EINVAL (not valid JSON, or over a cap), DFZ_ENOMEM.
+ */
+int dfz_json_parse(const char *text, size_t n, struct dfz_json **out,
+		   char *err, size_t errlen);
+
+/** dfz_json_free() - release a document from dfz_json_parse(); accepts NULL. */
+void dfz_json_free(struct dfz_json *j);
+
+/** dfz_json_type_of() - the type of @j; DFZ_JSON_NONE for NULL. */
+enum dfz_json_type dfz_json_type_of(const struct dfz_json *j);
+
+/** dfz_json_get() - member @key of object @obj, or NULL (borrowed). */
+const struct dfz_json *dfz_json_get(const struct dfz_json *obj,
+				    const char *key);
+
+/** dfz_json_len() - items of an array or members of an object; else 0. */
+size_t dfz_json_len(const struct dfz_json *j);
+
+/** dfz_json_at() - item @i of an array (or member @i of an object), or NULL. */
+const struct dfz_json *dfz_json_at(const struct dfz_json *j, size_t i);
+
+/** dfz_json_key() - the key of member @i of object @obj, or NULL. */
+const char *dfz_json_key(const struct dfz_json *obj, size_t i);
+
+/** dfz_json_str() - the text of string @j (borrowed from @j), or NULL. */
+const char *dfz_json_str(const struct dfz_json *j);
+
+/** dfz_json_num() - the value of number @j into @out; false if no number. */
+bool dfz_json_num(const struct dfz_json *j, double *out);
+
+/** dfz_json_bool() - the value of boolean @j into @out; false if none. */
+bool dfz_json_bool(const struct dfz_json *j, bool *out);
+
+/*
+ * struct dfz_report_config - what dfz_report_write() reads and writes.
+ * Every string is borrowed for the call; NULL takes the default.
+ */
+struct dfz_report_config {
+	const char *dir;                  /* the campaign directory */
+	const char *out;                  /* where the outputs go; NULL: @dir */
+	const char *triage;               /* NULL: @dir/triage/triage.json */
+	const char *version;              /* the tool version in the SARIF */
+	const char *generated;            /* a "generated" stamp to print; NULL:
+					   * none (the outputs then depend on
+					   * the inputs alone) */
+};
+
+/* Which part of dfz_report_write() failed. */
+enum dfz_report_stage {
+	DFZ_REPORT_OK = 0,
+	DFZ_REPORT_CAMPAIGN,              /* the campaign dir is unreadable */
+	DFZ_REPORT_TRIAGE,                /* triage.json is not the contract */
+	DFZ_REPORT_OUTPUT,                /* an output could not be written */
+};
+
+/* The outputs, in the order they are written. */
+#define DFZ_REPORT_FILES { "summary.md", "summary.json", "findings.sarif", \
+			   "index.html" }
+
+/**
+ * dfz_report_write() - the report of a fuzz campaign.
+ * @cfg: borrowed.
+ * @stage: out: which part failed (DFZ_REPORT_OK on success).
+ * @err: out, @errlen bytes: a one-line message when it fails.
+ *
+ * Reads every AFL++ instance under @cfg->dir (each directory holding a
+ * fuzzer_stats file, with its plot_data; the fuzz target is the nearest
+ * path component naming one: xfer, host, api, parse) and the triage
+ * output (the contract of `dmafuzz triage`; absent is fine and said so),
+ * then writes summary.md, summary.json, findings.sarif (SARIF 2.1.0, one
+ * result per bucket) and index.html (plots of coverage, corpus, execs/s
+ * and findings over time as inline SVG; one section per bucket) into
+ * @cfg->out. Every output goes to a temporary file first; all four are
+ * renamed into place only once all four are complete, so a failure leaves
+ * the previous outputs (or none) behind, never a partial one. The same
+ * inputs give the same bytes.
+ *
+ * Return: 0; DFZ_ENOENT (the campaign dir or a named triage file is
+ * missing), DFZ_EINVAL (a corrupt input), DFZ_EFAULT (an output could not
+ * be written) or DFZ_ENOMEM, with @stage and @err saying what.
+ */
+int dfz_report_write(const struct dfz_report_config *cfg,
+		     enum dfz_report_stage *stage, char *err, size_t errlen);
+
 #endif /* DMAFUZZ_REPORT_H */

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `dmafuzz report DIR`: the report of a fuzz campaign (dfz_report_write()):
+ * summary.md, summary.json, findings.sarif and index.html, from the AFL++
+ * instances under DIR and the triage output. Exit 0 written, 2 bad input
+ * (flags, no campaign dir, a named triage file missing), 3 internal error,
+ * 4 triage.json is corrupt, 5 the outputs could not be written.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "dmafuzz/report.h"
+
+#ifndef DFZ_VERSION
+#define DFZ_VERSION "0.1.0"
+#endif
+
+#define EXIT_BAD_TRIAGE 4      /* triage.json is not the contract */
+#define EXIT_NO_OUTPUT 5       /* an output could not be written */
+
+static const char report_usage[] =
+	"usage: dmafuzz report [-o OUT] [--triage FILE] [--generated TEXT] DIR\n"
+	"\n"
+	"Write the report of the fuzz campaign in DIR: summary.md, summary.json,\n"
+	"findings.sarif (SARIF 2.1.0, one result per triage bucket) and\n"
+	"index.html (coverage, corpus, execs/s and findings over time; one\n"
+	"section per bucket). Reads every AFL++ instance under DIR (fuzzer_stats,\n"
+	"plot_data, the crash, hang and queue file names) and the triage output\n"
+	"of 'dmafuzz triage DIR' (DIR/triage/triage.json); without one the\n"
+	"report says so. All four files are written to temporary files first\n"
+	"and renamed into place together. The same inputs give the same bytes.\n"
+	"\n"
+	"  -o, --output OUT    write into OUT (default: DIR)\n"
+	"  -t, --triage FILE   the triage.json to read (default DIR/triage/triage.json)\n"
+	"  -g, --generated T   a stamp to print as 'generated' (default: none)\n"
+	"  -q, --quiet         no summary line on stderr\n"
+	"  -h, --help          this help\n"
+	"\n"
+	"exit: 0 written, 2 bad input (no such DIR, a missing --triage file),\n"
+	"3 internal error, 4 triage.json is corrupt, 5 outputs not written\n";
+
+static int exit_of(enum dfz_report_stage stage, int rc)
+{
+	if (rc == DFZ_ENOMEM)
+		return EXIT_INTERNAL;
+	switch (stage) {
+	case DFZ_REPORT_CAMPAIGN:
+		return EXIT_BAD_INPUT;
+	case DFZ_REPORT_TRIAGE:
+		return rc == DFZ_ENOENT ? EXIT_BAD_INPUT : EXIT_BAD_TRIAGE;
+	case DFZ_REPORT_OUTPUT:
+		return EXIT_NO_OUTPUT;
+	default:
+		return EXIT_INTERNAL;
+	}
+}
+
+int cli_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "triage", required_argument, NULL, 't' },
+		{ "generated", required_argument, NULL, 'g' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dfz_report_config cfg = { .version = DFZ_VERSION };
+	enum dfz_report_stage stage;
+	bool quiet = false;
+	char err[1024];
+	int o, rc;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "o:t:g:qh", opts, NULL)) != -1) {
+		switch (o) {
+		case 'o':
+			cfg.out = optarg;
+			break;
+		case 't':
+			cfg.triage = optarg;
+			break;
+		case 'g':
+			cfg.generated = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			return EXIT_CLEAN;
+		default:
+			fputs(report_usage, stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind + 1 != argc) {
+		cli_error("report", "expects exactly one DIR (try 'dmafuzz report --help')");
+		return EXIT_BAD_INPUT;
+	}
+	cfg.dir = argv[optind];
+	rc = dfz_report_write(&cfg, &stage, err, sizeof(err));
+	if (rc < 0) {
+		cli_error("report", "%s", err);
+		return exit_of(stage, rc);
+	}
+	if (!quiet)
+		fprintf(stderr, "report: %s/{summary.md,summary.json,"
+			"findings.sarif,index.html}\n", cfg.out ? cfg.out : cfg.dir);
+	return EXIT_CLEAN;
+}

@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The campaign side of a report: every AFL++ instance under a campaign
+ * directory (a directory holding a fuzzer_stats file), its statistics and
+ * its plot_data time series. The plot_data columns are found by the names
+ * in its header line, not by position: AFL++ versions differ (relative_time
+ * or unix_time, saved_crashes or unique_crashes, edges_found only since
+ * 4.0). A plot_data that cannot be read costs its plots, not the report.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report_gen_int.h"
+
+#define WALK_DEPTH 8                  /* directories below the campaign */
+#define MAX_INSTANCES 256
+#define MAX_PLOT_ROWS 1000000u
+#define MAX_STATS_BYTES (1u << 20)
+#define MAX_PLOT_BYTES (64u << 20)
+
+const char *const dfz__target_names[DFZ__TARGETS] = {
+	"xfer", "host", "api", "parse", "other",
+};
+
+struct found {
+	char **paths;                     /* relative to the campaign dir */
+	size_t n;
+	size_t cap;
+};
+
+static int found_add(struct found *fd, const char *rel)
+{
+	if (fd->n == fd->cap) {
+		size_t cap = fd->cap ? 2 * fd->cap : 16;
+		char **p = realloc(fd->paths, cap * sizeof(*p));
+
+		if (!p)
+			return DFZ_ENOMEM;
+		fd->paths = p;
+		fd->cap = cap;
+	}
+	fd->paths[fd->n] = strdup(rel);
+	return fd->paths[fd->n++] ? 0 : DFZ_ENOMEM;
+}
+
+/* Subdirectories of an instance or a triage output: never instances. */
+static bool skip_dir(const char *name)
+{
+	static const char *const skip[] = {
+		"queue", "crashes", "hangs", ".state", ".synced", "triage",
+		"inputs", "buckets",
+	};
+
+	if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2])))
+		return true;
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strcmp(name, skip[i]))
+			return true;
+	return false;
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Collect the dirs under @root/@rel holding a fuzzer_stats (symlinks are
+ * not followed; an instance's own subdirs are not searched). */
+static int walk(const char *root, const char *rel, unsigned depth,
+		struct found *fd)
+{
+	char path[4096], sub[4096];
+	struct dirent *e;
+	DIR *d;
+	int rc = 0;
+
+	if (!dfz__path(path, sizeof(path), "%s%s%s/fuzzer_stats", root,
+		       *rel ? "/" : "", rel))
+		return 0;
+	if (is_file(path))
+		return fd->n < MAX_INSTANCES ? found_add(fd, *rel ? rel : ".")
+					     : 0;
+	if (depth >= WALK_DEPTH)
+		return 0;
+	snprintf(path, sizeof(path), "%s%s%s", root, *rel ? "/" : "", rel);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (rc == 0 && (e = readdir(d))) {
+		struct stat st;
+
+		if (skip_dir(e->d_name))
+			continue;
+		if (!dfz__path(sub, sizeof(sub), "%s/%s", path, e->d_name) ||
+		    lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode) ||
+		    !dfz__path(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "",
+			       e->d_name))
+			continue;
+		rc = walk(root, sub, depth + 1, fd);
+	}
+	closedir(d);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The fuzz target of an instance at @path: the nearest component naming
+ * one (the campaign dir's own components count too). */
+static unsigned target_of(const char *path)
+{
+	char buf[4096], *save = NULL;
+	unsigned t = DFZ__TARGETS - 1;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = strtok_r(buf, "/", &save); p;
+	     p = strtok_r(NULL, "/", &save))
+		for (unsigned i = 0; i + 1 < DFZ__TARGETS; i++)
+			if (!strcmp(p, dfz__target_names[i]))
+				t = i;
+	return t;
+}
+
+char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t k;
+
+	if (cut)
+		*cut = false;
+	if (!f)
+		return NULL;
+	buf = malloc(max + 1);
+	if (!buf) {
+		fclose(f);
+		errno = ENOMEM;
+		return NULL;
+	}
+	k = fread(buf, 1, max, f);
+	if (cut && k == max && fgetc(f) != EOF)
+		*cut = true;
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		errno = EIO;
+		return NULL;
+	}
+	fclose(f);
+	buf[k] = 0;
+	if (n)
+		*n = k;
+	return buf;
+}
+
+/* A number, with an optional '%' after it; -1 when there is none. */
+static double stat_num(const char *s)
+{
+	char *end;
+	double v;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	v = strtod(s, &end);
+	if (end == s)
+		return -1;
+	return v;
+}
+
+/* One "key : value" line of fuzzer_stats into @in. */
+static void stat_line(struct dfz__inst *in, const char *key, const char *val)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} nums[] = {
+#define F(k, m) { k, offsetof(struct dfz__inst, m) }
+		F("run_time", run_time),       F("execs_done", execs_done),
+		F("execs_per_sec", execs_per_sec),
+		F("corpus_count", corpus_count), F("paths_total", corpus_count),
+		F("saved_crashes", saved_crashes),
+		F("unique_crashes", saved_crashes),
+		F("saved_hangs", saved_hangs), F("unique_hangs", saved_hangs),
+		F("edges_found", edges_found), F("total_edges", total_edges),
+		F("bitmap_cvg", bitmap_cvg),   F("stability", stability),
+		F("cycles_done", cycles_done),
+#undef F
+	};
+
+	if (!strcmp(key, "afl_version")) {
+		snprintf(in->afl_version, sizeof(in->afl_version), "%s", val);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if (!strcmp(key, nums[i].key))
+			*(double *)((char *)in + nums[i].off) = stat_num(val);
+}
+
+/* fuzzer_stats of @in (at @dir). Old versions have no run_time: it is
+ * last_update - start_time then. */
+static int read_stats(struct dfz__inst *in, const char *dir)
+{
+	char path[4096], *text, *save = NULL;
+	double start = -1, last = -1;
+
+	if (!dfz__path(path, sizeof(path), "%s/fuzzer_stats", dir))
+		return DFZ_ENOENT;
+	text = dfz__read_file(path, MAX_STATS_BYTES, NULL, NULL);
+	if (!text)
+		return errno == ENOMEM ? DFZ_ENOMEM : DFZ_ENOENT;
+	for (char *l = strtok_r(text, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(l, ':'), *k = l, *v;
+		size_t kl;
+
+		if (!colon)
+			continue;
+		v = colon + 1;
+		while (*v == ' ')
+			v++;
+		for (kl = (size_t)(colon - k); kl && k[kl - 1] == ' '; kl--)
+			;
+		k[kl] = 0;
+		v[strcspn(v, "\r")] = 0;
+		for (size_t e = strlen(v); e && v[e - 1] == ' '; e--)
+			v[e - 1] = 0;
+		stat_line(in, k, v);
+		if (!strcmp(k, "start_time"))
+			start = stat_num(v);
+		else if (!strcmp(k, "last_update"))
+			last = stat_num(v);
+	}
+	if (in->run_time < 0 && start >= 0 && last >= start)
+		in->run_time = last - start;
+	free(text);
+	return 0;
+}
+
+static int series_push(struct dfz__series *s, const double v[5])
+{
+	double **cols[5] = { &s->t, &s->edges, &s->map, &s->eps, &s->finds };
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+
+		for (int i = 0; i < 5; i++) {
+			double *p = realloc(*cols[i], cap * sizeof(double));
+
+			if (!p)
+				return DFZ_ENOMEM;
+			*cols[i] = p;
+		}
+		s->cap = cap;
+	}
+	for (int i = 0; i < 5; i++)
+		(*cols[i])[s->n] = v[i];
+	s->n++;
+	return 0;
+}
+
+/* The columns a plot draws, by header name; -1 when absent. */
+struct columns {
+	int time;
+	bool unix_time;
+	int edges;
+	int map;
+	int eps;
+	int crashes;
+	int hangs;
+	int count;
+};
+
+static int column_of(const char *name)
+{
+	static const char *const names[] = {
+		"relative_time", "unix_time", "edges_found", "map_size",
+		"execs_per_sec", "saved_crashes", "unique_crashes",
+		"saved_hangs", "unique_hangs",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return (int)i;
+	return -1;
+}
+
+static bool parse_header(char *line, struct columns *c)
+{
+	char *save = NULL;
+	int i = 0;
+
+	memset(c, -1, sizeof(*c));
+	c->unix_time = false;
+	for (char *p = strtok_r(line + 1, ",", &save); p;
+	     p = strtok_r(NULL, ",", &save), i++) {
+		int *slot[] = { &c->time, &c->time, &c->edges, &c->map,
+				&c->eps, &c->crashes, &c->crashes, &c->hangs,
+				&c->hangs };
+		int k;
+
+		p += strspn(p, " \t");
+		p[strcspn(p, " \t\r")] = 0;
+		k = column_of(p);
+		if (k >= 0)
+			*slot[k] = i;
+		if (k == 1)
+			c->unix_time = true;
+	}
+	c->count = i;
+	return c->time >= 0 && c->eps >= 0 && (c->edges >= 0 || c->map >= 0);
+}
+
+/* One data row into @v (t, edges, map, eps, finds); false if malformed. */
+static bool parse_row(char *line, const struct columns *c, double v[5])
+{
+	double cell[64] = { 0 };
+	char *save = NULL;
+	int i = 0;
+
+	for (char *p = strtok_r(line, ",", &save); p;
+	     p = strtok_r(NULL, ",", &save), i++) {
+		char *end;
+
+		if (i >= 64)
+			return false;
+		cell[i] = strtod(p, &end);
+		if (end == p)
+			return false;
+		end += strspn(end, "% \t\r");
+		if (*end)
+			return false;
+	}
+	if (i != c->count)
+		return false;
+	v[0] = cell[c->time];
+	v[1] = c->edges >= 0 ? cell[c->edges] : -1;
+	v[2] = c->map >= 0 ? cell[c->map] : -1;
+	v[3] = cell[c->eps];
+	v[4] = (c->crashes >= 0 ? cell[c->crashes] : 0) +
+	       (c->hangs >= 0 ? cell[c->hangs] : 0);
+	return true;
+}
+
+static int parse_plot(struct dfz__inst *in, char *text)
+{
+	char *save = NULL, *line = strtok_r(text, "\n", &save);
+	size_t bad = 0;
+	struct columns c;
+	double t0 = 0;
+
+	if (!line || line[0] != '#' || !parse_header(line, &c)) {
+		snprintf(in->plot_note, sizeof(in->plot_note),
+			 "plot_data has no header naming its columns");
+		return 0;
+	}
+	in->has_edges = c.edges >= 0;
+	while ((line = strtok_r(NULL, "\n", &save)) &&
+	       in->s.n < MAX_PLOT_ROWS) {
+		double v[5];
+
+		if (line[0] == '#')
+			continue;
+		if (!parse_row(line, &c, v)) {
+			bad++;
+			continue;
+		}
+		if (c.unix_time && in->s.n == 0)
+			t0 = v[0];
+		v[0] -= t0;
+		if (series_push(&in->s, v) < 0)
+			return DFZ_ENOMEM;
+	}
+	in->has_plot = true;
+	if (bad)
+		snprintf(in->plot_note, sizeof(in->plot_note),
+			 "%zu malformed plot_data row(s) skipped", bad);
+	return 0;
+}
+
+static int read_plot(struct dfz__inst *in, const char *dir)
+{
+	char path[4096], *text;
+	bool cut;
+	int rc;
+
+	if (!dfz__path(path, sizeof(path), "%s/plot_data", dir))
+		return DFZ_ENOENT;
+	text = dfz__read_file(path, MAX_PLOT_BYTES, NULL, &cut);
+	if (!text) {
+		if (errno == ENOMEM)
+			return DFZ_ENOMEM;
+		snprintf(in->plot_note, sizeof(in->plot_note),
+			 "no plot_data");
+		return 0;
+	}
+	rc = parse_plot(in, text);
+	free(text);
+	return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The "time:MS" of the AFL++ crash or hang files in @dir, appended to
+ * @t (seconds). Return: 0, or DFZ_ENOMEM. A name without one counts as
+ * not found (old AFL++ versions): *@untimed is set. */
+static int finding_times(const char *dir, double **t, size_t *n,
+			 size_t *cap, bool *untimed, bool *seen)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return 0;
+	*seen = true;
+	while ((e = readdir(d)) && *n < MAX_PLOT_ROWS) {
+		const char *tm = strstr(e->d_name, ",time:");
+
+		if (strncmp(e->d_name, "id:", 3))
+			continue;
+		if (!tm) {
+			*untimed = true;
+			continue;
+		}
+		if (*n == *cap) {
+			size_t c2 = *cap ? 2 * *cap : 64;
+			double *p = realloc(*t, c2 * sizeof(*p));
+
+			if (!p) {
+				closedir(d);
+				return DFZ_ENOMEM;
+			}
+			*t = p;
+			*cap = c2;
+		}
+		(*t)[(*n)++] = strtod(tm + 6, NULL) / 1000.0;
+	}
+	closedir(d);
+	return 0;
+}
+
+/*
+ * A step line of how many files named "id:...,time:MS,..." the subdirs
+ * @kinds of @dir held over time, from 0 at 0 to @end (or the last file).
+ * Nothing (*@np 0) when no such subdir exists or a name lacks its time
+ * (old AFL++ versions).
+ */
+static int read_steps(const char *dir, const char *const *kinds, int nkinds,
+		      double end, double **xs, double **ys, size_t *np)
+{
+	bool untimed = false, seen = false;
+	size_t n = 0, cap = 0;
+	double *t = NULL;
+	char path[4096];
+	int rc = 0;
+
+	for (int k = 0; k < nkinds && rc == 0; k++)
+		if (dfz__path(path, sizeof(path), "%s/%s", dir, kinds[k]))
+			rc = finding_times(path, &t, &n, &cap, &untimed, &seen);
+	if (rc < 0 || untimed || !seen)
+		goto out_free;
+	qsort(t, n, sizeof(*t), cmp_double);
+	*xs = malloc((2 * n + 2) * sizeof(double));
+	*ys = malloc((2 * n + 2) * sizeof(double));
+	if (!*xs || !*ys) {
+		rc = DFZ_ENOMEM;
+		goto out_free;
+	}
+	(*xs)[0] = (*ys)[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		(*xs)[2 * i + 1] = (*xs)[2 * i + 2] = t[i];
+		(*ys)[2 * i + 1] = (double)i;
+		(*ys)[2 * i + 2] = (double)i + 1;
+	}
+	(*xs)[2 * n + 1] = n && t[n - 1] > end ? t[n - 1] : end;
+	(*ys)[2 * n + 1] = (double)n;
+	*np = 2 * n + 2;
+out_free:
+	free(t);
+	return rc;
+}
+
+/* The findings and corpus step lines of @in: from the crashes/, hangs/
+ * and queue/ file names, more precise than plot_data's rows. */
+static int read_finds(struct dfz__inst *in, const char *dir)
+{
+	static const char *const finds[] = { "crashes", "hangs" };
+	static const char *const corpus[] = { "queue" };
+	double end = in->run_time > 0 ? in->run_time : 0;
+	int rc;
+
+	if (in->s.n && in->s.t[in->s.n - 1] > end)
+		end = in->s.t[in->s.n - 1];
+	rc = read_steps(dir, finds, 2, end, &in->find_t, &in->find_n,
+			&in->nfind);
+	if (rc == 0)
+		rc = read_steps(dir, corpus, 1, end, &in->corpus_t,
+				&in->corpus_n, &in->ncorpus);
+	return rc;
+}
+
+static int read_instance(struct dfz__inst *in, const char *root,
+			 const char *rel)
+{
+	char dir[4096];
+	int rc;
+
+	in->run_time = in->execs_done = in->execs_per_sec = -1;
+	in->corpus_count = in->saved_crashes = in->saved_hangs = -1;
+	in->edges_found = in->total_edges = in->bitmap_cvg = -1;
+	in->stability = in->cycles_done = -1;
+	in->name = strdup(rel);
+	if (!in->name)
+		return DFZ_ENOMEM;
+	if (!dfz__path(dir, sizeof(dir), "%s/%s", root, rel))
+		return DFZ_ENOENT;
+	in->target = target_of(dir);
+	rc = read_stats(in, dir);
+	if (rc == 0)
+		rc = read_plot(in, dir);
+	return rc < 0 ? rc : read_finds(in, dir);
+}
+
+int dfz__campaign_read(struct dfz__campaign *c, char *err, size_t errlen)
+{
+	struct found fd = { 0 };
+	struct stat st;
+	int rc;
+
+	if (stat(c->dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "campaign directory '%s': %s", c->dir,
+			 stat(c->dir, &st) < 0 ? strerror(errno)
+					       : "not a directory");
+		return DFZ_ENOENT;
+	}
+	rc = walk(c->dir, "", 0, &fd);
+	if (rc == 0 && fd.n) {
+		qsort(fd.paths, fd.n, sizeof(*fd.paths), cmp_str);
+		c->inst = calloc(fd.n, sizeof(*c->inst));
+		rc = c->inst ? 0 : DFZ_ENOMEM;
+	}
+	for (size_t i = 0; rc == 0 && i < fd.n; i++, c->ninst++)
+		rc = read_instance(&c->inst[i], c->dir, fd.paths[i]);
+	if (rc == DFZ_ENOENT)
+		snprintf(err, errlen, "%s/%s/fuzzer_stats: unreadable", c->dir,
+			 fd.paths[c->ninst - 1]);
+	else if (rc < 0)
+		snprintf(err, errlen, "reading the campaign: %s",
+			 dfz_strerror(rc));
+	for (size_t i = 0; i < fd.n; i++)
+		free(fd.paths[i]);
+	free(fd.paths);
+	return rc;
+}
+
+void dfz__totals_of(const struct dfz__campaign *c, int target,
+		    struct dfz__totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < c->ninst; i++) {
+		const struct dfz__inst *in = &c->inst[i];
+
+		if (target >= 0 && in->target != (unsigned)target)
+			continue;
+		t->ninst++;
+		if (in->run_time > t->run_time)
+			t->run_time = in->run_time;
+		t->execs_done += in->execs_done > 0 ? in->execs_done : 0;
+		t->execs_per_sec += in->execs_per_sec > 0 ? in->execs_per_sec : 0;
+		if (in->corpus_count > t->corpus_count)
+			t->corpus_count = in->corpus_count;
+		if (in->edges_found > t->edges_found)
+			t->edges_found = in->edges_found;
+		t->saved_crashes += in->saved_crashes > 0 ? in->saved_crashes : 0;
+		t->saved_hangs += in->saved_hangs > 0 ? in->saved_hangs : 0;
+	}
+}
+
+void dfz__totals_one(const struct dfz__inst *in, struct dfz__totals *t)
+{
+	*t = (struct dfz__totals){
+		.ninst = 1, .run_time = in->run_time,
+		.execs_done = in->execs_done,
+		.execs_per_sec = in->execs_per_sec,
+		.corpus_count = in->corpus_count,
+		.edges_found = in->edges_found,
+		.saved_crashes = in->saved_crashes,
+		.saved_hangs = in->saved_hangs,
+	};
+}
+
+static void inst_fini(struct dfz__inst *in)
+{
+	free(in->name);
+	free(in->s.t);
+	free(in->s.edges);
+	free(in->s.map);
+	free(in->s.eps);
+	free(in->s.finds);
+	free(in->find_t);
+	free(in->find_n);
+	free(in->corpus_t);
+	free(in->corpus_n);
+}
+
+void dfz__campaign_fini(struct dfz__campaign *c)
+{
+	for (size_t i = 0; i < c->ninst; i++)
+		inst_fini(&c->inst[i]);
+	free(c->inst);
+	c->inst = NULL;
+	c->ninst = 0;
+	dfz_json_free(c->tr.root);
+	for (size_t i = 0; i < c->tr.nb; i++) {
+		free(c->tr.b[i].plan_text);
+		free(c->tr.b[i].c_text);
+		free(c->tr.b[i].verdict_text);
+		free(c->tr.b[i].disasm_text);
+	}
+	free(c->tr.b);
+	free(c->tr.path);
+	free(c->tr.base);
+	free(c->tr.base_abs);
+	free(c->out_abs);
+	memset(&c->tr, 0, sizeof(c->tr));
+}

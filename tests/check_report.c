@@ -1,0 +1,734 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `dmafuzz report` end to end on a synthetic campaign (tests/data/report/
+ * campaign: two AFL++ instances, one in the 4.x format and one in the 3.x
+ * format, and a triage.json of the contract with two buckets, one of them
+ * a signal crash): the four outputs are checked with the library's own
+ * strict JSON reader (summary.json; findings.sarif against the required
+ * fields of the SARIF 2.1.0 schema), an XML well-formedness checker
+ * (index.html), and for what they must say. Bad input: a missing dir, a
+ * corrupt or off-contract triage.json (one line, its own exit code, no
+ * output left behind). And the JSON reader's strictness, table-driven.
+ * Runs the binary named by $DFZ_CLI (set by `make check`).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "dmafuzz/report.h"
+
+#define CAMPAIGN "tests/data/report/campaign"
+#define OUT "build/report-test"
+
+static char err[4096];
+
+/* Run `$DFZ_CLI report args`; stderr kept in err; return the exit code. */
+static int report(const char *args)
+{
+	const char *bin = getenv("DFZ_CLI");
+	char cmd[2048];
+	FILE *f;
+	size_t n;
+	int st;
+
+	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
+	snprintf(cmd, sizeof(cmd), "%s report %s 2>build/report_err.txt", bin,
+		 args);
+	st = system(cmd);
+	f = fopen("build/report_err.txt", "r");
+	n = f ? fread(err, 1, sizeof(err) - 1, f) : 0;
+	err[n] = 0;
+	if (f)
+		fclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int lines(const char *s)
+{
+	int k = 0;
+
+	for (; *s; s++)
+		k += *s == '\n';
+	return k;
+}
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long len;
+
+	ck_assert_msg(f, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)len + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)len, f), (size_t)len);
+	buf[len] = 0;
+	fclose(f);
+	if (n)
+		*n = (size_t)len;
+	return buf;
+}
+
+static struct dfz_json *parse_file(const char *path)
+{
+	char perr[256];
+	struct dfz_json *j;
+	size_t n;
+	char *text = slurp(path, &n);
+	int rc = dfz_json_parse(text, n, &j, perr, sizeof(perr));
+
+	ck_assert_msg(rc == 0, "%s: %s", path, perr);
+	free(text);
+	return j;
+}
+
+/* The entries of @dir other than . and ..; */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void fresh_dir(const char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* ------------------------------------------------------ XML well-formedness */
+
+/* A strict subset of XML 1.0 well-formedness: one root element, tags
+ * nested and closed in order, attributes quoted and not repeated, '&'
+ * only in the five predefined entities or character references, no '<'
+ * in text or attribute values. An optional <!DOCTYPE ...> and comments. */
+static const char *xml_entity(const char *p)
+{
+	static const char *const ents[] = { "&amp;", "&lt;", "&gt;",
+					    "&quot;", "&apos;" };
+
+	for (size_t i = 0; i < 5; i++)
+		if (!strncmp(p, ents[i], strlen(ents[i])))
+			return p + strlen(ents[i]);
+	if (p[1] == '#') {
+		const char *q = p + 2;
+		bool hex = *q == 'x';
+
+		q += hex;
+		if (!strspn(q, hex ? "0123456789abcdefABCDEF" : "0123456789"))
+			return NULL;
+		q += strspn(q, hex ? "0123456789abcdefABCDEF" : "0123456789");
+		return *q == ';' ? q + 1 : NULL;
+	}
+	return NULL;
+}
+
+static size_t name_len(const char *p)
+{
+	return strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789-_:.");
+}
+
+/* The attributes of a start tag up to '>' or '/>'; NULL when malformed. */
+static const char *xml_attrs(const char *p)
+{
+	char seen[32][64];
+	int nseen = 0;
+
+	for (;;) {
+		size_t k;
+
+		p += strspn(p, " \t\r\n");
+		if (*p == '>' || (p[0] == '/' && p[1] == '>'))
+			return p;
+		k = name_len(p);
+		if (!k || k >= 64 || p[k] != '=' || (p[k + 1] != '"' &&
+						     p[k + 1] != '\''))
+			return NULL;
+		for (int i = 0; i < nseen; i++)
+			if (strlen(seen[i]) == k && !strncmp(seen[i], p, k))
+				return NULL;
+		if (nseen < 32)
+			snprintf(seen[nseen++], 64, "%.*s", (int)k, p);
+		{
+			char q = p[k + 1];
+
+			p += k + 2;
+			while (*p && *p != q) {
+				if (*p == '<')
+					return NULL;
+				if (*p == '&' && !(p = xml_entity(p)))
+					return NULL;
+				else if (*p != '&' && *p != q)
+					p++;
+			}
+			if (!*p)
+				return NULL;
+			p++;
+		}
+	}
+}
+
+static bool xml_well_formed(const char *s, char *why, size_t len)
+{
+	char stack[256][32];
+	int depth = 0, roots = 0;
+	const char *p = s;
+
+	if (!strncmp(p, "<!DOCTYPE", 9))
+		p = strchr(p, '>') + 1;
+	while (*p) {
+		if (*p == '&') {
+			if (!xml_entity(p))
+				goto bad;
+			p = xml_entity(p);
+		} else if (!strncmp(p, "<!--", 4)) {
+			p = strstr(p, "-->");
+			if (!p)
+				goto bad;
+			p += 3;
+		} else if (p[0] == '<' && p[1] == '/') {
+			size_t k = name_len(p + 2);
+
+			if (!depth || strlen(stack[depth - 1]) != k ||
+			    strncmp(stack[depth - 1], p + 2, k) || p[2 + k] != '>')
+				goto bad;
+			depth--;
+			p += k + 3;
+		} else if (*p == '<') {
+			size_t k = name_len(p + 1);
+
+			if (!k || k >= 32 || depth == 256)
+				goto bad;
+			if (!depth)
+				roots++;
+			snprintf(stack[depth], 32, "%.*s", (int)k, p + 1);
+			p = xml_attrs(p + 1 + k);
+			if (!p)
+				goto bad;
+			if (*p == '/')
+				p += 2;
+			else
+				depth++, p++;
+		} else {
+			if (!depth && !strchr(" \t\r\n", *p))
+				goto bad;
+			p++;
+		}
+	}
+	if (depth || roots != 1) {
+		snprintf(why, len, "%d unclosed element(s), %d root(s)", depth,
+			 roots);
+		return false;
+	}
+	return true;
+bad:
+	snprintf(why, len, "at byte %td: %.40s", p ? p - s : -1, p ? p : "");
+	return false;
+}
+
+START_TEST(test_xml_checker)
+{
+	static const struct {
+		const char *doc;
+		bool ok;
+	} cases[] = {
+		{ "<!DOCTYPE html>\n<a x=\"1\"><b/>t &amp; &#39;</a>\n", true },
+		{ "<a><b></a></b>", false },
+		{ "<a>x < y</a>", false },
+		{ "<a>AT&T</a>", false },
+		{ "<a x=1></a>", false },
+		{ "<a x=\"1\" x=\"2\"></a>", false },
+		{ "<a></a><b></b>", false },
+		{ "<a><br></a>", false },
+		{ "<a t=\"<\"></a>", false },
+	};
+	char why[128];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_msg(xml_well_formed(cases[i].doc, why, sizeof(why)) ==
+				      cases[i].ok, "case %zu: %s", i, cases[i].doc);
+}
+END_TEST
+
+/* ------------------------------------------------------ SARIF checks */
+
+static const struct dfz_json *path_get(const struct dfz_json *j,
+				       const char *path)
+{
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *k = strtok_r(buf, ".", &save); k && j;
+	     k = strtok_r(NULL, ".", &save)) {
+		if (*k >= '0' && *k <= '9')
+			j = dfz_json_at(j, (size_t)atoi(k));
+		else
+			j = dfz_json_get(j, k);
+	}
+	return j;
+}
+
+static const char *str_at(const struct dfz_json *j, const char *path)
+{
+	return dfz_json_str(path_get(j, path));
+}
+
+/* A non-negative integer at @path, or -1. */
+static long int_at(const struct dfz_json *j, const char *path)
+{
+	double v;
+
+	if (!dfz_json_num(path_get(j, path), &v) || v < 0 || v != (long)v)
+		return -1;
+	return (long)v;
+}
+
+/* An artifactLocation: a uri string, an index naming the artifact with
+ * the same uri (schema: index >= -1). */
+static void check_artifact_location(const struct dfz_json *run,
+				    const struct dfz_json *al)
+{
+	const char *uri = str_at(al, "uri");
+	long idx = int_at(al, "index");
+
+	ck_assert_ptr_nonnull(uri);
+	ck_assert_int_ge(idx, 0);
+	ck_assert_uint_lt((size_t)idx, dfz_json_len(dfz_json_get(run, "artifacts")));
+	ck_assert_str_eq(str_at(dfz_json_at(dfz_json_get(run, "artifacts"),
+					    (size_t)idx), "location.uri"), uri);
+}
+
+static void check_location(const struct dfz_json *run,
+			   const struct dfz_json *loc)
+{
+	const struct dfz_json *pl = dfz_json_get(loc, "physicalLocation");
+
+	if (!pl)
+		return;
+	check_artifact_location(run, dfz_json_get(pl, "artifactLocation"));
+	if (dfz_json_get(pl, "region"))
+		ck_assert_int_ge(int_at(pl, "region.startLine"), 1);
+}
+
+/* One result against the schema's required fields and the log's rules. */
+static void check_result(const struct dfz_json *run, const struct dfz_json *r)
+{
+	static const char *const levels[] = { "none", "note", "warning",
+					      "error" };
+	const struct dfz_json *rules = path_get(run, "tool.driver.rules");
+	const struct dfz_json *rel = dfz_json_get(r, "relatedLocations");
+	const struct dfz_json *att = dfz_json_get(r, "attachments");
+	long ri = int_at(r, "ruleIndex");
+	bool level_ok = false;
+
+	ck_assert_ptr_nonnull(str_at(r, "message.text"));  /* required */
+	ck_assert_ptr_nonnull(str_at(r, "ruleId"));
+	ck_assert_int_ge(ri, 0);
+	ck_assert_uint_lt((size_t)ri, dfz_json_len(rules));
+	ck_assert_str_eq(str_at(dfz_json_at(rules, (size_t)ri), "id"),
+			 str_at(r, "ruleId"));
+	for (size_t i = 0; i < 4; i++)
+		level_ok |= !strcmp(str_at(r, "level"), levels[i]);
+	ck_assert(level_ok);
+	ck_assert_uint_ge(dfz_json_len(dfz_json_get(r, "locations")), 1);
+	for (size_t i = 0; i < dfz_json_len(dfz_json_get(r, "locations")); i++)
+		check_location(run, dfz_json_at(dfz_json_get(r, "locations"), i));
+	ck_assert_ptr_nonnull(str_at(r, "partialFingerprints.dmafuzzSignature/v1"));
+	ck_assert_uint_ge(dfz_json_len(rel), 2);
+	for (size_t i = 0; i < dfz_json_len(rel); i++) {
+		ck_assert_int_eq(int_at(dfz_json_at(rel, i), "id"), (long)i + 1);
+		check_location(run, dfz_json_at(rel, i));
+	}
+	ck_assert_uint_eq(dfz_json_len(att), dfz_json_len(rel));
+	for (size_t i = 0; i < dfz_json_len(att); i++)   /* required */
+		check_artifact_location(run, dfz_json_get(dfz_json_at(att, i),
+							  "artifactLocation"));
+	for (size_t i = 0; i < dfz_json_len(dfz_json_get(r, "stacks")); i++) {
+		const struct dfz_json *st = dfz_json_at(dfz_json_get(r, "stacks"), i);
+
+		ck_assert_int_eq(dfz_json_type_of(dfz_json_get(st, "frames")),
+				 DFZ_JSON_ARRAY);        /* required */
+	}
+}
+
+static void check_sarif(const char *path)
+{
+	struct dfz_json *s = parse_file(path);
+	const struct dfz_json *run, *rules;
+
+	ck_assert_str_eq(str_at(s, "version"), "2.1.0");
+	ck_assert_ptr_nonnull(strstr(str_at(s, "$schema"), "sarif-schema-2.1.0"));
+	ck_assert_uint_eq(dfz_json_len(dfz_json_get(s, "runs")), 1);
+	run = path_get(s, "runs.0");
+	ck_assert_str_eq(str_at(run, "tool.driver.name"), "dmafuzz");
+	rules = path_get(run, "tool.driver.rules");
+	ck_assert_uint_eq(dfz_json_len(rules), 2);
+	for (size_t i = 0; i < dfz_json_len(rules); i++) {
+		ck_assert_ptr_nonnull(str_at(dfz_json_at(rules, i), "id"));
+		ck_assert_ptr_nonnull(str_at(dfz_json_at(rules, i),
+					     "shortDescription.text"));
+	}
+	ck_assert_uint_eq(dfz_json_len(dfz_json_get(run, "results")), 2);
+	for (size_t i = 0; i < 2; i++)
+		check_result(run, dfz_json_at(dfz_json_get(run, "results"), i));
+	/* b01: no signal, located at its plan; b02: at the faulting frame. */
+	ck_assert_str_eq(str_at(run, "results.0.ruleId"), "handle.reuse");
+	ck_assert_str_eq(str_at(run, "results.0.locations.0.physicalLocation."
+				"artifactLocation.uri"),
+			 "triage/buckets/b01/repro.plan");
+	ck_assert_str_eq(str_at(run, "results.0.relatedLocations.2."
+				"physicalLocation.artifactLocation.uri"),
+			 "triage/buckets/b01/repro.c");
+	ck_assert_str_eq(str_at(run, "results.1.ruleId"), "crash");
+	ck_assert_str_eq(str_at(run, "results.1.locations.0.physicalLocation."
+				"artifactLocation.uri"), "runtime/host.c");
+	ck_assert_str_eq(str_at(run, "results.1.locations.0.physicalLocation."
+				"artifactLocation.uriBaseId"), "%SRCROOT%");
+	ck_assert_int_eq(int_at(run, "results.1.locations.0.physicalLocation."
+				"region.startLine"), 123);
+	ck_assert_str_eq(str_at(run, "results.1.locations.0.logicalLocations.0.name"),
+			 "check_init");
+	ck_assert_uint_eq(dfz_json_len(path_get(run, "results.1.stacks.0.frames")), 4);
+	ck_assert_str_eq(str_at(run, "results.1.partialFingerprints."
+				"dmafuzzSignature/v1"), "api/crash/signal:SIGSEGV");
+	dfz_json_free(s);
+}
+
+/* ------------------------------------------------------ the report */
+
+static void check_summary_json(const char *path)
+{
+	struct dfz_json *j = parse_file(path);
+	const struct dfz_json *b;
+
+	ck_assert_uint_eq(dfz_json_len(dfz_json_get(j, "instances")), 2);
+	ck_assert_str_eq(str_at(j, "instances.0.name"), "api/main");
+	ck_assert_str_eq(str_at(j, "instances.0.target"), "api");
+	ck_assert_int_eq(int_at(j, "instances.0.run_time"), 45); /* 3.x: computed */
+	ck_assert_int_eq(int_at(j, "instances.0.corpus_count"), 96); /* paths_total */
+	ck_assert_int_eq(int_at(j, "instances.0.saved_crashes"), 1);
+	ck_assert_int_eq(int_at(j, "instances.0.plot_rows"), 6); /* 1 cut row */
+	ck_assert_int_eq(dfz_json_type_of(path_get(j, "instances.0.edges_found")),
+			 DFZ_JSON_NULL);
+	ck_assert_str_eq(str_at(j, "instances.1.name"), "xfer/default");
+	ck_assert_int_eq(int_at(j, "instances.1.execs_done"), 18204);
+	ck_assert_int_eq(int_at(j, "instances.1.edges_found"), 1702);
+	ck_assert_int_eq(int_at(j, "totals.execs_done"), 18204 + 49112);
+	ck_assert_int_eq(int_at(j, "totals.saved_crashes"), 3);
+	ck_assert_int_eq(int_at(j, "totals.corpus_count"), 301);   /* the largest */
+	ck_assert_int_eq(int_at(j, "targets.xfer.instances"), 1);
+	b = path_get(j, "triage.buckets");
+	ck_assert_uint_eq(dfz_json_len(b), 2);
+	ck_assert_str_eq(str_at(b, "0.signature"), "handle.reuse/handle@L2");
+	ck_assert_int_eq(dfz_json_type_of(path_get(b, "0.signal")), DFZ_JSON_NULL);
+	ck_assert_str_eq(str_at(b, "1.signal.instruction"),
+			 "movdqu xmm1, xmmword ptr [r15]");
+	ck_assert_int_eq(int_at(j, "triage.malformed"), 1);
+	dfz_json_free(j);
+}
+
+static void check_html(const char *path)
+{
+	char why[160], *h = slurp(path, NULL), *p = h;
+	int svgs = 0;
+
+	ck_assert_msg(xml_well_formed(h, why, sizeof(why)), "%s: %s", path, why);
+	while ((p = strstr(p, "<svg ")))
+		svgs++, p++;
+	ck_assert_int_eq(svgs, 4);
+	/* Coverage, execs/s and findings (api: from plot_data, its crash
+	 * names have no time) for both; corpus for xfer only (api: no queue). */
+	for (svgs = 0, p = h; (p = strstr(p, "<polyline")); p++)
+		svgs++;
+	ck_assert_int_eq(svgs, 7);
+	ck_assert_ptr_nonnull(strstr(h, "id=\"bucket-b01\""));
+	ck_assert_ptr_nonnull(strstr(h, "id=\"bucket-b02\""));
+	ck_assert_ptr_nonnull(strstr(h, "<span class=\"fault\">=&gt; 0x55555555be5b: "
+				     "movdqu xmm1, xmmword ptr [r15]</span>"));
+	ck_assert_ptr_nonnull(strstr(h, "check_init (runtime/host.c:123)"));
+	ck_assert_ptr_nonnull(strstr(h, "Emitted C reproducer"));
+	ck_assert_ptr_nonnull(strstr(h, "hop0.policy async-shared"));  /* the plan */
+	/* Escaped, and the non-ASCII kept. */
+	ck_assert_ptr_nonnull(strstr(h, "not a &lt;plan&gt; &amp; not &quot;binary"
+				     "&quot;: line 1: unknown key \xc2\xab" "foo"));
+	free(h);
+	if (system("command -v xmllint >/dev/null 2>&1") == 0) {
+		char cmd[256];
+
+		snprintf(cmd, sizeof(cmd), "xmllint --noout %s", path);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+}
+
+static void check_md(const char *path)
+{
+	char *m = slurp(path, NULL);
+
+	ck_assert_ptr_nonnull(strstr(m, "| api | api/main | 45 s | 49112 |"));
+	ck_assert_ptr_nonnull(strstr(m, "| xfer | xfer/default | 1 min 0 s | 18204 |"));
+	ck_assert_ptr_nonnull(strstr(m, "### b01 `handle.reuse/handle@L2`"));
+	ck_assert_ptr_nonnull(strstr(m, "### b02 `crash/signal:SIGSEGV`"));
+	ck_assert_ptr_nonnull(strstr(m, "plan `triage/buckets/b01/repro.plan`"));
+	ck_assert_ptr_nonnull(strstr(m, "faulting instruction `movdqu xmm1, "
+				     "xmmword ptr [r15]`"));
+	free(m);
+}
+
+START_TEST(test_report_outputs)
+{
+	/* The campaign dir is read-only input: report into a copy of it,
+	 * so the triage paths are relative to the output. */
+	fresh_dir(OUT);
+	ck_assert_int_eq(system("cp -r " CAMPAIGN " " OUT "/c"), 0);
+	ck_assert_int_eq(report("-q " OUT "/c"), 0);
+	ck_assert_str_eq(err, "");
+	check_summary_json(OUT "/c/summary.json");
+	check_sarif(OUT "/c/findings.sarif");
+	check_html(OUT "/c/index.html");
+	check_md(OUT "/c/summary.md");
+	/* Nothing but the four outputs was added (no temporary file left). */
+	ck_assert_int_eq(entries(OUT "/c"), 3 + 4);
+	/* A report beside the triage dir links to it through "..". */
+	ck_assert_int_eq(report("-q -o " OUT "/c/report " OUT "/c"), 0);
+	{
+		char *m = slurp(OUT "/c/report/summary.md", NULL);
+		struct dfz_json *s = parse_file(OUT "/c/report/findings.sarif");
+
+		ck_assert_ptr_nonnull(strstr(m, "plan `../triage/buckets/b01/repro.plan`"));
+		ck_assert_str_eq(str_at(s, "runs.0.results.0.relatedLocations.0."
+					"physicalLocation.artifactLocation.uri"),
+				 "../triage/buckets/b01/repro.bin");
+		free(m);
+		dfz_json_free(s);
+	}
+}
+END_TEST
+
+static void same_file(const char *a, const char *b)
+{
+	size_t na, nb;
+	char *x = slurp(a, &na), *y = slurp(b, &nb);
+
+	ck_assert_msg(na == nb && !memcmp(x, y, na), "%s and %s differ", a, b);
+	free(x);
+	free(y);
+}
+
+START_TEST(test_report_deterministic)
+{
+	static const char *const names[] = DFZ_REPORT_FILES;
+	char a[256], b[256];
+
+	fresh_dir(OUT "/d1");
+	fresh_dir(OUT "/d2");
+	ck_assert_int_eq(report("-q -o " OUT "/d1 " CAMPAIGN), 0);
+	ck_assert_int_eq(report("-q -o " OUT "/d2 " CAMPAIGN), 0);
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(a, sizeof(a), OUT "/d1/%s", names[i]);
+		snprintf(b, sizeof(b), OUT "/d2/%s", names[i]);
+		same_file(a, b);
+	}
+	/* A stamp only when asked for. */
+	ck_assert_int_eq(report("-q -o " OUT "/d2 -g 2026-01-02T03:04 " CAMPAIGN), 0);
+	{
+		char *m = slurp(OUT "/d2/summary.md", NULL);
+
+		ck_assert_ptr_nonnull(strstr(m, "- generated: 2026-01-02T03:04"));
+		free(m);
+	}
+}
+END_TEST
+
+START_TEST(test_report_without_triage)
+{
+	struct dfz_json *s;
+
+	fresh_dir(OUT "/nt");
+	ck_assert_int_eq(report("-q -o " OUT "/nt " CAMPAIGN "/xfer"), 0);
+	s = parse_file(OUT "/nt/findings.sarif");
+	ck_assert_uint_eq(dfz_json_len(path_get(s, "runs.0.results")), 0);
+	ck_assert_str_eq(str_at(s, "runs.0.tool.driver.name"), "dmafuzz");
+	dfz_json_free(s);
+	{
+		char *m = slurp(OUT "/nt/summary.md", NULL);
+		char why[160], *h = slurp(OUT "/nt/index.html", NULL);
+
+		ck_assert_ptr_nonnull(strstr(m, "No triage output"));
+		ck_assert_ptr_nonnull(strstr(m, "| xfer | default |"));
+		ck_assert_msg(xml_well_formed(h, why, sizeof(why)), "%s", why);
+		free(m);
+		free(h);
+	}
+}
+END_TEST
+
+START_TEST(test_report_bad_input)
+{
+	static const char *const names[] = DFZ_REPORT_FILES;
+
+	fresh_dir(OUT "/bad");
+	ck_assert_int_eq(report("-o " OUT "/bad no/such/dir"), 2);
+	ck_assert_int_eq(lines(err), 1);
+	ck_assert_ptr_nonnull(strstr(err, "no/such/dir"));
+	ck_assert_int_eq(report("-o " OUT "/bad --triage no/such.json " CAMPAIGN), 2);
+	ck_assert_int_eq(lines(err), 1);
+	ck_assert_int_eq(report(""), 2);
+	ck_assert_int_eq(report("--bogus " CAMPAIGN), 2);
+	ck_assert_int_eq(entries(OUT "/bad"), 0);
+
+	/* Not JSON: exit 4, the line and column, nothing written. */
+	ck_assert_int_eq(report("-o " OUT "/bad -t tests/data/report/"
+				"corrupt-triage.json " CAMPAIGN), 4);
+	ck_assert_int_eq(lines(err), 1);
+	ck_assert_ptr_nonnull(strstr(err, "corrupt-triage.json: line 10, column 7"));
+	ck_assert_int_eq(entries(OUT "/bad"), 0);
+	/* JSON, but not the contract: the field is named. */
+	ck_assert_int_eq(report("-o " OUT "/bad -t tests/data/report/"
+				"offcontract-triage.json " CAMPAIGN), 4);
+	ck_assert_int_eq(lines(err), 1);
+	ck_assert_ptr_nonnull(strstr(err, "buckets[1].count: expected a "
+				     "non-negative integer"));
+	ck_assert_int_eq(entries(OUT "/bad"), 0);
+
+	/* Earlier outputs survive a failed run untouched. */
+	ck_assert_int_eq(report("-q -o " OUT "/bad " CAMPAIGN), 0);
+	ck_assert_int_eq(system("cp -r " OUT "/bad " OUT "/bad.keep"), 0);
+	ck_assert_int_eq(report("-o " OUT "/bad -t tests/data/report/"
+				"corrupt-triage.json " CAMPAIGN), 4);
+	for (size_t i = 0; i < 4; i++) {
+		char a[256], b[256];
+
+		snprintf(a, sizeof(a), OUT "/bad/%s", names[i]);
+		snprintf(b, sizeof(b), OUT "/bad.keep/%s", names[i]);
+		same_file(a, b);
+	}
+	ck_assert_int_eq(entries(OUT "/bad"), 4);
+	ck_assert_int_eq(system("rm -rf " OUT "/bad.keep"), 0);
+
+	/* An output dir that cannot be made: exit 5. */
+	ck_assert_int_eq(report("-o /dev/null/x " CAMPAIGN), 5);
+	ck_assert_int_eq(lines(err), 1);
+}
+END_TEST
+
+/* ------------------------------------------------------ the JSON reader */
+
+START_TEST(test_json_reader)
+{
+	static const struct {
+		const char *text;
+		bool ok;
+	} cases[] = {
+		{ " {\"a\": [1, -2.5e3, true, false, null, \"x\"]} ", true },
+		{ "\"\\ud83d\\ude00 \\u00e9 \\n\\\"\"", true },
+		{ "[]", true },
+		{ "", false },
+		{ "[1,]", false },
+		{ "{\"a\":1,}", false },
+		{ "{\"a\":1,\"a\":2}", false },      /* duplicate key */
+		{ "01", false },
+		{ "1.", false },
+		{ "-", false },
+		{ "1e400", false },
+		{ "[1] [2]", false },
+		{ "\"\\ud800\"", false },            /* lone surrogate */
+		{ "\"\\udc00\\ud800\"", false },
+		{ "\"\\u0000\"", false },
+		{ "\"\\x\"", false },
+		{ "\"a\tb\"", false },               /* raw control char */
+		{ "\"\xc3\x28\"", false },           /* invalid UTF-8 */
+		{ "\"\xed\xa0\x80\"", false },       /* encoded surrogate */
+		{ "\"\xe0\x80\xaf\"", false },       /* overlong */
+		{ "nul", false },
+		{ "tru", false },
+		{ "// c\n1", false },
+		{ "'a'", false },
+		{ "\"unterminated", false },
+	};
+	struct dfz_json *j;
+	char e[128];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = dfz_json_parse(cases[i].text, strlen(cases[i].text),
+					&j, e, sizeof(e));
+
+		ck_assert_msg((rc == 0) == cases[i].ok, "case %zu '%s': %d %s", i,
+			      cases[i].text, rc, rc ? e : "");
+		ck_assert(rc == 0 ? j != NULL : j == NULL);
+		if (!rc && i == 1)
+			ck_assert_str_eq(dfz_json_str(j),
+					 "\xf0\x9f\x98\x80 \xc3\xa9 \n\"");
+		dfz_json_free(j);
+	}
+}
+END_TEST
+
+START_TEST(test_json_bounds)
+{
+	char deep[2 * DFZ_JSON_MAX_DEPTH + 8], e[128];
+	struct dfz_json *j;
+	size_t k = 0;
+	double v;
+
+	for (unsigned i = 0; i <= DFZ_JSON_MAX_DEPTH; i++)
+		deep[k++] = '[';
+	for (unsigned i = 0; i <= DFZ_JSON_MAX_DEPTH; i++)
+		deep[k++] = ']';
+	ck_assert_int_eq(dfz_json_parse(deep, k, &j, e, sizeof(e)), DFZ_EINVAL);
+	ck_assert_ptr_nonnull(strstr(e, "nested deeper"));
+	/* One level less is fine. */
+	ck_assert_int_eq(dfz_json_parse(deep + 1, k - 2, &j, e, sizeof(e)), 0);
+	dfz_json_free(j);
+	/* Errors name the line and column. */
+	ck_assert_int_eq(dfz_json_parse("{\n  \"a\": tru\n}", 14, &j, e,
+					sizeof(e)), DFZ_EINVAL);
+	ck_assert_str_eq(e, "line 2, column 8: unexpected character 't'");
+	/* Accessors take NULL and wrong types. */
+	ck_assert_int_eq(dfz_json_parse("{\"n\": 7, \"s\": \"t\"}", 18, &j, e,
+					sizeof(e)), 0);
+	ck_assert(dfz_json_num(dfz_json_get(j, "n"), &v) && v == 7);
+	ck_assert_ptr_null(dfz_json_str(dfz_json_get(j, "n")));
+	ck_assert_ptr_null(dfz_json_get(dfz_json_get(j, "missing"), "x"));
+	ck_assert_uint_eq(dfz_json_len(dfz_json_get(j, "s")), 0);
+	ck_assert_str_eq(dfz_json_key(j, 1), "s");
+	dfz_json_free(j);
+	/* Not NUL-terminated: only @n bytes are read. */
+	ck_assert_int_eq(dfz_json_parse("[1]xyz", 3, &j, e, sizeof(e)), 0);
+	dfz_json_free(j);
+}
+END_TEST
+
+Suite *suite_report(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("report");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_json_reader);
+	tcase_add_test(tc, test_json_bounds);
+	tcase_add_test(tc, test_xml_checker);
+	tcase_add_test(tc, test_report_outputs);
+	tcase_add_test(tc, test_report_deterministic);
+	tcase_add_test(tc, test_report_without_triage);
+	tcase_add_test(tc, test_report_bad_input);
+	suite_add_tcase(s, tc);
+	return s;
+}
