@@ -477,6 +477,18 @@ static void clamp_hop(struct dfz_plan_xfer *x, unsigned h)
 	}
 }
 
+/* The step cap: the plan's bytes in at most DFZ_PLAN_XFER_STEPS steps of
+ * the bandwidth (which stays within its cap). */
+static void clamp_bandwidth(struct dfz_plan_xfer *x)
+{
+	uint64_t need = (dfz__plan_xfer_bytes(x) + DFZ_PLAN_XFER_STEPS - 1) /
+			DFZ_PLAN_XFER_STEPS;
+
+	if (x->bandwidth < need)
+		x->bandwidth = need < DFZ_CAP_BANDWIDTH ? (uint32_t)need :
+							   DFZ_CAP_BANDWIDTH;
+}
+
 void dfz__plan_clamp(struct dfz_plan *p)
 {
 	struct dfz_plan_xfer *x = &p->xfer;
@@ -497,6 +509,7 @@ void dfz__plan_clamp(struct dfz_plan *p)
 		    !dfz__plan_halve_largest(x->shape, rank_of(x), 0))
 			break;
 	}
+	clamp_bandwidth(x);
 }
 
 void dfz_plan_decode(const uint8_t *buf, size_t n, struct dfz_plan *out)

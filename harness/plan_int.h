@@ -53,6 +53,7 @@
 /* At most this many pushes per xfer plan (dfz__plan_xfer_work()): each
  * fuzz execution stays small. The shipped corpus needs at most 108. */
 #define DFZ_PLAN_XFER_WORK 256u
+#define DFZ_PLAN_XFER_STEPS 512u
 
 /* Most candidates take_size() can offer: lo, lo+1, hi-1, hi and three per
  * power of two. */
@@ -180,6 +181,15 @@ size_t dfz__plan_hop_need(const struct dfz_plan_xfer *x, unsigned i,
  * decompose into no more. The decoder keeps it at most DFZ_PLAN_XFER_WORK.
  */
 uint64_t dfz__plan_xfer_work(const struct dfz_plan_xfer *x);
+
+/*
+ * dfz__plan_xfer_bytes() - the bytes @x moves: every tensor of every node
+ * once per hop (edge tiles included, padding not). At the plan's bandwidth
+ * they take this over the bandwidth in engine steps, each a few events;
+ * the decoder raises the bandwidth until they take at most
+ * DFZ_PLAN_XFER_STEPS.
+ */
+uint64_t dfz__plan_xfer_bytes(const struct dfz_plan_xfer *x);
 
 /* dfz__plan_level_need() - the largest need of any node in @level (the
  * hop whose tiles live there), or 0 when no hop keeps tiles there. */

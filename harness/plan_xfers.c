@@ -124,3 +124,16 @@ uint64_t dfz__plan_xfer_work(const struct dfz_plan_xfer *x)
 	}
 	return work;
 }
+
+uint64_t dfz__plan_xfer_bytes(const struct dfz_plan_xfer *x)
+{
+	unsigned hops = x->nhops < DFZ_MAX_HOPS ? x->nhops : DFZ_MAX_HOPS;
+	uint64_t elems = x->elem, bytes = 0;
+
+	for (unsigned d = 0; d < x->rank; d++)
+		elems *= x->shape[d];
+	for (unsigned k = 0; k < x->nnodes && k < DFZ_MAX_NODES; k++)
+		bytes += (x->node[k].kernel == DFZ_KERNEL_ADD ? 3 : 2) * hops *
+			 elems;
+	return bytes;
+}

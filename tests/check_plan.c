@@ -398,6 +398,31 @@ START_TEST(test_work_clamp)
 }
 END_TEST
 
+/* The step cap: 8192 bytes (one tensor in, one out) at 1 byte per step
+ * would be 8192 steps; the bandwidth rises to 16 so they take 512. */
+START_TEST(test_bandwidth_clamp)
+{
+	struct dfz_plan p, q;
+	struct dfz_plan_xfer *x = &p.xfer;
+
+	hand_plan(&p, 1);
+	whole_tiles(&p);
+	x->shape[0] = 4096;
+	x->l2_size = DFZ_CAP_L2;
+	x->bandwidth = 1;
+	ck_assert_uint_eq(dfz__plan_xfer_bytes(x), 8192);
+	dfz_plan_normalise(&p);
+	ck_assert_uint_eq(x->shape[0], 4096);
+	ck_assert_uint_eq(x->bandwidth, 8192 / DFZ_PLAN_XFER_STEPS);
+	q = p;
+	dfz_plan_normalise(&q);
+	ck_assert(dfz__plan_same(&p, &q));
+	x->bandwidth = 1000; /* already fast enough: untouched */
+	dfz_plan_normalise(&p);
+	ck_assert_uint_eq(x->bandwidth, 1000);
+}
+END_TEST
+
 /* Random plans: within the cap, and the work bounds what a run issues. */
 START_TEST(test_work_bounds_runs)
 {
@@ -739,6 +764,7 @@ Suite *suite_plan(void)
 	tcase_add_test(tc, test_decode_random);
 	tcase_add_test(tc, test_tensor_clamp);
 	tcase_add_test(tc, test_work_clamp);
+	tcase_add_test(tc, test_bandwidth_clamp);
 	tcase_add_test(tc, test_work_bounds_runs);
 	tcase_add_test(tc, test_tensor_class);
 	tcase_add_test(tc, test_local_clamp);

@@ -276,6 +276,20 @@ reap_orphans() {
 	done
 }
 
+# The findings of campaign dir $2 into buckets ($3/triage: `dmafuzz
+# triage`, with the campaign's switches), then the campaign report
+# ($3/report: summary.md and .json, findings.sarif, index.html), by the
+# dmafuzz CLI $1. A failure of either is said, never the campaign's.
+triage_and_report() {
+	DMAFUZZ_BUGS=$bugs "$1" triage -o "$3/triage" "$2" > "$3/triage.log" 2>&1 ||
+		say "fuzz: triage failed (exit $?): $3/triage.log"
+	"$1" report --triage "$3/triage/triage.json" -o "$3/report" "$2" \
+		> "$3/report.log" 2>&1 ||
+		say "fuzz: report failed (exit $?): $3/report.log"
+	[ -f "$3/report/index.html" ] && say "fuzz: report in $3/report/index.html"
+	return 0
+}
+
 # The last lines of an afl-fuzz log ($1), without terminal escapes.
 log_tail() {
 	sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' "$1" | tail -n 5 >&2

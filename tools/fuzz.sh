@@ -199,4 +199,5 @@ done
 write_summary "$@"
 say "fuzz: summary in $out/summary.md"
 sed -n '/^| target/,/^$/p' "$out/summary.md" >&2
+triage_and_report "$cli" "$out" "$out"
 conclude fuzz "$work" "$@"

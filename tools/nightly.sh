@@ -508,4 +508,5 @@ done
 write_reports false
 say "nightly: report in $report/summary.md and summary.json"
 sed -n '/^| target | instances/,/^$/p' "$report/summary.md" >&2
+triage_and_report "$cli" "$afl" "$report"
 conclude nightly "$work" "$@"
