@@ -7,7 +7,7 @@
 # Executions: 5000 (XFER_RUNS) for xfer, 5000 (HOST_RUNS) for host,
 # 20000 (RUNS) for api, 100000 (PARSE_RUNS) for the parser: about 15 s
 # each under ASan on a loaded 2-core machine (a host run can launch a
-# kernel thousands of times; an xfer run makes up to 256 pushes).
+# kernel thousands of times; an xfer run makes up to 128 pushes).
 # Crash files and the logs go to OUT (default out/fuzz-smoke).
 # Usage: fuzz-smoke.sh FUZZ_BUILD TARGET...
 #        (env: RUNS, XFER_RUNS, HOST_RUNS, PARSE_RUNS, OUT)
