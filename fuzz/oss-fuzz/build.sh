@@ -42,7 +42,10 @@ for f in runtime/*.c oracles/*.c harness/*.c reports/*.c cli/*.c; do
 	o=$work/cli/${f//\//_}.o
 	"$CC" "${std[@]}" -O1 -I"$(dirname "$f")" -c "$f" -o "$o"
 done
-"$CC" -o "$work/dmafuzz" "$work"/cli/*.o -lm
+# Triage disassembles with Capstone (libcapstone-dev, in the Dockerfile).
+# shellcheck disable=SC2046
+"$CC" -o "$work/dmafuzz" "$work"/cli/*.o -lm \
+	$(pkg-config --libs capstone 2>/dev/null || echo -lcapstone)
 
 # 2. The seed corpora, encoded from the text plans.
 sh tools/fuzz-seeds.sh "$work/dmafuzz" "$work/seeds"
@@ -66,6 +69,7 @@ esac
 objs=()
 for f in runtime/*.c oracles/*.c harness/*.c reports/*.c fuzz/family.c; do
 	[ -e "$f" ] || continue
+	case $f in reports/triage* | reports/disasm*) continue ;; esac  # CLI only
 	o=$work/obj/${f//\//_}.o
 	extra=()
 	case $f in runtime/* | oracles/*) extra=(${hot[@]+"${hot[@]}"}) ;; esac
