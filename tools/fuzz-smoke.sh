@@ -4,10 +4,10 @@
 # number of executions from its seeds and dictionary, every bug switch
 # off. It must find nothing: a finding here is a bug in the shipped
 # runtime, the harness or the parser. Prints execs and seconds per target.
-# Executions: 5000 (XFER_RUNS) for xfer, 5000 (HOST_RUNS) for host,
-# 20000 (RUNS) for api, 100000 (PARSE_RUNS) for the parser: about 15 s
-# each under ASan on a loaded 2-core machine (a host run can launch a
-# kernel thousands of times; an xfer run makes up to 128 pushes).
+# Executions: 20000 (XFER_RUNS, HOST_RUNS, RUNS) for xfer, host and api,
+# 100000 (PARSE_RUNS) for the parser: about 10 s each under ASan (an xfer
+# run makes at most 128 pushes in 256 engine steps, a host run at most
+# 256 launches).
 # Crash files and the logs go to OUT (default out/fuzz-smoke).
 # Usage: fuzz-smoke.sh FUZZ_BUILD TARGET...
 #        (env: RUNS, XFER_RUNS, HOST_RUNS, PARSE_RUNS, OUT)
@@ -22,8 +22,8 @@ now() { date +%s.%N; }
 rm -rf "$out"
 for t in "$@"; do
 	case $t in
-	xfer) n=${XFER_RUNS:-5000} ;;
-	host) n=${HOST_RUNS:-5000} ;;
+	xfer) n=${XFER_RUNS:-20000} ;;
+	host) n=${HOST_RUNS:-20000} ;;
 	parse) n=${PARSE_RUNS:-100000} ;;
 	*) n=${RUNS:-20000} ;;
 	esac
