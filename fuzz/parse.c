@@ -13,23 +13,6 @@
 #include "dmafuzz/plan.h"
 #include "fuzz.h"
 
-/* @p in the text form, malloc'ed; NULL when out of memory. */
-static char *print_plan(const struct dfz_plan *p)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return NULL;
-	dfz_plan_print(p, f);
-	if (fclose(f) != 0) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
 static void fail(const char *what, const char *first, const char *second)
 {
 	fprintf(stderr, "parse: %s\n--- printed plan:\n%s", what, first);
@@ -47,14 +30,14 @@ static void check_round_trip(struct dfz_plan *p)
 
 	if (dfz_plan_normalise(p) < 0)
 		return; /* out of memory: not the parser's fault */
-	first = print_plan(p);
+	first = dfz_plan_text(p);
 	if (!first)
 		return;
 	if (dfz_plan_parse(first, &q, err, sizeof(err)) < 0)
 		fail(err, first, NULL);
 	if (!dfz_plan_equal(p, &q))
 		fail("the printed plan parses to a different plan", first, NULL);
-	second = print_plan(&q);
+	second = dfz_plan_text(&q);
 	if (second && strcmp(first, second) != 0)
 		fail("the printed plan prints differently once parsed", first,
 		     second);

@@ -8,6 +8,9 @@
  * shared with it through plan_int.h. Host and api plans print in
  * plan_host_text.c.
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "plan_int.h"
 
 const char *const dfz__family_names[DFZ_FAMILY_COUNT] = { "xfer", "host",
@@ -141,4 +144,20 @@ void dfz_plan_print(const struct dfz_plan *p, FILE *f)
 	for (i = 0; i < x->nnodes && i < DFZ_MAX_NODES; i++)
 		print_node(f, x, i);
 	print_run(f, x);
+}
+
+char *dfz_plan_text(const struct dfz_plan *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	dfz_plan_print(p, f);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }

@@ -163,22 +163,6 @@ static int replay_plan(struct dfz__replayer *r, int family,
 
 /* ------------------------------------------------------------ parse */
 
-static char *print_plan(const struct dfz_plan *p)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return NULL;
-	dfz_plan_print(p, f);
-	if (fclose(f) != 0) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
 /* The round trip of fuzz/parse.c: the normalised plan's text must parse,
  * to an equal plan, and print the same text again. */
 static int round_trip(struct dfz_plan *p, struct dfz__outcome *o)
@@ -187,7 +171,7 @@ static int round_trip(struct dfz_plan *p, struct dfz__outcome *o)
 	char err[DFZ_MSG_MAX], *first, *second = NULL;
 	const char *kind = NULL, *why = err;
 
-	if (dfz_plan_normalise(p) < 0 || !(first = print_plan(p)))
+	if (dfz_plan_normalise(p) < 0 || !(first = dfz_plan_text(p)))
 		return DFZ_ENOMEM;
 	if (dfz_plan_parse(first, &q, err, sizeof(err)) < 0) {
 		kind = "reparse";
@@ -195,7 +179,7 @@ static int round_trip(struct dfz_plan *p, struct dfz__outcome *o)
 		kind = "differs";
 		why = "the printed plan parses to a different plan";
 	} else {
-		second = print_plan(&q);
+		second = dfz_plan_text(&q);
 		if (!second) {
 			free(first);
 			return DFZ_ENOMEM;

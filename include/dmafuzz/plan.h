@@ -207,6 +207,13 @@ int dfz_plan_normalise(struct dfz_plan *p);
 void dfz_plan_print(const struct dfz_plan *p, FILE *f);
 
 /**
+ * dfz_plan_text() - @p in the text form, as dfz_plan_print() writes it.
+ * Return: a NUL-terminated string the caller frees, or NULL when out of
+ * memory.
+ */
+char *dfz_plan_text(const struct dfz_plan *p);
+
+/**
  * dfz_plan_parse() - parse the text form.
  * @text: borrowed, NUL-terminated. Keys not given keep the simplest value.
  * @err: out, a one-line message on failure ("line 3: unknown key 'x'").
