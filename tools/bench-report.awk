@@ -187,7 +187,7 @@ function md_rest(    i) {
 	printf "## Engine (`dmafuzz bench corpus/xfer`)\n\n| measure | value |\n|---|---|\n" > md
 	for (i = 1; i <= np; i++)
 		printf "| %s | %s |\n", plabel[i], pvalue[i] > md
-	printf "\n## Minimization beside afl-tmin\n\nNot measured yet: the minimizer comes with a later issue.\n\n" > md
+	printf "\n## Minimization beside afl-tmin\n\nNot part of this run: `sh tools/min-vs-tmin.sh` writes that table (`dmafuzz min` beside `afl-tmin` on a fuzzer-found crash of each switch).\n\n" > md
 	printf "## memcheck\n\n" > md
 	if (msecs == "")
 		printf "Not run (BENCH_MEMCHECK=1 runs it).\n" > md
