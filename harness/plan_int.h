@@ -53,7 +53,7 @@
 /* At most this many pushes per xfer plan (dfz__plan_xfer_work()): each
  * fuzz execution stays small. The shipped corpus needs at most 108. */
 #define DFZ_PLAN_XFER_WORK 128u
-#define DFZ_PLAN_XFER_STEPS 256u
+#define DFZ_PLAN_XFER_STEPS 128u
 
 /* Most candidates take_size() can offer: lo, lo+1, hi-1, hi and three per
  * power of two. */

@@ -6,7 +6,7 @@
 # runtime, the harness or the parser. Prints execs and seconds per target.
 # Executions: 20000 (XFER_RUNS, HOST_RUNS, RUNS) for xfer, host and api,
 # 100000 (PARSE_RUNS) for the parser: about 10 s each under ASan (an xfer
-# run makes at most 128 pushes in 256 engine steps, a host run at most
+# run makes at most 128 pushes in 128 engine steps, a host run at most
 # 256 launches).
 # Crash files and the logs go to OUT (default out/fuzz-smoke).
 # Usage: fuzz-smoke.sh FUZZ_BUILD TARGET...
