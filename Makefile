@@ -49,7 +49,7 @@ HEADERS   := $(wildcard include/dmafuzz/*.h)
 
 .PHONY: all check unit regress exports memcheck fuzz bench install uninstall \
         clean deps deps-memcheck fuzz-build fuzz-libfuzzer fuzz-seeds \
-        fuzz-smoke deps-afl deps-libfuzzer deps-capstone
+        fuzz-smoke deps-afl deps-libfuzzer deps-capstone fuzz-env
 all: $(LIB) $(CLI)
 
 $(BUILD)/%.o: %.c $(HEADERS) $(wildcard $(dir $<)*_int.h)
@@ -106,13 +106,18 @@ deps-capstone:
 deps-memcheck:
 	@sh tools/deps.sh check valgrind
 
-check: unit regress exports emit-check
+check: unit regress exports emit-check fuzz-env
 
 unit: $(TEST_BIN) $(CLI) $(BROKEN)
 	DFZ_CLI=$(CLI) DFZ_BROKEN=$(BROKEN) $(TEST_BIN)
 
 regress: $(CLI)
 	sh tools/regress.sh $(CLI)
+
+# The fuzz targets' environment (DMAFUZZ_BUGS, _ORACLES, _ONLY), through
+# the replay driver: the normal build, no fuzzer needed.
+fuzz-env: $(CLI) $(BUILD)/fuzz/replay/xfer
+	sh tools/fuzz-env-check.sh $(CLI) $(BUILD)/fuzz/replay/xfer
 
 # GCC's ASan adds an ODR indicator per public global (__odr_asan.<name>);
 # GCC has no switch to drop them, and they carry our name after the dot.

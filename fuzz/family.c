@@ -4,7 +4,9 @@
  * LLVMFuzzerInitialize(): one executor created at start-up and reset by
  * every run, the bug switches from the DMAFUZZ_BUGS environment variable,
  * every oracle on. A BUG verdict becomes abort(), which every fuzzer
- * records as a crash; signals are left alone so that a real fault reaches
+ * records as a crash (with DMAFUZZ_ONLY=CLASS, only a verdict of that
+ * class: so that afl-tmin keeps the same bug, or a campaign looks past
+ * known ones); signals are left alone so that a real fault reaches
  * the fuzzer and the sanitizers.
  */
 #include <stdio.h>
@@ -16,6 +18,7 @@
 
 static struct dfz_exec *exec;
 static uint32_t bugs;
+static unsigned only = DFZ_CLASS_NONE; /* DMAFUZZ_ONLY: the one class that aborts */
 
 static void destroy_exec(void)
 {
@@ -57,13 +60,30 @@ static int read_oracles(uint32_t *mask)
 	return -1;
 }
 
+/* DMAFUZZ_ONLY (unset or empty: every class) into @cls, or a one-line
+ * error. */
+static int read_only(unsigned *cls)
+{
+	const char *env = getenv("DMAFUZZ_ONLY");
+
+	if (!env || !*env)
+		return 0;
+	*cls = dfz_class_parse(env);
+	if (*cls != DFZ_CLASS_NONE)
+		return 0;
+	fprintf(stderr, "dmafuzz fuzz target: bad DMAFUZZ_ONLY '%s' "
+		"(a bug class such as data.mismatch)\n", env);
+	return -1;
+}
+
 void fuzz_family_init(void)
 {
 	uint32_t oracles;
 
 	if (exec)
 		return;
-	if (read_bugs(&bugs) < 0 || read_oracles(&oracles) < 0)
+	if (read_bugs(&bugs) < 0 || read_oracles(&oracles) < 0 ||
+	    read_only(&only) < 0)
 		exit(2);
 	if (dfz_exec_create(oracles, &exec) < 0) {
 		fputs("dmafuzz fuzz target: out of memory\n", stderr);
@@ -88,7 +108,8 @@ int fuzz_family_run(unsigned family, const uint8_t *data, size_t size)
 
 	fuzz_family_init();
 	dfz_plan_decode_as(family, data, size, &p);
-	if (dfz_exec_run(exec, &p, bugs, &v) == DFZ_VERDICT_BUG) {
+	if (dfz_exec_run(exec, &p, bugs, &v) == DFZ_VERDICT_BUG &&
+	    (only == DFZ_CLASS_NONE || v.finding.cls == only)) {
 		dfz_verdict_print(&v, NULL, false, stderr);
 		fflush(stderr);
 		abort();

@@ -24,15 +24,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
  * switches from DMAFUZZ_BUGS (a comma list, or "all") and the oracles that
  * judge from DMAFUZZ_ORACLES ("all" when unset, "none" so that valgrind
  * judges alone, or a comma list of oracle names). A bad value prints a
- * one-line error and exits 2.
+ * one-line error and exits 2. DMAFUZZ_ONLY=CLASS (a bug class name)
+ * makes a BUG verdict of any other class count as clean.
  */
 void fuzz_family_init(void);
 
 /*
  * fuzz_family_run() - decode @data as the choice stream of a plan of
  * @family without the family draw (dfz_plan_decode_as()) and run it with
- * every oracle on. A BUG verdict is printed to stderr, then abort(); CLEAN
- * and REJECTED return 0.
+ * every oracle on. A BUG verdict (of the DMAFUZZ_ONLY class, when set) is
+ * printed to stderr, then abort(); anything else returns 0.
  */
 int fuzz_family_run(unsigned family, const uint8_t *data, size_t size);
 

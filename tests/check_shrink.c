@@ -259,6 +259,39 @@ START_TEST(test_min_random_bugs)
 }
 END_TEST
 
+/*
+ * An edge-tile crash afl-fuzz found (62 bytes, data.mismatch). Without
+ * rewriting a uniform size draw as a boundary size, the shrinker stops at
+ * a 28-byte local minimum that draws L2 uniformly as 6288 (a mode byte
+ * 0x80 and three value bytes), where every single-byte edit loses the
+ * bug; as a boundary size (mode 0 and an index: 8192) it takes two.
+ */
+START_TEST(test_min_narrows_size)
+{
+	static const uint8_t in[] = {
+		0x01, 0x00, 0x07, 0xf9, 0xfa, 0xff, 0x19, 0xff, 0x02, 0x00,
+		0x1b, 0x00, 0x00, 0x80, 0x00, 0x00, 0x06, 0x00, 0x1e, 0x00,
+		0x00, 0x00, 0x00, 0x1b, 0x00, 0x03, 0x01, 0x80, 0x00, 0x00,
+		0x06, 0x00, 0x1c, 0x00, 0x0f, 0x00, 0x00, 0x1b, 0x00, 0x00,
+		0x03, 0x01, 0x80, 0x00, 0x00, 0x06, 0x00, 0x36, 0x00, 0x0f,
+		0x00, 0x00, 0x1b, 0x00, 0x00, 0x00, 0x1b, 0x00, 0x00, 0x00,
+		0x00, 0x21,
+	};
+	struct dfz_min_config cfg = { .bugs = 1u << DFZ_BUG_EDGE_TILE };
+	struct dfz_signature sig;
+	struct dfz_min_result r;
+
+	signature_of(DFZ_FAMILY_XFER, in, sizeof(in), cfg.bugs, &sig);
+	ck_assert_uint_eq(sig.cls, DFZ_CLASS_DATA_MISMATCH);
+	cfg.family = DFZ_FAMILY_XFER;
+	cfg.max_runs = memcheck_count(2000, 400);
+	ck_assert_int_eq(dfz_minimize(ex, &cfg, in, sizeof(in), &r), 0);
+	ck_assert_uint_eq(r.sig.cls, DFZ_CLASS_DATA_MISMATCH);
+	ck_assert_uint_le(r.n, 26);
+	dfz_min_result_fini(&r);
+}
+END_TEST
+
 /* An input that runs clean is reported as such: no stream, one run. */
 START_TEST(test_min_no_repro)
 {
@@ -346,6 +379,7 @@ Suite *suite_shrink(void)
 	tcase_add_loop_test(tc, test_min_keeps_bug, 0, DFZ_BUG_COUNT);
 	tcase_add_test(tc, test_min_rejects_lost_bug);
 	tcase_add_test(tc, test_min_random_bugs);
+	tcase_add_test(tc, test_min_narrows_size);
 	tcase_add_test(tc, test_min_no_repro);
 	tcase_add_test(tc, test_cli_min);
 	suite_add_tcase(s, tc);

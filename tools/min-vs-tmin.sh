@@ -12,6 +12,10 @@
 # the first crash afl-fuzz saves, which a seed never is. Then
 #   dmafuzz min --family F --bug S CRASH          (the bare stream it keeps)
 #   afl-tmin -i CRASH -o OUT -- FUZZ/afl/F        (with DMAFUZZ_BUGS=S)
+# afl-tmin runs with DMAFUZZ_ONLY set to the crash's class, so that it too
+# keeps only inputs that show the same bug (without it, afl-tmin keeps any
+# crash and may drift to another class: edge-tile's data.mismatch becomes a
+# shorter mem.redzone, a different finding).
 # each timed, and both results replayed with `dmafuzz run` for their class.
 # Sizes are bytes of the bare choice stream (what the target reads); the
 # hand-written reproducer's is `dmafuzz encode --bare` of its text plan;
@@ -140,7 +144,7 @@ for sw in "$@"; do
 	tm=$out/work/$sw.tmin
 	rm -f "$tm"
 	t2=$(now)
-	DMAFUZZ_BUGS=$sw AFL_NO_AFFINITY=1 AFL_SKIP_CPUFREQ=1 \
+	DMAFUZZ_BUGS=$sw DMAFUZZ_ONLY=$cls AFL_NO_AFFINITY=1 AFL_SKIP_CPUFREQ=1 \
 		afl-tmin -i "$crash" -o "$tm" -t 1000 -- "$fz/afl/$fam" \
 		> "$out/work/$sw.tmin.log" 2>&1
 	t3=$(now)
