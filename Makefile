@@ -163,8 +163,15 @@ FZ_COLD_SRC  := $(filter-out $(FZ_HOT_SRC) reports/triage% reports/disasm%,$(LIB
 FZ_HOTOBJ_afl       := afl
 FZ_HOTOBJ_cmplog    := afl
 FZ_HOTOBJ_libfuzzer := libfuzzer
-$(FZ)/libfuzzer/obj/runtime/%.o $(FZ)/libfuzzer/obj/oracles/%.o: \
-    FZ_HOT := -fno-sanitize-coverage=trace-cmp
+$(FZ)/libfuzzer/obj/runtime/%.o: FZ_HOT := -fno-sanitize-coverage=trace-cmp
+# The oracles judge a run; they are not what the fuzzer explores. Their
+# per-byte walks (shadow marks, the reference check) would turn every size
+# into new coverage and, instrumented, cost a third of the run: they build
+# without coverage (plain clang for AFL++, no coverage flags for
+# libFuzzer), and keep ASan and UBSan in the libFuzzer build.
+$(FZ)/afl/obj/oracles/%.o: FZ_CC_afl := clang
+$(FZ)/libfuzzer/obj/oracles/%.o: \
+    FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
 FZ_MAIN_afl         := fuzz/afl_main.c
 FZ_MAIN_cmplog      := fuzz/afl_main.c
 FZ_DEPS_afl         := deps-afl

@@ -87,32 +87,22 @@ uint32_t dfz__choice_take(struct dfz_choice *c, uint32_t lo, uint32_t hi)
 	return lo + (uint32_t)(v % ((uint64_t)hi - lo + 1));
 }
 
+/* Append @v to the ascending list @cand of @n when it is in [lo, hi] and
+ * above the last entry. */
 static unsigned add_size(uint32_t *cand, unsigned n, uint64_t v, uint32_t lo,
 			 uint32_t hi)
 {
-	if (v >= lo && v <= hi)
+	if (v >= lo && v <= hi && (n == 0 || v > cand[n - 1]))
 		cand[n++] = (uint32_t)v;
 	return n;
 }
 
-/* Sort @cand (insertion sort: at most 100 entries) and drop duplicates. */
-static unsigned sort_unique(uint32_t *cand, unsigned n)
-{
-	unsigned i, j, out = 0;
-
-	for (i = 1; i < n; i++) {
-		uint32_t v = cand[i];
-
-		for (j = i; j > 0 && cand[j - 1] > v; j--)
-			cand[j] = cand[j - 1];
-		cand[j] = v;
-	}
-	for (i = 0; i < n; i++)
-		if (out == 0 || cand[out - 1] != cand[i])
-			cand[out++] = cand[i];
-	return out;
-}
-
+/*
+ * The boundary sizes of [lo, hi], ascending and unique: lo, lo + 1, every
+ * power of two p within the range with p - 1 and p + 1, hi - 1, hi. They
+ * are generated in ascending order (each group starts above the one
+ * before, or repeats what is already there), so no sort is needed.
+ */
 unsigned dfz__choice_sizes(uint32_t lo, uint32_t hi,
 			   uint32_t cand[DFZ_CHOICE_MAX_SIZES])
 {
@@ -124,18 +114,19 @@ unsigned dfz__choice_sizes(uint32_t lo, uint32_t hi,
 	}
 	n = add_size(cand, n, lo, lo, hi);
 	n = add_size(cand, n, (uint64_t)lo + 1, lo, hi);
-	n = add_size(cand, n, (uint64_t)hi - 1, lo, hi);
-	n = add_size(cand, n, hi, lo, hi);
 	for (j = 0; j < 32; j++) {
 		uint64_t p = (uint64_t)1 << j;
 
-		if (p < lo || p > hi)
+		if (p + 1 < lo)
 			continue;
+		if (p > hi)
+			break;
 		n = add_size(cand, n, p - 1, lo, hi);
 		n = add_size(cand, n, p, lo, hi);
 		n = add_size(cand, n, p + 1, lo, hi);
 	}
-	return sort_unique(cand, n);
+	n = add_size(cand, n, (uint64_t)hi - 1, lo, hi);
+	return add_size(cand, n, hi, lo, hi);
 }
 
 uint32_t dfz__choice_take_size(struct dfz_choice *c, uint32_t lo, uint32_t hi)

@@ -30,19 +30,14 @@ static const uint32_t level_cap[DFZ_NLEVELS] = {
 	[DFZ_L3] = DFZ_CAP_L3, [DFZ_L2] = DFZ_CAP_L2, [DFZ_L1] = DFZ_CAP_L1,
 };
 
-struct hz_cell {
-	uint16_t w;                  /* pending writer id, 0: none */
-	uint16_t r;                  /* pending readers */
-};
-
 struct hazard {
 	struct dfz_oracles *set;
 	struct dfz_rt *rt;
-	struct hz_cell *cell[DFZ_NLEVELS];
+	uint16_t *w[DFZ_NLEVELS];     /* per byte: pending writer id, 0: none */
+	uint16_t *r[DFZ_NLEVELS];     /* per byte: pending readers */
 	uint8_t *settled[DFZ_NLEVELS]; /* local levels: == gen when settled */
 	uint8_t gen;
-	struct dfz__pend p;          /* pending transfers, ids in the cells */
-	uint64_t wmask;              /* the w fields of two cells as a word */
+	struct dfz__pend p;          /* pending transfers, ids in w */
 };
 
 static int hz_init(void *st)
@@ -51,8 +46,9 @@ static int hz_init(void *st)
 	unsigned l;
 
 	for (l = 0; l < DFZ_NLEVELS; l++) {
-		h->cell[l] = calloc(level_cap[l], sizeof(*h->cell[l]));
-		if (!h->cell[l])
+		h->w[l] = calloc(level_cap[l], sizeof(*h->w[l]));
+		h->r[l] = calloc(level_cap[l], sizeof(*h->r[l]));
+		if (!h->w[l] || !h->r[l])
 			return DFZ_ENOMEM;
 		if (l == DFZ_L3)
 			continue;
@@ -60,8 +56,6 @@ static int hz_init(void *st)
 		if (!h->settled[l])
 			return DFZ_ENOMEM;
 	}
-	memcpy(&h->wmask, (struct hz_cell[2]){ { 0xffff, 0 }, { 0xffff, 0 } },
-	       sizeof(h->wmask));
 	return dfz__pend_init(&h->p, HZ_XFERS, HZ_HANDLES);
 }
 
@@ -71,7 +65,8 @@ static void hz_fini(void *st)
 	unsigned l;
 
 	for (l = 0; l < DFZ_NLEVELS; l++) {
-		free(h->cell[l]);
+		free(h->w[l]);
+		free(h->r[l]);
 		free(h->settled[l]);
 	}
 	dfz__pend_fini(&h->p);
@@ -96,26 +91,25 @@ static bool reads_ext(const struct dfz_desc *d)
 }
 
 /*
- * First cell of [off, off + len) with a pending writer (or, with
- * @readers, any pending transfer), or off + len. Two cells per word: the
- * common case is a clean run of cells.
+ * First byte of [off, off + len) of @level with a pending writer (or,
+ * with @readers, any pending transfer), or off + len. Four bytes' ids per
+ * word: the common case is a clean run.
  */
-static uint64_t busy(const struct hazard *h, const struct hz_cell *c,
-		     uint64_t off, uint64_t len, bool readers)
+static uint64_t busy(const struct hazard *h, unsigned level, uint64_t off,
+		     uint64_t len, bool readers)
 {
-	uint64_t mask = readers ? ~0ull : h->wmask, end = off + len, a, b;
-	uint64_t i = off;
+	const uint16_t *w = h->w[level], *r = h->r[level];
+	uint64_t end = off + len, i = off, a, b = 0;
 
-	_Static_assert(sizeof(struct hz_cell) * 2 == sizeof(uint64_t),
-		       "two cells make a word");
 	for (; i + 4 <= end; i += 4) {
-		memcpy(&a, &c[i], sizeof(a));
-		memcpy(&b, &c[i + 2], sizeof(b));
-		if ((a | b) & mask)
+		memcpy(&a, &w[i], sizeof(a));
+		if (readers)
+			memcpy(&b, &r[i], sizeof(b));
+		if (a | b)
 			break;
 	}
 	for (; i < end; i++)
-		if (c[i].w || (readers && c[i].r))
+		if (w[i] || (readers && r[i]))
 			return i;
 	return end;
 }
@@ -141,15 +135,18 @@ static const bool in_order[DFZ_ENGINE_COUNT] = {
 	[DFZ_ENGINE_IDMA] = true,
 };
 
-/* Is the hit at cell @c, met by new transfer @id of @engine on its @write
- * side, no conflict: its own earlier line, or an ordered write-write? */
-static bool no_conflict(const struct hazard *h, const struct hz_cell *c,
+/* Is the hit at byte @i of @level, met by new transfer @id of @engine on
+ * its @write side, no conflict: its own earlier line, or an ordered
+ * write-write? */
+static bool no_conflict(const struct hazard *h, unsigned level, uint64_t i,
 			uint16_t id, unsigned engine, bool write)
 {
-	if (id && c->w == id)
+	uint16_t w = h->w[level][i];
+
+	if (id && w == id)
 		return true;
-	return write && c->w && !c->r && engine < DFZ_ENGINE_COUNT &&
-	       in_order[engine] && h->p.x[c->w].engine == engine;
+	return write && w && !h->r[level][i] && engine < DFZ_ENGINE_COUNT &&
+	       in_order[engine] && h->p.x[w].engine == engine;
 }
 
 /*
@@ -168,27 +165,29 @@ static void add_side(struct hazard *h, const struct dfz_desc *d, uint16_t id,
 
 	dfz__fp_init(&fp, d, ext);
 	while (dfz__fp_next(&fp, &off, &len)) {
-		struct hz_cell *c;
+		unsigned l = fp.level;
+		uint16_t *w, *r;
 
-		if (!clamp(fp.level, &off, &len))
+		if (!clamp(l, &off, &len))
 			continue;
-		c = h->cell[fp.level];
-		i = hit->found ? off + len : busy(h, c, off, len, write);
+		w = h->w[l];
+		r = h->r[l];
+		i = hit->found ? off + len : busy(h, l, off, len, write);
 		while (i < off + len &&
-		       no_conflict(h, &c[i], id, engine, write))
-			i = busy(h, c, i + 1, off + len - i - 1, write);
+		       no_conflict(h, l, i, id, engine, write))
+			i = busy(h, l, i + 1, off + len - i - 1, write);
 		if (i < off + len)
 			*hit = (struct hz_hit){ .found = true,
-				.we_write = write, .lvl = fp.level,
-				.at = i, .other = c[i].w };
+				.we_write = write, .lvl = l,
+				.at = i, .other = w[i] };
 		if (!id)
 			continue;
 		if (write)
 			for (i = off; i < off + len; i++)
-				c[i].w = id;
+				w[i] = id;
 		else
 			for (i = off; i < off + len; i++)
-				c[i].r++;
+				r[i]++;
 	}
 }
 
@@ -202,19 +201,17 @@ static void drop_side(struct hazard *h, uint16_t id, bool ext)
 
 	dfz__fp_init(&fp, d, ext);
 	while (dfz__fp_next(&fp, &off, &len)) {
-		struct hz_cell *c;
+		uint16_t *w = h->w[fp.level], *r = h->r[fp.level];
 
 		if (!clamp(fp.level, &off, &len))
 			continue;
-		c = h->cell[fp.level];
 		if (!write) {
 			for (i = off; i < off + len; i++)
-				c[i].r--;
+				r[i]--;
 			continue;
 		}
 		for (i = off; i < off + len; i++)
-			if (c[i].w == id)
-				c[i].w = 0;
+			w[i] = w[i] == id ? 0 : w[i];
 		if (h->settled[fp.level])
 			memset(h->settled[fp.level] + off, h->gen, len);
 	}
@@ -347,15 +344,15 @@ static void on_compute_read(struct hazard *h, const struct dfz_event *ev)
 	if (!clamp(l, &off, &len))
 		return;
 	ok = h->settled[l];
-	i = busy(h, h->cell[l], off, len, false);
+	i = busy(h, l, off, len, false);
 	if (i == off + len)
 		return;
 	if (ok && ok[i] == h->gen)
 		compute_fail(h, ev, DFZ_CLASS_HAZARD_RACE, "overwrites it", l,
-			     i, h->cell[l][i].w);
+			     i, h->w[l][i]);
 	else
 		compute_fail(h, ev, DFZ_CLASS_HAZARD_RBW, "that loads it", l,
-			     i, h->cell[l][i].w);
+			     i, h->w[l][i]);
 }
 
 static void on_compute_write(struct hazard *h, const struct dfz_event *ev)
@@ -365,13 +362,13 @@ static void on_compute_write(struct hazard *h, const struct dfz_event *ev)
 
 	if (!clamp(l, &off, &len))
 		return;
-	i = busy(h, h->cell[l], off, len, true);
+	i = busy(h, l, off, len, true);
 	if (i < off + len) {
-		const struct hz_cell *c = &h->cell[l][i];
+		uint16_t w = h->w[l][i];
 
 		compute_fail(h, ev, DFZ_CLASS_HAZARD_RACE,
-			     c->w ? "writes it" : "reads it", l, i,
-			     c->w ? c->w : find_reader(h, l, i));
+			     w ? "writes it" : "reads it", l, i,
+			     w ? w : find_reader(h, l, i));
 		return;
 	}
 	if (h->settled[l])
