@@ -59,12 +59,19 @@ for t in $targets; do
 done
 
 # 3. The library and the targets with the builder's flags. The model's
-#    hot loops (runtime/, oracles/) compare in every step on values the
-#    input only reaches through the decoder: under libFuzzer they are
-#    built without compare tracing (a third of the run time, no guidance).
+#    hot loops (runtime/) compare in every step on values the input only
+#    reaches through the decoder: under libFuzzer they are built without
+#    compare tracing (a third of the run time, no guidance). The oracles
+#    judge a run and are not what the fuzzer explores: no coverage at all
+#    (their per-byte walks would make every size new coverage), as in
+#    `make fuzz-libfuzzer`; the sanitizers stay.
 hot=()
+judge=()
 case " $CFLAGS " in
-*" -fsanitize=fuzzer-no-link "*) hot=(-fno-sanitize-coverage=trace-cmp) ;;
+*" -fsanitize=fuzzer-no-link "*)
+	hot=(-fno-sanitize-coverage=trace-cmp)
+	judge=(-fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table)
+	;;
 esac
 objs=()
 for f in runtime/*.c oracles/*.c harness/*.c reports/*.c fuzz/family.c; do
@@ -72,7 +79,10 @@ for f in runtime/*.c oracles/*.c harness/*.c reports/*.c fuzz/family.c; do
 	case $f in reports/triage* | reports/disasm*) continue ;; esac  # CLI only
 	o=$work/obj/${f//\//_}.o
 	extra=()
-	case $f in runtime/* | oracles/*) extra=(${hot[@]+"${hot[@]}"}) ;; esac
+	case $f in
+	runtime/*) extra=(${hot[@]+"${hot[@]}"}) ;;
+	oracles/*) extra=(${judge[@]+"${judge[@]}"}) ;;
+	esac
 	# shellcheck disable=SC2086 # $CFLAGS is a list of flags
 	"$CC" $CFLAGS "${std[@]}" ${extra[@]+"${extra[@]}"} -I"$(dirname "$f")" \
 		-c "$f" -o "$o"
