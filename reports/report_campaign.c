@@ -529,7 +529,13 @@ static int read_instance(struct dfz__inst *in, const char *root,
 	rc = read_stats(in, dir);
 	if (rc == 0)
 		rc = read_plot(in, dir);
-	return rc < 0 ? rc : read_finds(in, dir);
+	if (rc == 0)
+		rc = read_finds(in, dir);
+	if (rc == 0 && in->s.n < 2)
+		rc = dfz__read_coverage(in, dir);
+	if (rc == 0 && in->s.n < 2)
+		rc = dfz__read_rates(in, dir);
+	return rc;
 }
 
 int dfz__campaign_read(struct dfz__campaign *c, char *err, size_t errlen)
@@ -612,6 +618,10 @@ static void inst_fini(struct dfz__inst *in)
 	free(in->find_n);
 	free(in->corpus_t);
 	free(in->corpus_n);
+	free(in->cov_t);
+	free(in->cov_n);
+	free(in->rate_t);
+	free(in->rate_v);
 }
 
 void dfz__campaign_fini(struct dfz__campaign *c)

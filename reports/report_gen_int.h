@@ -68,6 +68,15 @@ struct dfz__inst {
 	double *corpus_t;
 	double *corpus_n;
 	size_t ncorpus;                   /* points; 0: none */
+	/* When plot_data has fewer than two rows (a run under a minute):
+	 * edges over time from coverage_data, execs/s from the file names
+	 * (report_series.c). */
+	double *cov_t;
+	double *cov_n;
+	size_t ncov;                      /* points; 0: none */
+	double *rate_t;
+	double *rate_v;
+	size_t nrate;                     /* points; 0: none */
 	bool has_plot;                    /* a plot_data file was read */
 	char plot_note[160];              /* why not, or what was skipped */
 	struct dfz__series s;
@@ -164,6 +173,21 @@ void dfz__campaign_fini(struct dfz__campaign *c);
  * frees) or NULL (errno says why).
  */
 char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut);
+
+/**
+ * dfz__read_coverage() - @in's edges over time from @dir/coverage_data
+ * (written by the campaign scripts; absent: none).
+ * Return: 0 or DFZ_ENOMEM.
+ */
+int dfz__read_coverage(struct dfz__inst *in, const char *dir);
+
+/**
+ * dfz__read_rates() - @in's execs/s over time from the "time:" and
+ * "execs:" of its queue, crash and hang file names (call after its
+ * fuzzer_stats is read: the last point is its run time and execs).
+ * Return: 0 or DFZ_ENOMEM.
+ */
+int dfz__read_rates(struct dfz__inst *in, const char *dir);
 
 /*
  * dfz__artifact_uri() - @rel (a path relative to the triage dir) as a URI

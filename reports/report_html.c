@@ -132,11 +132,17 @@ static struct dfz__line line_of(const struct dfz__inst *in, int which,
 {
 	struct dfz__line l = { .name = in->name, .x = in->s.t, .n = in->s.n };
 
-	if (which == 0) {
+	if (which == 0 && in->ncov) {
+		l = (struct dfz__line){ .name = in->name, .x = in->cov_t,
+					.y = in->cov_n, .n = in->ncov };
+	} else if (which == 0) {
 		l.y = edges ? in->s.edges : in->s.map;
 	} else if (which == 1) {
 		l = (struct dfz__line){ .name = in->name, .x = in->corpus_t,
 					.y = in->corpus_n, .n = in->ncorpus };
+	} else if (which == 2 && in->nrate) {
+		l = (struct dfz__line){ .name = in->name, .x = in->rate_t,
+					.y = in->rate_v, .n = in->nrate };
 	} else if (which == 2) {
 		l.y = in->s.eps;
 	} else if (in->nfind) {

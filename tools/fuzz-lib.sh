@@ -276,6 +276,37 @@ reap_orphans() {
 	done
 }
 
+# Edges over time of the AFL++ instance dir $2 (fuzz target binary $1,
+# scratch dir $3), for the report: afl-fuzz writes no plot_data row in
+# its first minute, so a short campaign has none to plot. afl-showmap
+# replays every queue entry; in the order of the entries' times, each row
+# of $2/coverage_data is a time (s) and the edges of all entries up to it.
+# Best effort: without afl-showmap, or when it fails, there is no file.
+coverage_over_time() {
+	cv_maps=$3/maps.$$
+	rm -rf "$cv_maps"
+	if ! DMAFUZZ_BUGS=$bugs AFL_QUIET=1 afl-showmap -q -t 1000 \
+		-i "$2/queue" -o "$cv_maps" -- "$1" > /dev/null 2>&1; then
+		rm -rf "$cv_maps"
+		return 0
+	fi
+	# shellcheck disable=SC2012 # AFL++ names: no spaces or newlines
+	ls "$cv_maps" | sed -n 's/^\(.*,time:\([0-9]*\).*\)$/\2 \1/p' |
+		sort -n -k 1,1 |
+		awk -v dir="$cv_maps" '
+		BEGIN { print "# relative_time, edges_found (afl-showmap of the queue)" }
+		{
+			f = dir "/" substr($0, index($0, " ") + 1)
+			while ((getline l < f) > 0) {
+				split(l, a, ":")
+				if (!(a[1] in seen)) { seen[a[1]] = 1; n++ }
+			}
+			close(f)
+			printf "%.3f %d\n", $1 / 1000, n
+		}' > "$2/coverage_data.tmp" && mv "$2/coverage_data.tmp" "$2/coverage_data"
+	rm -rf "$cv_maps"
+}
+
 # The findings of campaign dir $2 into buckets ($3/triage: `dmafuzz
 # triage`, with the campaign's switches), then the campaign report
 # ($3/report: summary.md and .json, findings.sarif, index.html), by the

@@ -194,6 +194,8 @@ for t in "$@"; do
 	elif ! campaign "$t"; then
 		failed=$((failed + 1))
 	fi
+	[ -d "$out/$t/default/queue" ] &&
+		coverage_over_time "$fz/afl/$t" "$out/$t/default" "$work"
 	classify_all "$t"
 done
 write_summary "$@"

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report's plots of a campaign shorter than a minute, where afl-fuzz
+ * wrote a single plot_data row (tests/data/report/short: one instance,
+ * its coverage_data from the campaign scripts, queue and crash names with
+ * "time:" and "execs:"). The coverage chart draws coverage_data (five
+ * rows, held to the run's end: six points) and the execs/s chart the rates
+ * between the named files at least a second apart (five points); without
+ * coverage_data the coverage chart falls back to the one plot_data row.
+ * Runs `dmafuzz report` ($DFZ_CLI, set by `make check`).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define SHORT "tests/data/report/short"
+#define OUT "build/report-series"
+
+static int run(const char *fmt, const char *arg)
+{
+	const char *bin = getenv("DFZ_CLI");
+	char cmd[2048];
+	int st;
+
+	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
+	snprintf(cmd, sizeof(cmd), fmt, bin, arg);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* Points of the @k-th polyline of @html (0-based), or -1 when absent. */
+static int points_of(const char *html, int k)
+{
+	const char *p = html;
+	int n = 0;
+
+	for (int i = 0; i <= k; i++) {
+		p = strstr(p, "<polyline");
+		if (!p)
+			return -1;
+		p++;
+	}
+	p = strstr(p, "points=\"");
+	if (!p)
+		return -1;
+	for (p += 8; *p && *p != '"'; p++)
+		n += *p == ',';
+	return n;
+}
+
+/* Charts in order: coverage, corpus, execs/s, findings; one line each. */
+START_TEST(test_short_campaign_plots)
+{
+	char *html;
+
+	ck_assert_int_eq(run("rm -rf " OUT " && %s report -o " OUT " %s "
+			     ">/dev/null 2>&1", SHORT), 0);
+	html = slurp(OUT "/index.html");
+	ck_assert_int_eq(points_of(html, 0), 6);
+	ck_assert_int_eq(points_of(html, 2), 5);
+	free(html);
+}
+END_TEST
+
+/* Sabotage: the same campaign without coverage_data plots the single
+ * plot_data row; the rates still come from the names. */
+START_TEST(test_short_without_coverage_data)
+{
+	char *html;
+
+	ck_assert_int_eq(system("rm -rf " OUT "-in " OUT " && cp -r " SHORT
+				" " OUT "-in && rm " OUT
+				"-in/xfer/default/coverage_data"), 0);
+	ck_assert_int_eq(run("%s report -o " OUT " %s >/dev/null 2>&1",
+			     OUT "-in"), 0);
+	html = slurp(OUT "/index.html");
+	ck_assert_int_eq(points_of(html, 0), 1);
+	ck_assert_int_eq(points_of(html, 2), 5);
+	free(html);
+}
+END_TEST
+
+Suite *suite_report_series(void)
+{
+	Suite *s = suite_create("report_series");
+	TCase *tc = tcase_create("short");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_short_campaign_plots);
+	tcase_add_test(tc, test_short_without_coverage_data);
+	suite_add_tcase(s, tc);
+	return s;
+}
