@@ -66,16 +66,28 @@ afl_pid=
 # The progress line of target $1 (afl-fuzz output $2) at second $3: the
 # corpus and the findings live from the output directories; execs and
 # execs/s from fuzzer_stats, which afl-fuzz 4.04c rewrites only once a
-# minute without its UI (and at the end).
+# minute without its UI (and at the end); until then from the newest
+# queue or crash file, whose name holds the execs done when it was saved
+# ("~": as of that file).
 progress() {
-	st=$2/default/fuzzer_stats
+	pg_t=$1 pg_dir=$2/default pg_s=$3
+	st=$pg_dir/fuzzer_stats
 	rt=$(stat_of run_time "$st" 0)
 	ex=$(stat_of execs_done "$st" 0)
 	execs="execs -"
-	[ "$rt" -gt 0 ] 2>/dev/null && execs="execs $ex ($((ex / rt))/s) at ${rt}s"
+	if [ "$rt" -gt 0 ] 2>/dev/null; then
+		execs="execs $ex ($((ex / rt))/s) at ${rt}s"
+	else
+		# shellcheck disable=SC2012,SC2046 # AFL++ names: no spaces
+		set -- $(ls "$pg_dir/queue" "$pg_dir/crashes" 2>/dev/null |
+			sed -n 's/.*,time:\([0-9]*\),execs:\([0-9]*\).*/\1 \2/p' |
+			sort -n | tail -n 1)
+		[ "${1:-0}" -ge 1000 ] 2>/dev/null &&
+			execs="execs ~$2 (~$(($2 * 1000 / $1))/s) at $(($1 / 1000))s"
+	fi
 	printf 'fuzz %-5s %4ss/%ss  corpus %-5s crashes %-3s hangs %-3s %s' \
-		"$1" "$3" "$duration" "$(count_ids "$2/default/queue")" \
-		"$(count_ids "$2/default/crashes")" "$(count_ids "$2/default/hangs")" \
+		"$pg_t" "$pg_s" "$duration" "$(count_ids "$pg_dir/queue")" \
+		"$(count_ids "$pg_dir/crashes")" "$(count_ids "$pg_dir/hangs")" \
 		"$execs"
 }
 
