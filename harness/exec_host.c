@@ -55,12 +55,16 @@ static uint64_t mix64(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* Each draw gives eight bytes, the high one first. */
 static void fill(uint8_t *dst, uint32_t n, uint64_t seed)
 {
-	uint64_t s = seed;
+	uint64_t s = seed, z = 0;
 
-	for (uint32_t i = 0; i < n; i++)
-		dst[i] = (uint8_t)(mix64(&s) >> 56);
+	for (uint32_t i = 0; i < n; i++, z <<= 8) {
+		if (i % 8 == 0)
+			z = mix64(&s);
+		dst[i] = (uint8_t)(z >> 56);
+	}
 }
 
 /* ------------------------------------------------------- the program */

@@ -151,12 +151,17 @@ static const char fill_helpers[] =
 	"\treturn z ^ (z >> 31);\n"
 	"}\n"
 	"\n"
+	"\n"
+	"/* Each draw gives eight bytes, the high one first. */\n"
 	"static void fill(uint8_t *dst, uint32_t n, uint64_t seed)\n"
 	"{\n"
-	"\tuint64_t s = seed;\n"
+	"\tuint64_t s = seed, z = 0;\n"
 	"\n"
-	"\tfor (uint32_t i = 0; i < n; i++)\n"
-	"\t\tdst[i] = (uint8_t)(mix64(&s) >> 56);\n"
+	"\tfor (uint32_t i = 0; i < n; i++, z <<= 8) {\n"
+	"\t\tif (i % 8 == 0)\n"
+	"\t\t\tz = mix64(&s);\n"
+	"\t\tdst[i] = (uint8_t)(z >> 56);\n"
+	"\t}\n"
 	"}\n";
 
 static const char init_helper[] =
