@@ -97,6 +97,8 @@ struct dfz__bucket {
 	const char *plan;
 	const char *c;                    /* NULL: no emitted C */
 	double count;
+	double distinct;                  /* inputs that repeat no other; -1:
+					   * not said (an older triage.json) */
 	const struct dfz_json *inputs;    /* array of strings */
 	const struct dfz_json *min;       /* object, or NULL */
 	const struct dfz_json *signal;    /* object, or NULL */
@@ -113,6 +115,9 @@ struct dfz__triage {
 	char *base_abs;                   /* realpath of @base, or NULL */
 	const char *campaign;
 	double inputs;
+	double distinct;                  /* -1: not said (an older triage) */
+	const struct dfz_json *same_as;   /* object: copy -> the input it
+					   * repeats, or NULL */
 	struct dfz__bucket *b;
 	size_t nb;
 	const struct dfz_json *malformed; /* array of {input, reason} */
@@ -218,6 +223,10 @@ int dfz__write_html(const struct dfz__campaign *c, FILE *f);
 /* @v (a statistic; negative: never seen, printed "-") as an integer or
  * with one decimal. Return: @buf. */
 char *dfz__fmt_num(double v, char *buf, size_t len);
+
+/* A count of input files with its distinct inputs: "157 (84 distinct)",
+ * or "157" when @distinct is not known (negative). Return: @buf. */
+char *dfz__fmt_inputs(double count, double distinct, char *buf, size_t len);
 
 /* @s seconds as "42 s", "12 min 5 s", "3 h 07 min". Return: @buf. */
 char *dfz__fmt_duration(double s, char *buf, size_t len);

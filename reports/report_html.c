@@ -202,7 +202,7 @@ static void html_plots(const struct dfz__campaign *c, FILE *f)
 
 static void findings_table(const struct dfz__triage *tr, FILE *f)
 {
-	char n[32];
+	char n[80];
 
 	fputs("<table><tr><th>bucket</th><th>signature</th><th>target</th>"
 	      "<th>inputs</th><th>message</th></tr>\n", f);
@@ -215,7 +215,7 @@ static void findings_table(const struct dfz__triage *tr, FILE *f)
 		fputs("</code></td><td>", f);
 		esc(f, b->target);
 		fprintf(f, "</td><td class=\"n\">%s</td><td>",
-			dfz__fmt_num(b->count, n, sizeof(n)));
+			dfz__fmt_inputs(b->count, b->distinct, n, sizeof(n)));
 		esc(f, b->message);
 		fputs("</td></tr>\n", f);
 	}
@@ -253,8 +253,10 @@ static void html_findings(const struct dfz__campaign *c, FILE *f)
 	}
 	fputs("<p>Triage <code>", f);
 	esc(f, tr->path);
-	fprintf(f, "</code>: %s input(s), %zu bucket(s), %zu malformed, %zu "
-		"did not reproduce.</p>\n", dfz__fmt_num(tr->inputs, n, sizeof(n)),
+	fprintf(f, "</code>: %s input(s), ", dfz__fmt_num(tr->inputs, n, sizeof(n)));
+	if (tr->distinct >= 0)
+		fprintf(f, "%s distinct, ", dfz__fmt_num(tr->distinct, n, sizeof(n)));
+	fprintf(f, "%zu bucket(s), %zu malformed, %zu did not reproduce.</p>\n",
 		tr->nb, dfz_json_len(tr->malformed), dfz_json_len(tr->clean));
 	if (tr->nb)
 		findings_table(tr, f);
@@ -272,7 +274,7 @@ static void dl_item(FILE *f, const char *key, const char *val)
 static void bucket_facts(const struct dfz__campaign *c,
 			 const struct dfz__bucket *b, FILE *f)
 {
-	char n[32], line[160];
+	char n[80], line[160];
 	double in, out, runs, secs;
 
 	fputs("<dl>", f);
@@ -281,7 +283,7 @@ static void bucket_facts(const struct dfz__campaign *c,
 	dl_item(f, "level", b->level);
 	dl_item(f, "target", b->target);
 	dl_item(f, "switches", b->bugs && *b->bugs ? b->bugs : "none");
-	dl_item(f, "inputs", dfz__fmt_num(b->count, n, sizeof(n)));
+	dl_item(f, "inputs", dfz__fmt_inputs(b->count, b->distinct, n, sizeof(n)));
 	fputs("<dt>reproducer</dt><dd>", f);
 	link(f, c, b->reproducer);
 	fputs(" ", f);
@@ -390,15 +392,28 @@ static void text_block(FILE *f, const char *title, const char *text,
 	}
 }
 
-static void inputs_list(const struct dfz__bucket *b, FILE *f)
+/* The bucket's input files, a copy of one finding with the one it repeats. */
+static void inputs_list(const struct dfz__triage *tr,
+			const struct dfz__bucket *b, FILE *f)
 {
 	size_t n = dfz_json_len(b->inputs);
+	char d[80];
 
-	fprintf(f, "<details><summary>%zu input file(s)</summary><ul>\n", n);
+	fprintf(f, "<details><summary>%s input file(s)</summary><ul>\n",
+		dfz__fmt_inputs((double)n, b->distinct, d, sizeof(d)));
 	for (size_t i = 0; i < n && i < MAX_INPUTS_LISTED; i++) {
+		const char *name = dfz_json_str(dfz_json_at(b->inputs, i));
+		const char *first = dfz_json_str(dfz_json_get(tr->same_as, name));
+
 		fputs("<li><code>", f);
-		esc(f, dfz_json_str(dfz_json_at(b->inputs, i)));
-		fputs("</code></li>\n", f);
+		esc(f, name);
+		fputs("</code>", f);
+		if (first) {
+			fputs(" (same bytes as <code>", f);
+			esc(f, first);
+			fputs("</code>)", f);
+		}
+		fputs("</li>\n", f);
 	}
 	if (n > MAX_INPUTS_LISTED)
 		fprintf(f, "<li>... and %zu more</li>\n", n - MAX_INPUTS_LISTED);
@@ -424,7 +439,7 @@ static void html_bucket(const struct dfz__campaign *c,
 			   "The C file is missing.");
 	if (b->signal)
 		signal_section(b, f);
-	inputs_list(b, f);
+	inputs_list(&c->tr, b, f);
 	fputs("</section>\n", f);
 }
 

@@ -56,6 +56,7 @@ static void bucket(struct dfz__jw *w, const struct dfz__campaign *c,
 	dfz__jw_kstr(w, "target", b->target);
 	dfz__jw_kstr(w, "bugs", b->bugs);
 	dfz__jw_knum(w, "count", b->count);
+	dfz__jw_knum(w, "distinct", b->distinct);
 	dfz__jw_kstr(w, "message", b->message);
 	dfz__jw_kstr(w, "reproducer",
 		     dfz__artifact_uri(c, b->reproducer, uri, sizeof(uri)));
@@ -82,6 +83,7 @@ static void triage(struct dfz__jw *w, const struct dfz__campaign *c)
 	dfz__jw_open(w, '{');
 	dfz__jw_kstr(w, "path", tr->path);
 	dfz__jw_knum(w, "inputs", tr->inputs);
+	dfz__jw_knum(w, "distinct", tr->distinct);
 	dfz__jw_knum(w, "malformed", (double)dfz_json_len(tr->malformed));
 	dfz__jw_knum(w, "clean", (double)dfz_json_len(tr->clean));
 	dfz__jw_key(w, "buckets");

@@ -129,16 +129,16 @@ static const char *sig_str(const struct dfz__bucket *b, const char *key,
 static void md_bucket(const struct dfz__campaign *c,
 		      const struct dfz__bucket *b, FILE *f)
 {
-	char n[32], uri[4096];
+	char n[80], uri[4096];
 	double v;
 
 	fprintf(f, "### %s ", b->id);
 	md_code(f, b->signature);
 	fprintf(f, "\n\n- class `%s`, oracle `%s`, level %s, target %s, "
-		"switches %s\n- %s input(s); message: ", b->cls,
+		"switches %s\n- inputs %s; message: ", b->cls,
 		b->oracle ? b->oracle : "-", b->level ? b->level : "-",
 		b->target, b->bugs && *b->bugs ? b->bugs : "none",
-		dfz__fmt_num(b->count, n, sizeof(n)));
+		dfz__fmt_inputs(b->count, b->distinct, n, sizeof(n)));
 	md_cell(f, b->message);
 	fprintf(f, "\n- reproducer `%s`",
 		dfz__artifact_path(c, b->reproducer, uri, sizeof(uri)));
@@ -176,17 +176,19 @@ static void md_bucket(const struct dfz__campaign *c,
 static void md_triage(const struct dfz__campaign *c, FILE *f)
 {
 	const struct dfz__triage *tr = &c->tr;
-	char n[32];
+	char n[80];
 
 	fputs("## Findings\n\n", f);
 	if (!c->has_triage) {
 		fprintf(f, "%s\n", c->triage_note);
 		return;
 	}
-	fprintf(f, "Triage `%s`: %s input(s), %zu bucket(s), %zu malformed, "
-		"%zu did not reproduce.\n\n", tr->path,
-		dfz__fmt_num(tr->inputs, n, sizeof(n)), tr->nb,
-		dfz_json_len(tr->malformed), dfz_json_len(tr->clean));
+	fprintf(f, "Triage `%s`: %s input(s), ", tr->path,
+		dfz__fmt_num(tr->inputs, n, sizeof(n)));
+	if (tr->distinct >= 0)
+		fprintf(f, "%s distinct, ", dfz__fmt_num(tr->distinct, n, sizeof(n)));
+	fprintf(f, "%zu bucket(s), %zu malformed, %zu did not reproduce.\n\n",
+		tr->nb, dfz_json_len(tr->malformed), dfz_json_len(tr->clean));
 	if (!tr->nb)
 		return;
 	fputs("| bucket | signature | target | inputs | message |\n"
@@ -197,7 +199,7 @@ static void md_triage(const struct dfz__campaign *c, FILE *f)
 		fprintf(f, "| %s | ", b->id);
 		md_code(f, b->signature);
 		fprintf(f, " | %s | %s | ", b->target,
-			dfz__fmt_num(b->count, n, sizeof(n)));
+			dfz__fmt_inputs(b->count, b->distinct, n, sizeof(n)));
 		md_cell(f, b->message);
 		fputs(" |\n", f);
 	}

@@ -273,6 +273,8 @@ static void result_properties(struct dfz__jw *w, const struct dfz__bucket *b)
 	dfz__jw_kstr(w, "target", b->target);
 	dfz__jw_kstr(w, "bugs", b->bugs);
 	dfz__jw_knum(w, "count", b->count);
+	if (b->distinct >= 0)
+		dfz__jw_knum(w, "distinct", b->distinct);
 	if (b->signal) {
 		dfz__jw_key(w, "signal");
 		dfz__jw_value(w, b->signal);

@@ -3,7 +3,8 @@
  * The triage side of a report: triage.json (the contract `dmafuzz triage`
  * writes) read strictly and checked field by field, so a corrupt file is
  * one clear error ("buckets[1].count: expected a non-negative integer")
- * instead of a report that silently lacks parts. The files a bucket names
+ * instead of a report that silently lacks parts. The distinct counts and
+ * "same_as" are optional: an older triage.json has none. The files a bucket names
  * (plan, C reproducer, verdict, disassembly) are read whole, bounded.
  */
 #define _XOPEN_SOURCE 700               /* realpath() */
@@ -71,6 +72,41 @@ static double want_count(struct check *k, const struct dfz_json *o,
 	    v != (double)(uint64_t)v)
 		bad(k, key, "expected a non-negative integer");
 	return v;
+}
+
+/* "distinct" beside a count of @total files: absent (an older triage)
+ * gives -1; else at most @total, and at least one of any. */
+static double want_distinct(struct check *k, const struct dfz_json *o,
+			    double total)
+{
+	double v;
+
+	if (!dfz_json_get(o, "distinct"))
+		return -1;
+	v = want_count(k, o, "distinct");
+	if (!k->failed && (v > total || (total > 0 && v < 1)))
+		bad(k, "distinct", "expected 1 to the count of inputs");
+	return v;
+}
+
+/* "same_as": absent, or an object whose members are all strings. */
+static const struct dfz_json *want_same_as(struct check *k,
+					   const struct dfz_json *o)
+{
+	const struct dfz_json *m = dfz_json_get(o, "same_as");
+
+	if (!m)
+		return NULL;
+	if (dfz_json_type_of(m) != DFZ_JSON_OBJECT) {
+		bad(k, "same_as", "expected an object");
+		return NULL;
+	}
+	for (size_t i = 0; i < dfz_json_len(m); i++)
+		if (!dfz_json_str(dfz_json_at(m, i))) {
+			bad(k, "same_as", "expected an object of strings");
+			return NULL;
+		}
+	return m;
 }
 
 /* @key: an array whose items are all strings (@obj: objects). */
@@ -149,6 +185,7 @@ static void check_bucket(struct check *k, const struct dfz_json *o,
 	b->target = want_str(k, o, "target", false);
 	b->bugs = want_str(k, o, "bugs", true);
 	b->count = want_count(k, o, "count");
+	b->distinct = want_distinct(k, o, b->count);
 	b->inputs = want_array(k, o, "inputs", DFZ_JSON_STRING);
 	b->message = want_str(k, o, "message", false);
 	b->reproducer = want_path(k, o, "reproducer", false);
@@ -187,6 +224,8 @@ static void check_root(struct check *k, struct dfz__triage *tr)
 	}
 	tr->campaign = want_str(k, r, "campaign", true);
 	tr->inputs = want_count(k, r, "inputs");
+	tr->distinct = want_distinct(k, r, tr->inputs);
+	tr->same_as = want_same_as(k, r);
 	tr->malformed = want_array(k, r, "malformed", DFZ_JSON_OBJECT);
 	tr->clean = want_array(k, r, "clean", DFZ_JSON_STRING);
 	for (size_t i = 0; i < dfz_json_len(tr->malformed) && !k->failed;
@@ -215,6 +254,19 @@ static void check_root(struct check *k, struct dfz__triage *tr)
 				bad(k, "id", "a duplicate bucket id");
 	}
 	k->where = "";
+}
+
+char *dfz__fmt_inputs(double count, double distinct, char *buf, size_t len)
+{
+	char n[32], d[32];
+
+	dfz__fmt_num(count, n, sizeof(n));
+	if (distinct < 0)
+		snprintf(buf, len, "%s", n);
+	else
+		snprintf(buf, len, "%s (%s distinct)", n,
+			 dfz__fmt_num(distinct, d, sizeof(d)));
+	return buf;
 }
 
 /* A file of a bucket (relative to the triage dir) read whole, or NULL. */

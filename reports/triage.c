@@ -18,7 +18,33 @@
 
 /* ------------------------------------------------------------ replaying */
 
-/* Copy and replay input @i; identical bytes of the same target replay once. */
+/*
+ * The first input before @i of its target with its bytes, or -1. Only
+ * inputs read whole compare: an unreadable or oversized one is its own.
+ */
+static int first_same(const struct dfz__triage *t, unsigned i)
+{
+	const struct dfz__input *in = &t->in[i];
+
+	if (!in->whole)
+		return -1;
+	for (unsigned j = 0; j < i; j++) {
+		const struct dfz__input *p = &t->in[j];
+
+		if (p->whole && p->same_as < 0 && p->hash == in->hash &&
+		    p->n == in->n && !strcmp(p->target, in->target) &&
+		    !memcmp(p->buf, in->buf, in->n))
+			return (int)j;
+	}
+	return -1;
+}
+
+/*
+ * Copy and replay input @i. A copy of an earlier input (the same bytes,
+ * the same target) is not replayed again: the replay is deterministic,
+ * so it takes its first's outcome (without the report, which the first
+ * owns) and with it its first's bucket.
+ */
 static int examine(struct dfz__triage *t, unsigned i, char *err, size_t errlen)
 {
 	struct dfz__input *in = &t->in[i];
@@ -30,21 +56,18 @@ static int examine(struct dfz__triage *t, unsigned i, char *err, size_t errlen)
 		return rc;
 	}
 	memset(&in->o, 0, sizeof(in->o));
+	in->same_as = first_same(t, i);
+	if (in->same_as >= 0) {
+		in->o = t->in[in->same_as].o;
+		in->o.report = NULL;
+		return 0;
+	}
+	t->distinct++;
 	if (rc || in->n == 0) {
 		in->o.kind = DFZ__MALFORMED;
 		snprintf(in->o.reason, sizeof(in->o.reason), "%s",
 			 rc ? why : "empty: no bytes to replay");
 		return 0;
-	}
-	for (unsigned j = 0; j < i; j++) {
-		const struct dfz__input *p = &t->in[j];
-
-		if (p->copy && p->o.kind != DFZ__MALFORMED && p->n == in->n &&
-		    !strcmp(p->target, in->target) && !memcmp(p->buf, in->buf, in->n)) {
-			in->o = p->o;
-			in->o.report = NULL;
-			return 0;
-		}
 	}
 	snprintf(path, sizeof(path), "%s/%s", t->out, in->copy);
 	rc = dfz__replay(&t->rep, in->target, path, in->buf, in->n, &in->o);
@@ -80,6 +103,7 @@ static int add_to_bucket(struct dfz__triage *t, unsigned i)
 		return DFZ_ENOMEM;
 	b->member = p;
 	b->member[b->count++] = i;
+	b->distinct += t->in[i].same_as < 0;
 	t->in[i].bucket = (int)k;
 	return 0;
 }
@@ -300,8 +324,8 @@ static int write_bucket(struct dfz__triage *t, struct dfz__bucket *b,
 	if (bucket_path(t, b, "verdict.txt", path, sizeof(path)) < 0 ||
 	    dfz__text_open(&txt) < 0)
 		return -1;
-	fprintf(txt.f, "BUCKET:    %s\nSIGNATURE: %s\nINPUTS:    %u\n\n", b->id,
-		like->o.sig, b->count);
+	fprintf(txt.f, "BUCKET:    %s\nSIGNATURE: %s\nINPUTS:    %u\n"
+		"DISTINCT:  %u\n\n", b->id, like->o.sig, b->count, b->distinct);
 	fputs(repro->report ? repro->report : repro->message, txt.f);
 	if (dfz__text_commit(&txt, path) < 0)
 		return -1;
@@ -351,9 +375,10 @@ static int settle(struct dfz__triage *t, struct dfz__bucket *b, char *err,
 		rc = DFZ_EINVAL;
 	}
 	if (!rc && cfg->log)
-		fprintf(cfg->log, "triage: %s %-5s %-40s %3u input(s), %zu -> %zu "
-			"bytes\n", b->id, s.like->target, s.like->o.sig, b->count,
-			b->bytes_in, b->bytes_out);
+		fprintf(cfg->log, "triage: %s %-5s %-40s %3u input(s), %u "
+			"distinct, %zu -> %zu bytes\n", b->id, s.like->target,
+			s.like->o.sig, b->count, b->distinct, b->bytes_in,
+			b->bytes_out);
 	dfz__outcome_fini(&s.last);
 	free(buf);
 	return rc;
@@ -446,6 +471,7 @@ int dfz_triage(const struct dfz_triage_config *cfg,
 	if (rc == DFZ_ENOMEM && !err[0])
 		snprintf(err, errlen, "out of memory");
 	sum->inputs = t.nin;
+	sum->distinct = t.distinct;
 	sum->buckets = t.nb;
 	release(&t);
 	return rc;

@@ -167,6 +167,7 @@ static int add_input(struct dfz__triage *t, const char *dir, const char *path)
 	in = &t->in[t->nin];
 	memset(in, 0, sizeof(*in));
 	in->bucket = -1;
+	in->same_as = -1;
 	in->src = strdup(path);
 	if (!in->src)
 		return DFZ_ENOMEM;
@@ -303,6 +304,16 @@ static int place(struct dfz__triage *t, struct dfz__input *in, const char *tmp,
 	return DFZ_EINVAL;
 }
 
+/* FNV-1a: a quick first test of "the same bytes". */
+static uint64_t hash_of(const uint8_t *buf, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ buf[i]) * 0x100000001b3ull;
+	return h;
+}
+
 /* Stream @src into the open @fd, keeping its first bytes in @in->buf. */
 static int copy_bytes(int src, int fd, struct dfz__input *in, bool *whole)
 {
@@ -382,5 +393,8 @@ int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 			 DFZ__INPUT_MAX);
 		rc = DFZ_ERANGE;
 	}
+	in->whole = rc == 0;
+	if (in->whole)
+		in->hash = hash_of(in->buf, in->n);
 	return rc;
 }

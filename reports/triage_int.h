@@ -121,7 +121,13 @@ struct dfz__input {
 	char target[8];               /* xfer, host, api, parse, other */
 	uint8_t *buf;                 /* its bytes (NUL-terminated) */
 	size_t n;
-	struct dfz__outcome o;
+	bool whole;                   /* @buf holds every byte of it */
+	uint64_t hash;                /* of its bytes, when @whole */
+	int same_as;                  /* the index of the first input of
+				       * its target with the same bytes
+				       * (a copy of one finding), or -1 */
+	struct dfz__outcome o;        /* a copy's: its first's, without
+				       * the report */
 	int bucket;                   /* index, or -1 */
 };
 
@@ -129,6 +135,7 @@ struct dfz__bucket {
 	char id[8];                   /* "b01" */
 	unsigned *member;             /* input indices, in order */
 	unsigned count;
+	unsigned distinct;            /* members that repeat no other */
 	size_t bytes_in, bytes_out;   /* the minimization */
 	uint64_t runs;
 	double seconds;
@@ -142,6 +149,7 @@ struct dfz__triage {
 	struct dfz__replayer rep;
 	struct dfz__input *in;
 	unsigned nin, in_cap;
+	unsigned distinct;            /* inputs that repeat no other */
 	struct dfz__bucket *b;
 	unsigned nb;
 };
@@ -157,7 +165,8 @@ int dfz__triage_scan(struct dfz__triage *t, const char *dir, const char *skip);
 /**
  * dfz__copy_input() - copy @in->src to OUT/inputs/<target>/<its name>
  * (a suffix on a clash with another input of this triage, or with an
- * older file of other bytes; never over a file) and read its bytes.
+ * older file of other bytes; never over a file) and read its bytes
+ * (@in->whole and @in->hash set when all of them were read).
  * @err: out, why it could not be read or copied.
  * Return: 0; DFZ_ENOENT (unreadable: @in->copy stays NULL); DFZ_ERANGE
  * (copied, but over DFZ__INPUT_MAX bytes: not read); DFZ_EINVAL (OUT

@@ -2,6 +2,10 @@
 /*
  * OUT/triage.json: the buckets, the malformed inputs and the inputs that
  * did not reproduce, in the format `dmafuzz report` reads (version 1).
+ * Copies of one finding (the same bytes as an earlier input of the same
+ * target) are listed as any input; "distinct" counts them once, and the
+ * "same_as" object maps each copy to the input it repeats. Readers of
+ * the fields before these keep working.
  */
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +53,12 @@ static void signal_object(FILE *f, const struct dfz__outcome *o)
 	fputs("      }", f);
 }
 
+/* An input's path relative to OUT, or as found when it was not copied. */
+static const char *name_of(const struct dfz__input *in)
+{
+	return in->copy ? in->copy : in->src;
+}
+
 static void bucket_object(FILE *f, const struct dfz__triage *t,
 			  const struct dfz__bucket *b, bool last)
 {
@@ -69,10 +79,11 @@ static void bucket_object(FILE *f, const struct dfz__triage *t,
 		fprintf(f, "%s\"level\": null,\n", in);
 	key_string(f, in, "target", first->target, ",\n");
 	key_string(f, in, "bugs", t->rep.bugs, ",\n");
-	fprintf(f, "%s\"count\": %u,\n%s\"inputs\": [", in, b->count, in);
+	fprintf(f, "%s\"count\": %u,\n%s\"distinct\": %u,\n%s\"inputs\": [", in,
+		b->count, in, b->distinct, in);
 	for (unsigned i = 0; i < b->count; i++) {
 		fputs(i ? ", " : "", f);
-		dfz__json_string(f, t->in[b->member[i]].copy);
+		dfz__json_string(f, name_of(&t->in[b->member[i]]));
 	}
 	fputs("],\n", f);
 	key_string(f, in, "message", o->message, ",\n");
@@ -99,10 +110,22 @@ static void bucket_object(FILE *f, const struct dfz__triage *t,
 	fprintf(f, "\n    }%s\n", last ? "" : ",");
 }
 
-/* An input's path relative to OUT, or as found when it was not copied. */
-static const char *name_of(const struct dfz__input *in)
+/* "same_as": { copy: the input it repeats, ... }, in scan order. */
+static void same_as_object(FILE *f, const struct dfz__triage *t)
 {
-	return in->copy ? in->copy : in->src;
+	bool first = true;
+
+	fputs("  \"same_as\": {", f);
+	for (unsigned i = 0; i < t->nin; i++) {
+		if (t->in[i].same_as < 0)
+			continue;
+		fputs(first ? "\n    " : ",\n    ", f);
+		dfz__json_string(f, name_of(&t->in[i]));
+		fputs(": ", f);
+		dfz__json_string(f, name_of(&t->in[t->in[i].same_as]));
+		first = false;
+	}
+	fprintf(f, "%s},\n", first ? "" : "\n  ");
 }
 
 int dfz__triage_json(const struct dfz__triage *t)
@@ -115,8 +138,10 @@ int dfz__triage_json(const struct dfz__triage *t)
 		return -1;
 	fputs("{\n  \"version\": 1,\n", txt.f);
 	key_string(txt.f, "  ", "campaign", t->cfg->dir, ",\n");
-	fprintf(txt.f, "  \"inputs\": %u,\n  \"buckets\": [%s", t->nin,
-		t->nb ? "\n" : "");
+	fprintf(txt.f, "  \"inputs\": %u,\n  \"distinct\": %u,\n", t->nin,
+		t->distinct);
+	same_as_object(txt.f, t);
+	fprintf(txt.f, "  \"buckets\": [%s", t->nb ? "\n" : "");
 	for (unsigned k = 0; k < t->nb; k++)
 		bucket_object(txt.f, t, &t->b[k], k + 1 == t->nb);
 	fprintf(txt.f, "%s],\n  \"malformed\": [", t->nb ? "  " : "");

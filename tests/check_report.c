@@ -8,7 +8,9 @@
  * fields of the SARIF 2.1.0 schema), an XML well-formedness checker
  * (index.html), and for what they must say. Bad input: a missing dir, a
  * corrupt or off-contract triage.json (one line, its own exit code, no
- * output left behind). And the JSON reader's strictness, table-driven.
+ * output left behind). The report of a real triage with copies of one
+ * finding (its distinct counts). And the JSON reader's strictness,
+ * table-driven.
  * Runs the binary named by $DFZ_CLI (set by `make check`).
  */
 #define _GNU_SOURCE
@@ -442,6 +444,8 @@ static void check_summary_json(const char *path)
 	ck_assert_str_eq(str_at(b, "1.signal.instruction"),
 			 "movdqu xmm1, xmmword ptr [r15]");
 	ck_assert_int_eq(int_at(j, "triage.malformed"), 1);
+	ck_assert_int_eq(dfz_json_type_of(path_get(j, "triage.distinct")),
+			 DFZ_JSON_NULL);
 	dfz_json_free(j);
 }
 
@@ -489,6 +493,9 @@ static void check_md(const char *path)
 	ck_assert_ptr_nonnull(strstr(m, "plan `triage/buckets/b01/repro.plan`"));
 	ck_assert_ptr_nonnull(strstr(m, "faulting instruction `movdqu xmm1, "
 				     "xmmword ptr [r15]`"));
+	/* A triage.json without distinct counts (an older one): none said. */
+	ck_assert_ptr_nonnull(strstr(m, ": 4 input(s), 2 bucket(s),"));
+	ck_assert_ptr_null(strstr(m, "distinct"));
 	free(m);
 }
 
@@ -580,6 +587,76 @@ START_TEST(test_report_without_triage)
 }
 END_TEST
 
+/* `$DFZ_CLI @args` (a shell command line) without its stderr; its exit
+ * code. */
+static int cli_run(const char *args)
+{
+	const char *bin = getenv("DFZ_CLI");
+	char cmd[2048];
+	int st;
+
+	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
+	snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", bin, args);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * The report of a real triage of a crash saved by AFL++, its copy under
+ * findings/ and an input one byte longer: three files, two distinct, in
+ * every output; the copy is named beside the input it repeats.
+ */
+START_TEST(test_report_copies)
+{
+	struct dfz_json *j, *s;
+	char why[160], *m, *h;
+
+	fresh_dir(OUT "/dup");
+	ck_assert_int_eq(system("mkdir -p " OUT "/dup/xfer/default/crashes "
+				OUT "/dup/findings/xfer"), 0);
+	ck_assert_int_eq(cli_run("encode --bare corpus/regress/shared-handle.plan > "
+				 OUT "/dup/bare"), 0);
+	ck_assert_int_eq(system("cd " OUT "/dup && test -s bare && "
+				"cp bare findings/xfer/crash-1-000000 && "
+				"cp bare xfer/default/crashes/id:000000,sig:06 && "
+				"cp bare xfer/default/crashes/id:000001,sig:06 && "
+				"printf x >> xfer/default/crashes/id:000001,sig:06 && "
+				"rm bare"), 0);
+	ck_assert_int_eq(cli_run("triage --bug shared-handle " OUT "/dup "
+				 ">/dev/null"), 0);
+	ck_assert_int_eq(report("-q " OUT "/dup"), 0);
+
+	m = slurp(OUT "/dup/summary.md", NULL);
+	ck_assert_ptr_nonnull(strstr(m, ": 3 input(s), 2 distinct, 1 bucket(s),"));
+	ck_assert_ptr_nonnull(strstr(m, " | xfer | 3 (2 distinct) | "));
+	ck_assert_ptr_nonnull(strstr(m, "- inputs 3 (2 distinct); message: "));
+	free(m);
+
+	j = parse_file(OUT "/dup/summary.json");
+	ck_assert_int_eq(int_at(j, "triage.inputs"), 3);
+	ck_assert_int_eq(int_at(j, "triage.distinct"), 2);
+	ck_assert_int_eq(int_at(j, "triage.buckets.0.count"), 3);
+	ck_assert_int_eq(int_at(j, "triage.buckets.0.distinct"), 2);
+	dfz_json_free(j);
+
+	s = parse_file(OUT "/dup/findings.sarif");
+	ck_assert_uint_eq(dfz_json_len(path_get(s, "runs.0.results")), 1);
+	check_result(path_get(s, "runs.0"), path_get(s, "runs.0.results.0"));
+	ck_assert_int_eq(int_at(s, "runs.0.results.0.occurrenceCount"), 3);
+	ck_assert_int_eq(int_at(s, "runs.0.results.0.properties.distinct"), 2);
+	dfz_json_free(s);
+
+	h = slurp(OUT "/dup/index.html", NULL);
+	ck_assert_msg(xml_well_formed(h, why, sizeof(why)), "%s", why);
+	ck_assert_ptr_nonnull(strstr(h, "3 input(s), 2 distinct, 1 bucket(s)"));
+	ck_assert_ptr_nonnull(strstr(h, "<code>inputs/xfer/id:000000,sig:06</code> "
+				     "(same bytes as <code>inputs/xfer/"
+				     "crash-1-000000</code>)"));
+	ck_assert_ptr_null(strstr(h, "id:000001,sig:06</code> (same"));
+	free(h);
+}
+END_TEST
+
 START_TEST(test_report_bad_input)
 {
 	static const char *const names[] = DFZ_REPORT_FILES;
@@ -606,6 +683,14 @@ START_TEST(test_report_bad_input)
 	ck_assert_int_eq(lines(err), 1);
 	ck_assert_ptr_nonnull(strstr(err, "buckets[1].count: expected a "
 				     "non-negative integer"));
+	ck_assert_int_eq(entries(OUT "/bad"), 0);
+	/* More distinct inputs than files. */
+	ck_assert_int_eq(system("sed 's/\"count\": 2,/\"count\": 2, \"distinct\": 3,/' "
+				CAMPAIGN "/triage/triage.json > " OUT "/distinct.json"), 0);
+	ck_assert_int_eq(report("-o " OUT "/bad -t " OUT "/distinct.json " CAMPAIGN), 4);
+	ck_assert_int_eq(lines(err), 1);
+	ck_assert_ptr_nonnull(strstr(err, "buckets[0].distinct: expected 1 to the "
+				     "count of inputs"));
 	ck_assert_int_eq(entries(OUT "/bad"), 0);
 
 	/* Earlier outputs survive a failed run untouched. */
@@ -728,6 +813,7 @@ Suite *suite_report(void)
 	tcase_add_test(tc, test_report_outputs);
 	tcase_add_test(tc, test_report_deterministic);
 	tcase_add_test(tc, test_report_without_triage);
+	tcase_add_test(tc, test_report_copies);
 	tcase_add_test(tc, test_report_bad_input);
 	suite_add_tcase(s, tc);
 	return s;

@@ -261,11 +261,12 @@ START_TEST(test_triage_campaign)
 	ck_assert_int_eq(sh("%s triage --bug null-arg,shared-handle,idma-no-dummy "
 			    "%s > " T "/out.txt", cli(), c), 0);
 	load_json(T "/camp/triage/triage.json");
-	ck_assert_ptr_nonnull(strstr(json, "\"inputs\": 9,"));
+	/* Copies: the SIGSEGV bytes twice, rank1-contig once. */
+	ck_assert_ptr_nonnull(strstr(json, "\"inputs\": 9,\n  \"distinct\": 6,"));
 	ck_assert_int_eq(count(json, "\"id\": \"b0"), 3);
 
 	bucket("crash/signal:SIGSEGV", b, sizeof(b));
-	ck_assert_ptr_nonnull(strstr(b, "\"count\": 3,"));
+	ck_assert_ptr_nonnull(strstr(b, "\"count\": 3,\n      \"distinct\": 1,"));
 	ck_assert_ptr_nonnull(strstr(b, "\"target\": \"api\""));
 	ck_assert_ptr_nonnull(strstr(b, "\"access\": \"read\""));
 	ck_assert_ptr_nonnull(strstr(b, "\"operand\": \""));
@@ -308,6 +309,52 @@ START_TEST(test_triage_campaign)
 			    "-o " T "/again %s > /dev/null && "
 			    "cmp -s " T "/again/buckets/b01/repro.bin "
 			    "%s/triage/buckets/b01/repro.bin", cli(), c, c), 0);
+}
+END_TEST
+
+/*
+ * A crash as AFL++ saved it, its copy under findings/ and an input one
+ * byte longer: one bucket of three files, two distinct. Every file is
+ * still copied and listed; the copy names the input it repeats. The
+ * findings/ copy sorts first, so the AFL++ file is the repeat.
+ */
+START_TEST(test_triage_copies)
+{
+	static char b[8192];
+	const char *c = T "/dup";
+	const char *afl = T "/dup/xfer/default/crashes/id:000000,sig:06";
+	const char *fnd = T "/dup/findings/xfer/crash-1-000000";
+	const char *longer = T "/dup/xfer/default/crashes/id:000001,sig:06";
+
+	sh("rm -rf %s", c);
+	ck_assert_int_eq(sh("mkdir -p %s/xfer/default/crashes %s/findings/xfer",
+			    c, c), 0);
+	bare("corpus/regress/shared-handle.plan", afl);
+	ck_assert_int_eq(sh("cp %s %s && cp %s %s && printf x >> %s", afl, fnd,
+			    afl, longer, longer), 0);
+	ck_assert_int_eq(sh("%s triage --bug shared-handle %s > " T "/dup.txt",
+			    cli(), c), 0);
+	load_json(T "/dup/triage/triage.json");
+	ck_assert_ptr_nonnull(strstr(json, "\"inputs\": 3,\n  \"distinct\": 2,"));
+	ck_assert_ptr_nonnull(strstr(json, "\"same_as\": {\n    "
+				       "\"inputs/xfer/id:000000,sig:06\": "
+				       "\"inputs/xfer/crash-1-000000\"\n  },"));
+	ck_assert_int_eq(count(json, "\"id\": \"b0"), 1);
+	bucket("handle.reuse/handle@L2", b, sizeof(b));
+	ck_assert_ptr_nonnull(strstr(b, "\"count\": 3,\n      \"distinct\": 2,"));
+	ck_assert_ptr_nonnull(strstr(b, "\"inputs\": [\"inputs/xfer/crash-1-000000\", "
+				     "\"inputs/xfer/id:000000,sig:06\", "
+				     "\"inputs/xfer/id:000001,sig:06\"]"));
+	/* One byte more is another input, not a copy. */
+	ck_assert_ptr_null(strstr(json, "\"inputs/xfer/id:000001,sig:06\": "));
+	ck_assert_int_eq(sh("test $(ls %s/triage/inputs/xfer | wc -l) -eq 3", c), 0);
+	ck_assert_int_eq(sh("cmp -s %s %s/triage/inputs/xfer/id:000000,sig:06 && "
+			    "cmp -s %s %s/triage/inputs/xfer/crash-1-000000 && "
+			    "cmp -s %s %s/triage/inputs/xfer/id:000001,sig:06",
+			    afl, c, fnd, c, longer, c), 0);
+	ck_assert_int_eq(sh("grep -q '^DISTINCT: *2$' %s/triage/buckets/b01/verdict.txt",
+			    c), 0);
+	ck_assert_int_eq(sh("grep -q ' 3 input(s), 2 distinct, ' " T "/dup.txt"), 0);
 }
 END_TEST
 
@@ -378,6 +425,7 @@ Suite *suite_triage(void)
 	tcase_add_test(tc, test_disasm_resync);
 	tcase_add_test(tc, test_crash_line);
 	tcase_add_test(tc, test_triage_campaign);
+	tcase_add_test(tc, test_triage_copies);
 	tcase_add_test(tc, test_triage_exec);
 	tcase_add_test(tc, test_triage_bad_input);
 	tcase_set_timeout(tc, 120);

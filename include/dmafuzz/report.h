@@ -217,6 +217,9 @@ struct dfz_triage_config {
 /* struct dfz_triage_summary - what a triage found. */
 struct dfz_triage_summary {
 	unsigned inputs;                  /* files examined */
+	unsigned distinct;                /* of them, those that repeat no
+					   * earlier input's bytes (of the
+					   * same target): the findings once */
 	unsigned buckets;
 	unsigned malformed;
 	unsigned clean;                   /* did not reproduce */
@@ -228,7 +231,10 @@ struct dfz_triage_summary {
  * the top frames), minimize one reproducer per bucket, and write OUT:
  * triage.json, buckets/<id>/{repro.bin,repro.plan,verdict.txt,disasm.txt}
  * and inputs/<target>/ (a copy of every input: nothing is moved, removed
- * or overwritten). Every file is written atomically. Deterministic, but
+ * or overwritten). An input with the bytes of an earlier one of its
+ * target (in path order; an AFL++ crash and its copy under findings/) is
+ * a copy of one finding: listed, in its first's bucket, counted once in
+ * the distinct counts. Every file is written atomically. Deterministic, but
  * for a minimization cut short by its time limit.
  * @cfg: borrowed. @out: filled. @err: a one-line message on failure.
  * Return: 0; DFZ_ENOENT (DIR missing or not a directory); DFZ_EINVAL (bad
