@@ -153,8 +153,9 @@ int cli_triage(int argc, char **argv)
 		cli_error("triage", "%s", err[0] ? err : "internal error");
 		return EXIT_INTERNAL;
 	}
-	printf("triage: %u input(s): %u bucket(s), %u malformed, %u did not "
-	       "reproduce; %s%s/triage.json\n", s.inputs, s.buckets, s.malformed,
-	       s.clean, c.out ? c.out : c.dir, c.out ? "" : "/triage");
+	printf("triage: %u input(s), %u distinct: %u bucket(s), %u malformed, "
+	       "%u did not reproduce; %s%s/triage.json\n", s.inputs, s.distinct,
+	       s.buckets, s.malformed, s.clean, c.out ? c.out : c.dir,
+	       c.out ? "" : "/triage");
 	return EXIT_CLEAN;
 }
