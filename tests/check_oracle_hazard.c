@@ -12,74 +12,28 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "oracle_int.h"
+#include "oracle_fixture.h"
 
 #define M_HAZARD (1u << DFZ_ORACLE_HAZARD)
 
-static struct dfz_rt *rt;
 static struct dfz_ram *dev;
-static struct dfz_oracles *set;
-static unsigned pending_steps;
 
-static unsigned sched(void *ctx, enum dfz_yield where)
+static void ram_setup(void)
 {
-	unsigned n = pending_steps;
-
-	(void)ctx;
-	(void)where;
-	pending_steps = 0;
-	return n;
-}
-
-static void rt_setup(void)
-{
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
+	rt_setup();
 	dev = dfz_ram_get(rt);
 	ck_assert_int_eq(dfz_oracles_create(DFZ_ORACLES_ALL, &set), 0);
-}
-
-static void rt_teardown(void)
-{
-	dfz_oracles_destroy(set);
-	set = NULL;
-	dfz_rt_destroy(rt);
-	rt = NULL;
 }
 
 static void start(void)
 {
 	struct dfz_rt_config cfg = {
 		.latency = 2, .bandwidth = 16, .wait_bound = 1000,
-		.sched = sched,
+		.sched = step_sched,
 	};
 
-	cfg.obs = dfz_oracles_observer(set);
-	ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
-	dfz_oracles_reset(set, rt);
-	pending_steps = 0;
+	oracles_run(DFZ_ORACLES_ALL, &cfg);
 }
-
-static void step(unsigned n)
-{
-	pending_steps = n;
-	dfz_rt_yield(rt, DFZ_YIELD_COMPUTE);
-}
-
-static unsigned verdict(void)
-{
-	const struct dfz_finding *f = dfz_oracles_finding(set);
-
-	return f ? f->cls : DFZ_CLASS_NONE;
-}
-
-#define ck_class(want)                                                   \
-	ck_assert_msg(verdict() == (want), "expected %s, got %s: %s",     \
-		      dfz_class_name(want), dfz_class_name(verdict()),    \
-		      verdict() ? set->finding.msg : "(no finding)")
-
-#define ck_msg_has(s)                                                    \
-	ck_assert_msg(strstr(set->finding.msg, (s)) != NULL,              \
-		      "message '%s' lacks '%s'", set->finding.msg, (s))
 
 static void *local(uint32_t n)
 {
@@ -400,7 +354,7 @@ Suite *suite_oracle_hazard(void)
 	Suite *s = suite_create("oracle_hazard");
 	TCase *tc = tcase_create("hazard");
 
-	tcase_add_unchecked_fixture(tc, rt_setup, rt_teardown);
+	tcase_add_unchecked_fixture(tc, ram_setup, rt_teardown);
 	tcase_add_test(tc, test_hazard_clean);
 	tcase_add_test(tc, test_hazard_read_before_wait);
 	tcase_add_test(tc, test_hazard_overlapping_loads);

@@ -12,39 +12,18 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "oracle_int.h"
+#include "oracle_fixture.h"
 
 #define M_HANDLE (1u << DFZ_ORACLE_HANDLE)
 #define M_QUEUE (1u << DFZ_ORACLE_QUEUE)
 #define M_DESC (1u << DFZ_ORACLE_DESC)
 
-static struct dfz_rt *rt;
 static struct dfz_ram *dev;
-static struct dfz_oracles *set;
-static unsigned pending_steps;       /* handed out at the next yield */
 
-static unsigned sched(void *ctx, enum dfz_yield where)
+static void ram_setup(void)
 {
-	unsigned n = pending_steps;
-
-	(void)ctx;
-	(void)where;
-	pending_steps = 0;
-	return n;
-}
-
-static void rt_setup(void)
-{
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
+	rt_setup();
 	dev = dfz_ram_get(rt);
-}
-
-static void rt_teardown(void)
-{
-	dfz_oracles_destroy(set);
-	set = NULL;
-	dfz_rt_destroy(rt);
-	rt = NULL;
 }
 
 /* A new run with the oracles of @mask; steps only when step() asks. */
@@ -52,49 +31,11 @@ static void start(uint32_t mask, uint32_t latency, uint32_t bandwidth)
 {
 	struct dfz_rt_config cfg = {
 		.latency = latency, .bandwidth = bandwidth,
-		.wait_bound = 1000, .sched = sched,
+		.wait_bound = 1000, .sched = step_sched,
 	};
 
-	if (set && set->mask != mask) {
-		dfz_oracles_destroy(set);
-		set = NULL;
-	}
-	if (!set)
-		ck_assert_int_eq(dfz_oracles_create(mask, &set), 0);
-	cfg.obs = dfz_oracles_observer(set);
-	ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
-	dfz_oracles_reset(set, rt);
-	pending_steps = 0;
+	oracles_run(mask, &cfg);
 }
-
-static void step(unsigned n)
-{
-	pending_steps = n;
-	dfz_rt_yield(rt, DFZ_YIELD_COMPUTE);
-}
-
-static void feed(const struct dfz_event *ev)
-{
-	struct dfz_observer obs = dfz_oracles_observer(set);
-
-	obs.fn(obs.ctx, ev);
-}
-
-static unsigned verdict(void)
-{
-	const struct dfz_finding *f = dfz_oracles_finding(set);
-
-	return f ? f->cls : DFZ_CLASS_NONE;
-}
-
-#define ck_class(want)                                                   \
-	ck_assert_msg(verdict() == (want), "expected %s, got %s: %s",     \
-		      dfz_class_name(want), dfz_class_name(verdict()),    \
-		      verdict() ? set->finding.msg : "(no finding)")
-
-#define ck_msg_has(s)                                                    \
-	ck_assert_msg(strstr(set->finding.msg, (s)) != NULL,              \
-		      "message '%s' lacks '%s'", set->finding.msg, (s))
 
 static struct dfz_ram_req *new_req(void)
 {
@@ -505,7 +446,7 @@ Suite *suite_oracle_proto(void)
 	Suite *s = suite_create("oracle_proto");
 	TCase *tc = tcase_create("proto");
 
-	tcase_add_unchecked_fixture(tc, rt_setup, rt_teardown);
+	tcase_add_unchecked_fixture(tc, ram_setup, rt_teardown);
 	tcase_add_test(tc, test_handle_clean);
 	tcase_add_test(tc, test_handle_reuse);
 	tcase_add_test(tc, test_handle_stale);

@@ -12,26 +12,10 @@
 #include <string.h>
 
 #include "dmafuzz/plan.h"
-#include "oracle_int.h"
+#include "oracle_fixture.h"
 
 _Static_assert(DFZ__REF_CAP_BYTES >= DFZ_CAP_TENSOR_BYTES,
 	       "the reference oracle judges every tensor a plan can hold");
-
-static struct dfz_rt *rt;
-static struct dfz_oracles *set;
-
-static void rt_setup(void)
-{
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
-}
-
-static void rt_teardown(void)
-{
-	dfz_oracles_destroy(set);
-	set = NULL;
-	dfz_rt_destroy(rt);
-	rt = NULL;
-}
 
 /* A new run with the oracles of @mask: latency, wait bound; no steps at
  * yield points. */
@@ -41,39 +25,8 @@ static void start(uint32_t mask, uint32_t latency, uint32_t bound)
 		.latency = latency, .bandwidth = 64, .wait_bound = bound,
 	};
 
-	if (set && set->mask != mask) {
-		dfz_oracles_destroy(set);
-		set = NULL;
-	}
-	if (!set)
-		ck_assert_int_eq(dfz_oracles_create(mask, &set), 0);
-	cfg.obs = dfz_oracles_observer(set);
-	ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
-	dfz_oracles_reset(set, rt);
+	oracles_run(mask, &cfg);
 }
-
-static void feed(const struct dfz_event *ev)
-{
-	struct dfz_observer obs = dfz_oracles_observer(set);
-
-	obs.fn(obs.ctx, ev);
-}
-
-static unsigned verdict(void)
-{
-	const struct dfz_finding *f = dfz_oracles_finding(set);
-
-	return f ? f->cls : DFZ_CLASS_NONE;
-}
-
-#define ck_class(want)                                                   \
-	ck_assert_msg(verdict() == (want), "expected %s, got %s: %s",     \
-		      dfz_class_name(want), dfz_class_name(verdict()),    \
-		      verdict() ? set->finding.msg : "(no finding)")
-
-#define ck_msg_has(s)                                                    \
-	ck_assert_msg(strstr(set->finding.msg, (s)) != NULL,              \
-		      "message '%s' lacks '%s'", set->finding.msg, (s))
 
 /* ------------------------------------------------------ classes and set */
 

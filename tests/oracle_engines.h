@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "oracle_int.h"
+#include "oracle_fixture.h"
 
 TCase *tcase_oracle_engines_mem(void);
 TCase *tcase_oracle_engines_real(void);
@@ -29,60 +29,13 @@ TCase *tcase_oracle_engines_real(void);
 #define W_BCAST (1u << 22)
 #define W_2DLOC (1u << 23)
 
-static struct dfz_rt *rt;
-static struct dfz_oracles *set;
-
-static inline void rt_setup(void)
-{
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
-}
-
-static inline void rt_teardown(void)
-{
-	dfz_oracles_destroy(set);
-	set = NULL;
-	dfz_rt_destroy(rt);
-	rt = NULL;
-}
-
 /* A new run with the oracles of @mask, no engine steps. */
 static inline void start(uint32_t mask)
 {
 	struct dfz_rt_config cfg = { .bandwidth = 64, .wait_bound = 100 };
 
-	if (set && set->mask != mask) {
-		dfz_oracles_destroy(set);
-		set = NULL;
-	}
-	if (!set)
-		ck_assert_int_eq(dfz_oracles_create(mask, &set), 0);
-	cfg.obs = dfz_oracles_observer(set);
-	ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
-	dfz_oracles_reset(set, rt);
+	oracles_run(mask, &cfg);
 }
-
-static inline void feed(const struct dfz_event *ev)
-{
-	struct dfz_observer obs = dfz_oracles_observer(set);
-
-	obs.fn(obs.ctx, ev);
-}
-
-static inline unsigned verdict(void)
-{
-	const struct dfz_finding *f = dfz_oracles_finding(set);
-
-	return f ? f->cls : DFZ_CLASS_NONE;
-}
-
-#define ck_class(want)                                                   \
-	ck_assert_msg(verdict() == (want), "expected %s, got %s: %s",     \
-		      dfz_class_name(want), dfz_class_name(verdict()),    \
-		      verdict() ? set->finding.msg : "(no finding)")
-
-#define ck_msg_has(s)                                                    \
-	ck_assert_msg(strstr(set->finding.msg, (s)) != NULL,              \
-		      "message '%s' lacks '%s'", set->finding.msg, (s))
 
 /* --------------------------------------------------------- event makers */
 

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "oracle_int.h"
+#include "oracle_fixture.h"
 #include "runtime_int.h"
 
 #define M_DEV (1u << DFZ_ORACLE_DEV)
@@ -25,8 +25,6 @@
 #define NOSPAN UINT32_MAX
 #define HBUF 1024                     /* host bytes of one test tensor */
 
-static struct dfz_rt *rt;
-static struct dfz_oracles *set;
 static struct dfz_host_prog prog;
 static uint8_t host[DFZ_HOST_MAX_ARGS][HBUF];
 static uint8_t bin[4096];             /* kernel binary (bin_size used) */
@@ -35,33 +33,12 @@ static uint64_t slot[DFZ_HOST_SLOTS];
 static int rcs[256];                  /* codes of the calls performed */
 static unsigned nrcs;
 
-static inline void rt_setup(void)
-{
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
-}
-
-static inline void rt_teardown(void)
-{
-	dfz_oracles_destroy(set);
-	set = NULL;
-	dfz_rt_destroy(rt);
-	rt = NULL;
-}
-
 /* A new run of the oracles in @mask with a device @budget and @bugs. */
 static inline void configure(uint32_t mask, uint32_t budget, uint32_t bugs)
 {
 	struct dfz_rt_config cfg = { .dev_budget = budget, .bugs = bugs };
 
-	if (set && set->mask != mask) {
-		dfz_oracles_destroy(set);
-		set = NULL;
-	}
-	if (!set)
-		ck_assert_int_eq(dfz_oracles_create(mask, &set), 0);
-	cfg.obs = dfz_oracles_observer(set);
-	ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
-	dfz_oracles_reset(set, rt);
+	oracles_run(mask, &cfg);
 }
 
 /* configure(), and an empty program with a 48-byte kernel binary. */
@@ -76,22 +53,6 @@ static inline void start(uint32_t mask, uint32_t budget, uint32_t bugs)
 	prog.bin_size = 48;
 	nrcs = 0;
 }
-
-static inline unsigned verdict(void)
-{
-	const struct dfz_finding *f = dfz_oracles_finding(set);
-
-	return f ? f->cls : DFZ_CLASS_NONE;
-}
-
-#define ck_class(want)                                                   \
-	ck_assert_msg(verdict() == (want), "expected %s, got %s: %s",     \
-		      dfz_class_name(want), dfz_class_name(verdict()),    \
-		      verdict() ? set->finding.msg : "(no finding)")
-
-#define ck_msg_has(s)                                                    \
-	ck_assert_msg(strstr(set->finding.msg, (s)) != NULL,              \
-		      "message '%s' lacks '%s'", set->finding.msg, (s))
 
 TCase *tcase_oracle_host_real(void);
 
