@@ -11,40 +11,27 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "cli_run.h"
+
 static char out[262144];
 static char err[4096];
 
 /* Run `$DFZ_CLI args` with stdout and stderr captured; return the exit code. */
 static int cli(const char *args)
 {
-	const char *bin = getenv("DFZ_CLI");
 	char cmd[2048];
 	FILE *f;
 	size_t n;
 	int st;
 
-	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
-	snprintf(cmd, sizeof(cmd), "%s %s 2>build/cli_err.txt", bin, args);
+	snprintf(cmd, sizeof(cmd), "%s %s 2>build/cli_err.txt", cli_bin(), args);
 	f = popen(cmd, "r");
 	ck_assert_ptr_nonnull(f);
 	n = fread(out, 1, sizeof(out) - 1, f);
 	out[n] = 0;
 	st = pclose(f);
-	f = fopen("build/cli_err.txt", "r");
-	n = f ? fread(err, 1, sizeof(err) - 1, f) : 0;
-	err[n] = 0;
-	if (f)
-		fclose(f);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int lines(const char *s)
-{
-	int k = 0;
-
-	for (; *s; s++)
-		k += *s == '\n';
-	return k;
+	read_text("build/cli_err.txt", err, sizeof(err));
+	return exit_code(st);
 }
 
 START_TEST(test_exit_codes)

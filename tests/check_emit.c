@@ -18,6 +18,8 @@
 
 #include "dmafuzz/report.h"
 
+#include "cli_run.h"
+
 static char *text;
 
 static void load(const char *path, struct dfz_plan *p)
@@ -144,34 +146,21 @@ START_TEST(test_bad_arguments)
 }
 END_TEST
 
-/* `$DFZ_CLI args`, output discarded; its exit code. */
-static int cli(const char *args)
-{
-	const char *bin = getenv("DFZ_CLI");
-	char cmd[1024];
-	int st;
-
-	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
-	snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>&1", bin, args);
-	st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 START_TEST(test_cli_exit_codes)
 {
-	ck_assert_int_eq(cli("emit-c --bug db-war corpus/regress/db-war.plan"), 0);
+	ck_assert_int_eq(cli_quiet("emit-c --bug db-war corpus/regress/db-war.plan"), 0);
 	/* Without a switch the program asserts a clean run. */
-	ck_assert_int_eq(cli("emit-c corpus/regress/db-war.plan"), 0);
+	ck_assert_int_eq(cli_quiet("emit-c corpus/regress/db-war.plan"), 0);
 	/* The run does not give the class asked for: nothing written. */
-	ck_assert_int_eq(cli("emit-c --bug db-war --expect dma.hang "
+	ck_assert_int_eq(cli_quiet("emit-c --bug db-war --expect dma.hang "
 			     "-o build/emit-never.c corpus/regress/db-war.plan"), 4);
-	ck_assert_int_eq(cli("emit-c --bug shared-handle corpus/regress/db-war.plan"), 4);
+	ck_assert_int_eq(cli_quiet("emit-c --bug shared-handle corpus/regress/db-war.plan"), 4);
 	ck_assert_int_eq(access("build/emit-never.c", F_OK), -1);
-	ck_assert_int_eq(cli("emit-c --expect nope corpus/regress/db-war.plan"), 2);
-	ck_assert_int_eq(cli("emit-c --bug nope corpus/regress/db-war.plan"), 2);
-	ck_assert_int_eq(cli("emit-c build/no-such.plan"), 2);
-	ck_assert_int_eq(cli("emit-c"), 2);
-	ck_assert_int_eq(cli("emit-c --help"), 0);
+	ck_assert_int_eq(cli_quiet("emit-c --expect nope corpus/regress/db-war.plan"), 2);
+	ck_assert_int_eq(cli_quiet("emit-c --bug nope corpus/regress/db-war.plan"), 2);
+	ck_assert_int_eq(cli_quiet("emit-c build/no-such.plan"), 2);
+	ck_assert_int_eq(cli_quiet("emit-c"), 2);
+	ck_assert_int_eq(cli_quiet("emit-c --help"), 0);
 }
 END_TEST
 

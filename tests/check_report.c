@@ -24,6 +24,8 @@
 
 #include "dmafuzz/report.h"
 
+#include "cli_run.h"
+
 #define CAMPAIGN "tests/data/report/campaign"
 #define OUT "build/report-test"
 
@@ -32,51 +34,10 @@ static char err[4096];
 /* Run `$DFZ_CLI report args`; stderr kept in err; return the exit code. */
 static int report(const char *args)
 {
-	const char *bin = getenv("DFZ_CLI");
-	char cmd[2048];
-	FILE *f;
-	size_t n;
-	int st;
+	int rc = sh("%s report %s 2>build/report_err.txt", cli_bin(), args);
 
-	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
-	snprintf(cmd, sizeof(cmd), "%s report %s 2>build/report_err.txt", bin,
-		 args);
-	st = system(cmd);
-	f = fopen("build/report_err.txt", "r");
-	n = f ? fread(err, 1, sizeof(err) - 1, f) : 0;
-	err[n] = 0;
-	if (f)
-		fclose(f);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int lines(const char *s)
-{
-	int k = 0;
-
-	for (; *s; s++)
-		k += *s == '\n';
-	return k;
-}
-
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	ck_assert_msg(f, "cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)len, f), (size_t)len);
-	buf[len] = 0;
-	fclose(f);
-	if (n)
-		*n = (size_t)len;
-	return buf;
+	read_text("build/report_err.txt", err, sizeof(err));
+	return rc;
 }
 
 static struct dfz_json *parse_file(const char *path)
@@ -591,14 +552,7 @@ END_TEST
  * code. */
 static int cli_run(const char *args)
 {
-	const char *bin = getenv("DFZ_CLI");
-	char cmd[2048];
-	int st;
-
-	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
-	snprintf(cmd, sizeof(cmd), "%s %s 2>/dev/null", bin, args);
-	st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return sh("%s %s 2>/dev/null", cli_bin(), args);
 }
 
 /*

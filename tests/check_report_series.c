@@ -16,37 +16,14 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "cli_run.h"
+
 #define SHORT "tests/data/report/short"
 #define OUT "build/report-series"
 
 static int run(const char *fmt, const char *arg)
 {
-	const char *bin = getenv("DFZ_CLI");
-	char cmd[2048];
-	int st;
-
-	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
-	snprintf(cmd, sizeof(cmd), fmt, bin, arg);
-	st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
+	return sh(fmt, cli_bin(), arg);
 }
 
 /* Points of the @k-th polyline of @html (0-based), or -1 when absent. */
@@ -76,7 +53,7 @@ START_TEST(test_short_campaign_plots)
 
 	ck_assert_int_eq(run("rm -rf " OUT " && %s report -o " OUT " %s "
 			     ">/dev/null 2>&1", SHORT), 0);
-	html = slurp(OUT "/index.html");
+	html = slurp(OUT "/index.html", NULL);
 	ck_assert_int_eq(points_of(html, 0), 6);
 	ck_assert_int_eq(points_of(html, 2), 5);
 	free(html);
@@ -94,7 +71,7 @@ START_TEST(test_short_without_coverage_data)
 				"-in/xfer/default/coverage_data"), 0);
 	ck_assert_int_eq(run("%s report -o " OUT " %s >/dev/null 2>&1",
 			     OUT "-in"), 0);
-	html = slurp(OUT "/index.html");
+	html = slurp(OUT "/index.html", NULL);
 	ck_assert_int_eq(points_of(html, 0), 1);
 	ck_assert_int_eq(points_of(html, 2), 5);
 	free(html);

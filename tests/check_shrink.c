@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "check_fast.h"
+#include "cli_run.h"
 #include "dmafuzz/report.h"
 #include "plan_int.h"
 
@@ -322,54 +323,32 @@ END_TEST
 
 /* ------------------------------------------------------- the CLI */
 
-/* `$DFZ_CLI args`, output discarded; its exit code. */
-static int cli_status(const char *args)
-{
-	const char *bin = getenv("DFZ_CLI");
-	char cmd[1024];
-	int st;
-
-	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
-	snprintf(cmd, sizeof(cmd), "%s %s >/dev/null 2>&1", bin, args);
-	st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static size_t slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	ck_assert_ptr_nonnull(f);
-	n = fread(buf, 1, len, f);
-	fclose(f);
-	return n;
-}
-
 START_TEST(test_cli_min)
 {
-	static char a[8192], b[8192];
+	char *a, *b;
 	size_t na, nb;
 
-	ck_assert_int_eq(cli_status("min --bug db-war -o build/min-a.plan "
+	ck_assert_int_eq(cli_quiet("min --bug db-war -o build/min-a.plan "
 				    "corpus/regress/db-war.plan"), 0);
-	ck_assert_int_eq(cli_status("min --bug db-war -o build/min-b.plan "
+	ck_assert_int_eq(cli_quiet("min --bug db-war -o build/min-b.plan "
 				    "corpus/regress/db-war.plan"), 0);
-	na = slurp("build/min-a.plan", a, sizeof(a));
-	nb = slurp("build/min-b.plan", b, sizeof(b));
+	a = slurp("build/min-a.plan", &na);
+	b = slurp("build/min-b.plan", &nb);
 	ck_assert_uint_eq(na, nb);
 	ck_assert_mem_eq(a, b, na);
 	ck_assert_ptr_nonnull(strstr(a, "# expect: hazard.race\n"));
 	/* The written plan reproduces, and is clean without the switch. */
-	ck_assert_int_eq(cli_status("run --bug db-war build/min-a.plan"), 1);
-	ck_assert_int_eq(cli_status("run build/min-a.plan"), 0);
-	ck_assert_int_eq(cli_status("min --bug shared-handle "
+	ck_assert_int_eq(cli_quiet("run --bug db-war build/min-a.plan"), 1);
+	ck_assert_int_eq(cli_quiet("run build/min-a.plan"), 0);
+	ck_assert_int_eq(cli_quiet("min --bug shared-handle "
 				    "corpus/xfer/rank2-strided.plan"), 4);
-	ck_assert_int_eq(cli_status("min --bug db-war no/such.plan"), 2);
-	ck_assert_int_eq(cli_status("min --max-runs 0 corpus/regress/db-war.plan"), 2);
-	ck_assert_int_eq(cli_status("min"), 2);
+	ck_assert_int_eq(cli_quiet("min --bug db-war no/such.plan"), 2);
+	ck_assert_int_eq(cli_quiet("min --max-runs 0 corpus/regress/db-war.plan"), 2);
+	ck_assert_int_eq(cli_quiet("min"), 2);
 	remove("build/min-a.plan");
 	remove("build/min-b.plan");
+	free(a);
+	free(b);
 }
 END_TEST
 

@@ -21,6 +21,8 @@
 
 #include "dmafuzz/report.h"
 
+#include "cli_run.h"
+
 /* ------------------------------------------------------------ disassembly */
 
 /*
@@ -153,28 +155,6 @@ END_TEST
 
 static char json[1 << 18];
 
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static const char *cli(void)
-{
-	const char *bin = getenv("DFZ_CLI");
-
-	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
-	return bin;
-}
-
 static void put(const char *path, const void *buf, size_t n)
 {
 	FILE *f = fopen(path, "wb");
@@ -230,7 +210,7 @@ static int count(const char *hay, const char *needle)
 /* A regression reproducer as the bare stream its fuzz target reads. */
 static void bare(const char *plan, const char *path)
 {
-	ck_assert_int_eq(sh("%s encode %s | tail -c +2 > %s", cli(), plan, path), 0);
+	ck_assert_int_eq(sh("%s encode %s | tail -c +2 > %s", cli_bin(), plan, path), 0);
 }
 
 START_TEST(test_triage_campaign)
@@ -259,7 +239,7 @@ START_TEST(test_triage_campaign)
 	ck_assert_int_eq(sh("cp -r %s " T "/orig", c), 0);
 
 	ck_assert_int_eq(sh("%s triage --bug null-arg,shared-handle,idma-no-dummy "
-			    "%s > " T "/out.txt", cli(), c), 0);
+			    "%s > " T "/out.txt", cli_bin(), c), 0);
 	load_json(T "/camp/triage/triage.json");
 	/* Copies: the SIGSEGV bytes twice, rank1-contig once. */
 	ck_assert_ptr_nonnull(strstr(json, "\"inputs\": 9,\n  \"distinct\": 6,"));
@@ -295,7 +275,7 @@ START_TEST(test_triage_campaign)
 
 	/* The reproducer still crashes the runtime; the campaign is as it was. */
 	ck_assert_int_eq(sh("%s run --quiet --bug null-arg %s/triage/buckets/b01/repro.plan "
-			    ">/dev/null 2>&1", cli(), c), 1);
+			    ">/dev/null 2>&1", cli_bin(), c), 1);
 	ck_assert_int_eq(sh("grep -q '^ACCESS: *read' %s/triage/buckets/b01/disasm.txt", c), 0);
 	ck_assert_int_eq(sh("diff -r -x triage %s " T "/orig", c), 0);
 	ck_assert_int_eq(sh("cmp -s %s/api/default/crashes/id:000000,sig:11 "
@@ -303,12 +283,12 @@ START_TEST(test_triage_campaign)
 
 	/* Again into the same OUT: the same buckets, no input copied twice. */
 	ck_assert_int_eq(sh("%s triage --bug null-arg,shared-handle,idma-no-dummy "
-			    "%s > /dev/null", cli(), c), 0);
+			    "%s > /dev/null", cli_bin(), c), 0);
 	ck_assert_int_eq(sh("test $(ls %s/triage/inputs/api | wc -l) -eq 3", c), 0);
 	ck_assert_int_eq(sh("%s triage --bug null-arg,shared-handle,idma-no-dummy "
 			    "-o " T "/again %s > /dev/null && "
 			    "cmp -s " T "/again/buckets/b01/repro.bin "
-			    "%s/triage/buckets/b01/repro.bin", cli(), c, c), 0);
+			    "%s/triage/buckets/b01/repro.bin", cli_bin(), c, c), 0);
 }
 END_TEST
 
@@ -333,7 +313,7 @@ START_TEST(test_triage_copies)
 	ck_assert_int_eq(sh("cp %s %s && cp %s %s && printf x >> %s", afl, fnd,
 			    afl, longer, longer), 0);
 	ck_assert_int_eq(sh("%s triage --bug shared-handle %s > " T "/dup.txt",
-			    cli(), c), 0);
+			    cli_bin(), c), 0);
 	load_json(T "/dup/triage/triage.json");
 	ck_assert_ptr_nonnull(strstr(json, "\"inputs\": 3,\n  \"distinct\": 2,"));
 	ck_assert_ptr_nonnull(strstr(json, "\"same_as\": {\n    "
@@ -367,10 +347,10 @@ START_TEST(test_triage_exec)
 
 	/* Default: the one built beside the CLI ($(BUILD)/tests/). */
 	if (!broken || !*broken) {
-		const char *slash = strrchr(cli(), '/');
+		const char *slash = strrchr(cli_bin(), '/');
 
 		snprintf(beside, sizeof(beside), "%.*stests/broken_target",
-			 slash ? (int)(slash - cli() + 1) : 0, cli());
+			 slash ? (int)(slash - cli_bin() + 1) : 0, cli_bin());
 		broken = beside;
 	}
 	ck_assert_msg(access(broken, X_OK) == 0, "no broken target at %s (run "
@@ -381,7 +361,7 @@ START_TEST(test_triage_exec)
 	put(T "/ext/crashes/w2", "W123", 4);
 	put(T "/ext/crashes/r1", "Rxyz", 4);
 	put(T "/ext/crashes/c1", "clean", 5);
-	ck_assert_int_eq(sh("%s triage --exec %s %s > /dev/null", cli(), broken, c), 0);
+	ck_assert_int_eq(sh("%s triage --exec %s %s > /dev/null", cli_bin(), broken, c), 0);
 	load_json(T "/ext/triage/triage.json");
 	ck_assert_ptr_nonnull(strstr(json, "\"inputs\": 4,"));
 	ck_assert_int_eq(count(json, "\"signature\": \"crash/signal:SIGSEGV\""), 2);
@@ -407,12 +387,12 @@ END_TEST
 
 START_TEST(test_triage_bad_input)
 {
-	ck_assert_int_eq(sh("%s triage no/such/dir 2>/dev/null", cli()), 2);
-	ck_assert_int_eq(sh("%s triage 2>/dev/null", cli()), 2);
-	ck_assert_int_eq(sh("%s triage --bug nope corpus 2>/dev/null", cli()), 2);
-	ck_assert_int_eq(sh("%s triage --exec no/such/prog corpus 2>/dev/null", cli()), 2);
-	ck_assert_int_eq(sh("%s triage --max-runs 0 corpus 2>/dev/null", cli()), 2);
-	ck_assert_int_eq(sh("test $(%s triage no/such/dir 2>&1 | wc -l) -eq 1", cli()), 0);
+	ck_assert_int_eq(sh("%s triage no/such/dir 2>/dev/null", cli_bin()), 2);
+	ck_assert_int_eq(sh("%s triage 2>/dev/null", cli_bin()), 2);
+	ck_assert_int_eq(sh("%s triage --bug nope corpus 2>/dev/null", cli_bin()), 2);
+	ck_assert_int_eq(sh("%s triage --exec no/such/prog corpus 2>/dev/null", cli_bin()), 2);
+	ck_assert_int_eq(sh("%s triage --max-runs 0 corpus 2>/dev/null", cli_bin()), 2);
+	ck_assert_int_eq(sh("test $(%s triage no/such/dir 2>&1 | wc -l) -eq 1", cli_bin()), 0);
 }
 END_TEST
 

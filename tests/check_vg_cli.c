@@ -12,27 +12,18 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "cli_run.h"
+
 static char err[4096];
 
 /* `$DFZ_CLI args` (stdout dropped, stderr kept): the exit code. */
 static int run(const char *env, const char *args)
 {
-	const char *bin = getenv("DFZ_CLI");
-	char cmd[2048];
-	FILE *f;
-	size_t n;
-	int st;
+	int rc = sh("%s %s %s >/dev/null 2>build/vg_cli_err.txt", env,
+		    cli_bin(), args);
 
-	ck_assert_msg(bin && *bin, "DFZ_CLI is not set (run through make check)");
-	snprintf(cmd, sizeof(cmd), "%s %s %s >/dev/null 2>build/vg_cli_err.txt",
-		 env, bin, args);
-	st = system(cmd);
-	f = fopen("build/vg_cli_err.txt", "r");
-	n = f ? fread(err, 1, sizeof(err) - 1, f) : 0;
-	err[n] = 0;
-	if (f)
-		fclose(f);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	read_text("build/vg_cli_err.txt", err, sizeof(err));
+	return rc;
 }
 
 START_TEST(test_oracles_select)
