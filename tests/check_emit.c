@@ -19,15 +19,9 @@
 #include "dmafuzz/report.h"
 
 #include "cli_run.h"
+#include "exec_fixture.h"
 
 static char *text;
-
-static void load(const char *path, struct dfz_plan *p)
-{
-	char err[300];
-
-	ck_assert_msg(dfz_plan_load(path, p, err, sizeof(err)) == 0, "%s", err);
-}
 
 /* Emit @path with @bugs and @expect into `text`; return dfz_emit_c()'s. */
 static int emit(const char *path, uint32_t bugs, const char *expect)

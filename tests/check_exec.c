@@ -9,27 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dmafuzz/harness.h"
-
-static struct dfz_exec *ex;
-
-static void setup(void)
-{
-	ck_assert_int_eq(dfz_exec_create(DFZ_ORACLES_ALL, &ex), 0);
-}
-
-static void teardown(void)
-{
-	dfz_exec_destroy(ex);
-	ex = NULL;
-}
-
-static void load(const char *path, struct dfz_plan *p)
-{
-	char err[300];
-
-	ck_assert_msg(dfz_plan_load(path, p, err, sizeof(err)) == 0, "%s", err);
-}
+#include "exec_fixture.h"
 
 /* Same input, same verdict: class, message, steps and transfers. */
 START_TEST(test_deterministic)
@@ -171,7 +151,7 @@ Suite *suite_exec(void)
 	Suite *s = suite_create("exec");
 	TCase *tc = tcase_create("exec");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, exec_setup, exec_teardown);
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_binary_equals_text);
 	tcase_add_loop_test(tc, test_deterministic_hops, 0, 3);

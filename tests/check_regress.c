@@ -13,28 +13,7 @@
 #include <string.h>
 
 #include "check_fast.h"
-#include "dmafuzz/harness.h"
-
-static struct dfz_exec *ex;
-
-static void setup(void)
-{
-	ck_assert_int_eq(dfz_exec_create(DFZ_ORACLES_ALL, &ex), 0);
-	dfz_exec_catch_signals(ex, true); /* null-arg crashes for real */
-}
-
-static void teardown(void)
-{
-	dfz_exec_destroy(ex);
-	ex = NULL;
-}
-
-static void load(const char *path, struct dfz_plan *p)
-{
-	char err[300];
-
-	ck_assert_msg(dfz_plan_load(path, p, err, sizeof(err)) == 0, "%s", err);
-}
+#include "exec_fixture.h"
 
 /* The "# expect: a|b" line of a reproducer. */
 static void expected_classes(const char *path, char *out, size_t n)
@@ -186,7 +165,7 @@ Suite *suite_regress(void)
 	Suite *s = suite_create("regress");
 	TCase *tc = tcase_create("corpus");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, exec_setup_catching, exec_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_reproducer, 0, DFZ_BUG_COUNT);
 	tcase_add_loop_test(tc, test_seed_corpus_clean, 0, 3);

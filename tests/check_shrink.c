@@ -17,21 +17,8 @@
 #include "check_fast.h"
 #include "cli_run.h"
 #include "dmafuzz/report.h"
+#include "exec_fixture.h"
 #include "plan_int.h"
-
-static struct dfz_exec *ex;
-
-static void setup(void)
-{
-	ck_assert_int_eq(dfz_exec_create(DFZ_ORACLES_ALL, &ex), 0);
-	dfz_exec_catch_signals(ex, true); /* null-arg crashes for real */
-}
-
-static void teardown(void)
-{
-	dfz_exec_destroy(ex);
-	ex = NULL;
-}
 
 /* The bare stream of corpus/regress/<switch>.plan, and its family. */
 static void regress_stream(unsigned bug, uint8_t **buf, size_t *n,
@@ -357,7 +344,7 @@ Suite *suite_shrink(void)
 	Suite *s = suite_create("shrink");
 	TCase *tc = tcase_create("shrink");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, exec_setup_catching, exec_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_spans_cover_stream);
 	tcase_add_test(tc, test_signature_fields);
