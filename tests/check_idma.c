@@ -10,45 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime_int.h"
+#include "ev_log.h"
+#include "rt_fixture.h"
 
 /* ------------------------------------------------------------ fixtures */
 
-#define LOG_MAX 4096
-
-static struct {
-	struct dfz_event ev[LOG_MAX];
-	size_t n;
-} evlog;
-
-static struct dfz_rt *rt;
 static struct dfz_idma *dma;
 static unsigned sched_steps;
-
-static void record(void *ctx, const struct dfz_event *ev)
-{
-	(void)ctx;
-	if (evlog.n < LOG_MAX)
-		evlog.ev[evlog.n++] = *ev;
-}
-
-static unsigned draw(void *ctx, enum dfz_yield where)
-{
-	(void)ctx;
-	(void)where;
-	return sched_steps;
-}
-
-static void setup(void)
-{
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
-}
-
-static void teardown(void)
-{
-	dfz_rt_destroy(rt);
-	rt = NULL;
-}
 
 static void start_run(unsigned steps, uint32_t latency, uint32_t wait_bound)
 {
@@ -61,37 +29,11 @@ static void start_run(unsigned steps, uint32_t latency, uint32_t wait_bound)
 	};
 
 	sched_steps = steps;
-	evlog.n = 0;
+	sched_set(&sched_steps, 1);
+	evlog_clear();
 	ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
 	dma = dfz_idma_get(rt);
 	ck_assert_ptr_nonnull(dma);
-}
-
-static size_t count_kind(enum dfz_ev_kind kind)
-{
-	size_t c = 0;
-
-	for (size_t i = 0; i < evlog.n; i++)
-		c += evlog.ev[i].kind == kind;
-	return c;
-}
-
-static const struct dfz_event *last_of(enum dfz_ev_kind kind)
-{
-	for (size_t i = evlog.n; i-- > 0;)
-		if (evlog.ev[i].kind == kind)
-			return &evlog.ev[i];
-	return NULL;
-}
-
-static uint8_t *buffer(enum dfz_level level, uint32_t n, unsigned seed)
-{
-	void *p;
-
-	ck_assert_int_eq(dfz_local_alloc(rt, level, n, &p), 0);
-	for (uint32_t i = 0; i < n; i++)
-		((uint8_t *)p)[i] = (uint8_t)(i * seed + seed / 2 + 1);
-	return p;
 }
 
 /* ------------------------------------------------------------------ ids */
@@ -468,7 +410,7 @@ Suite *suite_idma(void)
 	Suite *s = suite_create("idma");
 	TCase *tc = tcase_create("engine");
 
-	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, rt_setup, rt_teardown);
 	tcase_add_test(tc, test_ids_from_one);
 	tcase_add_test(tc, test_lag);
 	tcase_add_test(tc, test_lag_timing);

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check_fast.h"
-#include "runtime_int.h"
+#include "rt_fixture.h"
 
 /* ------------------------------------------------------------- observer */
 
@@ -36,14 +36,6 @@ static struct {
 	uint32_t load_loc[MAX_LOADS]; /* loc_off of each load ISSUE */
 	unsigned nloads;
 } obs;
-
-static struct {
-	const unsigned *v;
-	unsigned n;
-	unsigned i;
-} sched;
-
-static struct dfz_rt *rt;
 
 static int find_in_flight(const void *h)
 {
@@ -103,24 +95,6 @@ static void observe(void *ctx, const struct dfz_event *ev)
 	obs.n++;
 }
 
-static unsigned draw(void *ctx, enum dfz_yield where)
-{
-	(void)ctx;
-	(void)where;
-	return sched.n ? sched.v[sched.i++ % sched.n] : 0;
-}
-
-static void setup(void)
-{
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
-}
-
-static void teardown(void)
-{
-	dfz_rt_destroy(rt);
-	rt = NULL;
-}
-
 static void start_run(const unsigned *v, unsigned n, uint32_t bugs,
 		      uint32_t local_size, unsigned local_level,
 		      uint32_t latency, uint32_t wait_bound)
@@ -135,9 +109,7 @@ static void start_run(const unsigned *v, unsigned n, uint32_t bugs,
 	};
 
 	cfg.mem_size[local_level] = local_size;
-	sched.v = v;
-	sched.n = n;
-	sched.i = 0;
+	sched_set(v, n);
 	memset(&obs, 0, sizeof(obs));
 	obs.first_read = SIZE_MAX;
 	obs.first_waited = SIZE_MAX;
@@ -691,7 +663,7 @@ Suite *suite_tile(void)
 	TCase *tc = tcase_create("executor");
 	TCase *bugs = tcase_create("bugs");
 
-	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, rt_setup, rt_teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_tile_outputs, 0, (int)NRANK_BUF_STRAT);
 	tcase_add_loop_test(tc, test_tile_zero_dim, 0, DFZ_MAX_RANK);
@@ -702,7 +674,7 @@ Suite *suite_tile(void)
 	tcase_add_test(tc, test_tile_bad_prog);
 	suite_add_tcase(s, tc);
 
-	tcase_add_unchecked_fixture(bugs, setup, teardown);
+	tcase_add_unchecked_fixture(bugs, rt_setup, rt_teardown);
 	tcase_add_loop_test(bugs, test_edge_tile_bug, 0, 2);
 	tcase_add_test(bugs, test_early_compute_single);
 	tcase_add_test(bugs, test_early_compute_double);

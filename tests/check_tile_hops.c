@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "check_fast.h"
-#include "runtime_int.h"
+#include "rt_fixture.h"
 
 /* ------------------------------------------------------------- observer */
 
@@ -27,9 +27,7 @@ static struct {
 	uint8_t compute_level;        /* where compute must run */
 } obs;
 
-static struct dfz_rt *rt;
 static const unsigned sched_v[] = { 0, 3, 1, 0, 9, 2, 0, 1, 5 };
-static unsigned sched_n, sched_i;
 
 static void observe(void *ctx, const struct dfz_event *ev)
 {
@@ -47,24 +45,6 @@ static void observe(void *ctx, const struct dfz_event *ev)
 		obs.compute_off_level++;
 }
 
-static unsigned draw(void *ctx, enum dfz_yield where)
-{
-	(void)ctx;
-	(void)where;
-	return sched_n ? sched_v[sched_i++ % sched_n] : 0;
-}
-
-static void setup(void)
-{
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
-}
-
-static void teardown(void)
-{
-	dfz_rt_destroy(rt);
-	rt = NULL;
-}
-
 static void start_run(unsigned nsched, uint32_t l2, uint32_t l1)
 {
 	struct dfz_rt_config cfg = {
@@ -76,8 +56,7 @@ static void start_run(unsigned nsched, uint32_t l2, uint32_t l1)
 
 	cfg.mem_size[DFZ_L2] = l2;
 	cfg.mem_size[DFZ_L1] = l1;
-	sched_n = nsched;
-	sched_i = 0;
+	sched_set(sched_v, nsched);
 	memset(&obs, 0, sizeof(obs));
 	ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
 }
@@ -378,7 +357,7 @@ Suite *suite_tile_hops(void)
 	Suite *s = suite_create("tile_hops");
 	TCase *tc = tcase_create("hops");
 
-	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, rt_setup, rt_teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_hops_outputs, 0, (int)NCASES);
 	tcase_add_loop_test(tc, test_hops_zero_dim, 0, 2 * DFZ_MAX_RANK);

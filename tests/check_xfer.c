@@ -11,55 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime_int.h"
+#include "ev_log.h"
+#include "rt_fixture.h"
 
 #include "xfer_ref.h"
 
 /* ------------------------------------------------------------ fixtures */
-
-#define LOG_MAX 8192
-
-static struct {
-	struct dfz_event ev[LOG_MAX];
-	size_t n;
-	size_t dropped;
-} evlog;
-
-static struct {
-	const unsigned *v;
-	unsigned n;
-	unsigned i;
-} sched;
-
-static struct dfz_rt *rt;
-
-static void record(void *ctx, const struct dfz_event *ev)
-{
-	(void)ctx;
-	if (evlog.n < LOG_MAX)
-		evlog.ev[evlog.n++] = *ev;
-	else
-		evlog.dropped++;
-}
-
-/* Steps at each yield point, from a small array, cycled. */
-static unsigned draw(void *ctx, enum dfz_yield where)
-{
-	(void)ctx;
-	(void)where;
-	return sched.n ? sched.v[sched.i++ % sched.n] : 0;
-}
-
-static void setup(void)
-{
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
-}
-
-static void teardown(void)
-{
-	dfz_rt_destroy(rt);
-	rt = NULL;
-}
 
 /* A fresh run: schedule @v[0..n) (n 0: no steps), bug mask @bugs. */
 static void start_run(const unsigned *v, unsigned n, uint32_t bugs,
@@ -74,21 +31,9 @@ static void start_run(const unsigned *v, unsigned n, uint32_t bugs,
 		.obs = { .fn = record },
 	};
 
-	sched.v = v;
-	sched.n = n;
-	sched.i = 0;
-	evlog.n = 0;
-	evlog.dropped = 0;
+	sched_set(v, n);
+	evlog_clear();
 	ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
-}
-
-static size_t count_kind(enum dfz_ev_kind kind)
-{
-	size_t c = 0;
-
-	for (size_t i = 0; i < evlog.n; i++)
-		c += evlog.ev[i].kind == kind;
-	return c;
 }
 
 /* True when some request was issued again before a WAITED on it. */
@@ -605,7 +550,7 @@ Suite *suite_xfer(void)
 	Suite *s = suite_create("xfer");
 	TCase *tc = tcase_create("adapter");
 
-	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, rt_setup, rt_teardown);
 	tcase_add_loop_test(tc, test_rank_table, 0, (int)NCASES);
 	tcase_add_test(tc, test_rank_edge_cases);
 	tcase_add_test(tc, test_names);

@@ -14,51 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime_int.h"
+#include "ev_log.h"
+#include "rt_fixture.h"
 
 #include "xfer_ref.h"
 
 /* ------------------------------------------------------------ fixtures */
-
-#define LOG_MAX 8192
-
-static struct {
-	struct dfz_event ev[LOG_MAX];
-	size_t n;
-} evlog;
-
-static struct {
-	const unsigned *v;
-	unsigned n;
-	unsigned i;
-} sched;
-
-static struct dfz_rt *rt;
-
-static void record(void *ctx, const struct dfz_event *ev)
-{
-	(void)ctx;
-	if (evlog.n < LOG_MAX)
-		evlog.ev[evlog.n++] = *ev;
-}
-
-static unsigned draw(void *ctx, enum dfz_yield where)
-{
-	(void)ctx;
-	(void)where;
-	return sched.n ? sched.v[sched.i++ % sched.n] : 0;
-}
-
-static void setup(void)
-{
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
-}
-
-static void teardown(void)
-{
-	dfz_rt_destroy(rt);
-	rt = NULL;
-}
 
 static void start_run(const unsigned *v, unsigned n, uint32_t bugs,
 		      uint32_t latency, uint32_t bandwidth, uint32_t wait_bound)
@@ -72,28 +33,9 @@ static void start_run(const unsigned *v, unsigned n, uint32_t bugs,
 		.obs = { .fn = record },
 	};
 
-	sched.v = v;
-	sched.n = n;
-	sched.i = 0;
-	evlog.n = 0;
+	sched_set(v, n);
+	evlog_clear();
 	ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
-}
-
-static size_t count_kind(enum dfz_ev_kind kind)
-{
-	size_t c = 0;
-
-	for (size_t i = 0; i < evlog.n; i++)
-		c += evlog.ev[i].kind == kind;
-	return c;
-}
-
-static const struct dfz_event *nth_of(enum dfz_ev_kind kind, size_t k)
-{
-	for (size_t i = 0; i < evlog.n; i++)
-		if (evlog.ev[i].kind == kind && k-- == 0)
-			return &evlog.ev[i];
-	return NULL;
 }
 
 /* --------------------------------------------------------- test transfers */
@@ -644,7 +586,7 @@ Suite *suite_xfer_l1(void)
 	Suite *s = suite_create("xfer_l1");
 	TCase *tc = tcase_create("adapter");
 
-	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_add_unchecked_fixture(tc, rt_setup, rt_teardown);
 	tcase_add_loop_test(tc, test_policy_bytes, 0, (int)NPOLICY_RUNS);
 	tcase_add_test(tc, test_mchan_shares_tid);
 	tcase_add_test(tc, test_mchan_pool_tids);
