@@ -13,22 +13,12 @@
 #include <string.h>
 
 #include "check_fast.h"
-#include "runtime_int.h"
+#include "rt_fixture.h"
 
-static struct dfz_rt *rt;
 static struct dfz_dev *dev;
 
 #define MAX_EVENTS 1024
-static struct dfz_event events[MAX_EVENTS];
-static unsigned nevents;
-
-static void record(void *ctx, const struct dfz_event *ev)
-{
-	(void)ctx;
-	if (nevents < MAX_EVENTS)
-		events[nevents] = *ev;
-	nevents++;
-}
+#include "ev_seen.h"
 
 /* A new run with device budget @budget and no events recorded yet. */
 static void start(uint32_t budget)
@@ -42,16 +32,10 @@ static void start(uint32_t budget)
 
 static void setup(void)
 {
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
+	rt_setup();
 	dev = dfz_dev_get(rt);
 	ck_assert_ptr_nonnull(dev);
 	start(DFZ_CAP_DEV_BUDGET);
-}
-
-static void teardown(void)
-{
-	dfz_rt_destroy(rt);
-	rt = NULL;
 }
 
 static const struct dfz_event *last(void)
@@ -795,7 +779,7 @@ Suite *suite_dev(void)
 	Suite *s = suite_create("dev");
 	TCase *tc = tcase_create("dev");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, setup, rt_teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_arena_fresh);
 	tcase_add_test(tc, test_malloc_layout);

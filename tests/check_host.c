@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "check_fast.h"
-#include "runtime_int.h"
+#include "rt_fixture.h"
 
 /* The naive kernel, in check_dev.c. */
 void ref_kernel(uint8_t *const buf[], const uint32_t bytes[],
@@ -27,13 +27,11 @@ void ref_kernel(uint8_t *const buf[], const uint32_t bytes[],
 #define TBYTES 4096u                  /* most bytes of a test tensor */
 #define BIN 100u                      /* kernel binary bytes */
 
-static struct dfz_rt *rt;
 static struct dfz_dev *dev;
 static struct dfz_host *h;
 
 #define MAX_EVENTS 4096
-static struct dfz_event events[MAX_EVENTS];
-static unsigned nevents;
+#include "ev_seen.h"
 
 /* The arguments under test, their host storage and the reference. */
 static struct dfz_tensor_arg args[DFZ_HOST_MAX_ARGS];
@@ -44,14 +42,6 @@ static uint8_t host_mem[DFZ_HOST_MAX_ARGS][TBYTES];
 static uint8_t ref[DFZ_HOST_MAX_ARGS][TBYTES];
 static uint8_t gref[TBYTES];
 static uint8_t bin[BIN];
-
-static void record(void *ctx, const struct dfz_event *ev)
-{
-	(void)ctx;
-	if (nevents < MAX_EVENTS)
-		events[nevents] = *ev;
-	nevents++;
-}
 
 /* A new run: device budget @budget, bug mask @bugs, no arguments. */
 static void start(uint32_t budget, uint32_t bugs)
@@ -67,18 +57,12 @@ static void start(uint32_t budget, uint32_t bugs)
 
 static void setup(void)
 {
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
+	rt_setup();
 	dev = dfz_dev_get(rt);
 	h = dfz_host_get(rt);
 	ck_assert_ptr_nonnull(h);
 	memset(bin, 0x90, sizeof(bin));
 	start(DFZ_CAP_DEV_BUDGET, 0);
-}
-
-static void teardown(void)
-{
-	dfz_rt_destroy(rt);
-	rt = NULL;
 }
 
 static uint8_t pat(uint32_t i, uint32_t seed)
@@ -795,7 +779,7 @@ Suite *suite_host(void)
 	Suite *s = suite_create("host");
 	TCase *tc = tcase_create("host");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, setup, rt_teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_init_null_and_busy);
 	tcase_add_test(tc, test_init_nargs);

@@ -10,22 +10,12 @@
 #include <string.h>
 
 #include "check_fast.h"
-#include "runtime_int.h"
+#include "rt_fixture.h"
 
-static struct dfz_rt *rt;
 
 /* Events seen by the observer. */
 #define MAX_EVENTS 64
-static struct dfz_event events[MAX_EVENTS];
-static unsigned nevents;
-
-static void record(void *ctx, const struct dfz_event *ev)
-{
-	(void)ctx;
-	if (nevents < MAX_EVENTS)
-		events[nevents] = *ev;
-	nevents++;
-}
+#include "ev_seen.h"
 
 static void run_with(struct dfz_rt_config *cfg)
 {
@@ -38,14 +28,8 @@ static void setup(void)
 {
 	struct dfz_rt_config cfg = { 0 };
 
-	ck_assert_int_eq(dfz_rt_create(&rt), 0);
+	rt_setup();
 	run_with(&cfg);
-}
-
-static void teardown(void)
-{
-	dfz_rt_destroy(rt);
-	rt = NULL;
 }
 
 /* Offsets in [from, to) of @level whose bytes differ from the fill. */
@@ -505,7 +489,7 @@ Suite *suite_mem(void)
 	Suite *s = suite_create("mem");
 	TCase *tc = tcase_create("mem");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, setup, rt_teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_fill_fresh);
 	tcase_add_test(tc, test_patterns_distinct);
