@@ -17,6 +17,7 @@
 
 #include "check_fast.h"
 #include "rt_fixture.h"
+#include "tile_ref.h"
 
 /* ------------------------------------------------------------- observer */
 
@@ -199,20 +200,6 @@ static unsigned ref_of(const struct dfz_tensor *t)
 			return i;
 	ck_abort_msg("tensor not found");
 	return 0;
-}
-
-static void naive_elem(unsigned kernel, uint8_t *out, const uint8_t *in,
-		       const uint8_t *aux, unsigned elem)
-{
-	unsigned carry = kernel == DFZ_KERNEL_INC;
-
-	for (unsigned b = 0; b < elem; b++) {
-		unsigned sum = in[b] + carry +
-			       (kernel == DFZ_KERNEL_ADD ? aux[b] : 0u);
-
-		out[b] = (uint8_t)sum;
-		carry = kernel == DFZ_KERNEL_COPY ? 0 : sum >> 8;
-	}
 }
 
 static uint32_t at(const struct dfz_tensor *t, const uint32_t *idx)
