@@ -178,7 +178,4 @@ int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 /** dfz__triage_json() - OUT/triage.json of @t, atomically. */
 int dfz__triage_json(const struct dfz__triage *t);
 
-/** dfz__mkdir_p() - create @path and its missing parents. 0 or -1. */
-int dfz__mkdir_p(const char *path);
-
 #endif /* DMAFUZZ_TRIAGE_INT_H */
