@@ -418,7 +418,7 @@ static int prepare(struct dfz__triage *t, const struct dfz_triage_config *cfg,
 	}
 	t->cfg = cfg;
 	t->rep.cfg = cfg;
-	dfz__bugs_text(cfg->bugs, t->rep.bugs, sizeof(t->rep.bugs));
+	dfz_bugs_format(cfg->bugs, t->rep.bugs, sizeof(t->rep.bugs));
 	if (dfz_exec_create(DFZ_ORACLES_ALL, &t->rep.ex) < 0)
 		return DFZ_ENOMEM;
 	dfz_exec_catch_signals(t->rep.ex, true);

@@ -86,9 +86,6 @@ void dfz__outcome_fini(struct dfz__outcome *o);
 /** dfz__family_of() - enum dfz_family of a plan target's name, or -1. */
 int dfz__family_of(const char *target);
 
-/** dfz__bugs_text() - the switches of @bugs by name, comma-separated. */
-void dfz__bugs_text(uint32_t bugs, char *buf, size_t len);
-
 /* ------------------------------------------------------------ files */
 
 /**

@@ -77,6 +77,16 @@ const char *dfz_bug_name(unsigned bug);
  */
 int dfz_bugs_parse(const char *list, uint32_t *mask);
 
+/**
+ * dfz_bugs_format() - the switches of @mask by name, comma-separated: the
+ * list dfz_bugs_parse() reads back ("" when no switch is on).
+ * @mask: a bitmask of DFZ_BUG_BIT values; unknown bits are left out.
+ * @buf: out, always NUL-terminated (cut short when @len is too small).
+ * @len: the size of @buf.
+ * Return: @buf.
+ */
+char *dfz_bugs_format(uint32_t mask, char *buf, size_t len);
+
 /* ------------------------------------------------------------ memory model */
 
 enum dfz_level { DFZ_L3 = 0, DFZ_L2 = 1, DFZ_L1 = 2, DFZ_NLEVELS = 3 };
