@@ -456,6 +456,37 @@ enum dfz_kernel {
 
 const char *dfz_kernel_name(unsigned k);
 
+/* Handles of the fresh-per-transfer strategy, used as a ring. */
+#define DFZ_TILE_RING 8
+
+/**
+ * dfz_tile_handles() - the handles one scope (a node, or one iteration)
+ * of a hop holds under strategy @s (enum dfz_strategy), as dfz_prog_run()
+ * allocates them: DFZ_TILE_RING for the fresh strategy.
+ */
+unsigned dfz_tile_handles(unsigned s);
+
+/**
+ * dfz_tile_grid() - the grid dfz_prog_run() lays over a hop's region.
+ * @rank: the dims of the arrays.
+ * @shape: the region, elements per dim. @tile: the tile, elements per dim.
+ * @nt: out, tiles per dim (a partial edge tile counts).
+ * Return: the number of tiles; 0 when a dim of @shape is empty.
+ */
+uint64_t dfz_tile_grid(unsigned rank, const uint32_t *shape,
+		       const uint32_t *tile, uint32_t *nt);
+
+/**
+ * dfz_tile_at() - the origin @o and extent @e (elements per dim) of tile
+ * @i, row-major, of the grid @nt that dfz_tile_grid() gave for @shape and
+ * @tile. An edge tile is cut to the region; with @full_edges (the
+ * edge-tile bug switch) it keeps the full tile extent, as dfz_prog_run()
+ * then transfers and computes it.
+ */
+void dfz_tile_at(unsigned rank, const uint32_t *shape, const uint32_t *tile,
+		 const uint32_t *nt, bool full_edges, uint64_t i, uint32_t *o,
+		 uint32_t *e);
+
 /* A tensor in external memory: a strided view in logical dim order. */
 struct dfz_tensor {
 	uint8_t level;
