@@ -36,9 +36,6 @@ int cli_triage(int argc, char **argv);
 int cli_emit_c(int argc, char **argv);
 int cli_report(int argc, char **argv);
 
-/* mkdir -p: create @path and its missing parents. Return 0 or -1. */
-int cli_mkdir_p(const char *path);
-
 /* One-line error to stderr, prefixed "dmafuzz <cmd>: ". */
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
+#include "dmafuzz/report.h"
 
 #define SEEDS_MAX 256
 #define INPUT_MAX 512
@@ -230,7 +230,7 @@ int cli_fuzz(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/crashes", c.out);
-	if (cli_mkdir_p(path) < 0) {
+	if (dfz_mkdir_p(path) < 0) {
 		cli_error("fuzz", "cannot create '%s': %m", path);
 		return EXIT_BAD_INPUT;
 	}

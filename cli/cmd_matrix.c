@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
+#include "dmafuzz/report.h"
 
 #define MX_RANKS 5
 #define MX_BYTES 192
@@ -272,7 +272,7 @@ int cli_matrix(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (cli_mkdir_p(o.out) < 0) {
+	if (dfz_mkdir_p(o.out) < 0) {
 		cli_error("matrix", "cannot create '%s': %m", o.out);
 		return EXIT_BAD_INPUT;
 	}

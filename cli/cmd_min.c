@@ -182,16 +182,7 @@ static int input_stream(struct min_opts *m, uint8_t *buf, size_t n,
 /* The switches of @bugs, comma-separated ("none" when empty). */
 static const char *switch_list(uint32_t bugs, char *buf, size_t len)
 {
-	size_t at = 0;
-
-	buf[0] = 0;
-	for (unsigned i = 0; i < DFZ_BUG_COUNT && at < len; i++)
-		if (bugs & (1u << i))
-			at += (size_t)snprintf(buf + at, len - at, "%s%s",
-					       at ? "," : "", dfz_bug_name(i));
-	if (!at)
-		snprintf(buf, len, "none");
-	return buf;
+	return *dfz_bugs_format(bugs, buf, len) ? buf : "none";
 }
 
 /* Print the plan of the bare stream @buf, each line indented. */

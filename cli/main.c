@@ -3,7 +3,6 @@
  * dmafuzz: dispatch to the subcommands, and the helpers they share.
  */
 #include <errno.h>
-#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,23 +93,6 @@ bool cli_parse_u64(const char *s, uint64_t *out)
 		return false;
 	*out = v;
 	return true;
-}
-
-/* mkdir -p: create @path and its missing parents. */
-int cli_mkdir_p(const char *path)
-{
-	char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -119,17 +119,6 @@ static const char *desc_diff(const struct dfz_desc *a,
 	return NULL;
 }
 
-static struct dfz_evidence d_evidence(const struct dfz_event *ev,
-				      int64_t xfer)
-{
-	struct dfz_evidence x = dfz_evidence_none();
-
-	x.handle = ev->handle;
-	x.step = (int64_t)ev->step;
-	x.xfer = xfer;
-	return x;
-}
-
 static void on_service(struct desc *d, const struct dfz_event *ev,
 		       const struct d_entry *e)
 {
@@ -139,7 +128,7 @@ static void on_service(struct desc *d, const struct dfz_event *ev,
 
 	if (!field)
 		return;
-	x = d_evidence(ev, e->xfer);
+	x = dfz__evidence_of(ev, e->xfer);
 	dfz_oracle_fail(d->set, "desc", DFZ_CLASS_DESC_CLOBBERED, &x,
 			"request %s descriptor changed between issue (step "
 			"%llu) and service (step %llu): %s expected %llu, "
@@ -174,7 +163,7 @@ static void move_fail(struct desc *d, const struct dfz_event *ev,
 		      uint64_t step, int64_t xfer, bool ext_bad)
 {
 	const struct dfz_span *ext, *loc, *bad;
-	struct dfz_evidence x = d_evidence(ev, xfer);
+	struct dfz_evidence x = dfz__evidence_of(ev, xfer);
 
 	move_spans(ev, dd, &ext, &loc);
 	bad = ext_bad ? ext : loc;

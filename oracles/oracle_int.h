@@ -124,6 +124,12 @@ const char *dfz__owner(struct dfz_oracles *set, unsigned engine,
 /** dfz__level_name() - "L3", "L2", "L1" or "L?". */
 const char *dfz__level_name(unsigned level);
 
+/**
+ * dfz__evidence_of() - the evidence of event @ev (its handle and step) for
+ * transfer @xfer (-1: none); every other field as dfz_evidence_none().
+ */
+struct dfz_evidence dfz__evidence_of(const struct dfz_event *ev, int64_t xfer);
+
 /* ------------------------------------------------------- pointer table */
 
 /*

@@ -101,6 +101,16 @@ struct dfz_evidence dfz_evidence_none(void)
 	return ev;
 }
 
+struct dfz_evidence dfz__evidence_of(const struct dfz_event *ev, int64_t xfer)
+{
+	struct dfz_evidence x = dfz_evidence_none();
+
+	x.handle = ev->handle;
+	x.step = (int64_t)ev->step;
+	x.xfer = xfer;
+	return x;
+}
+
 const char *dfz__level_name(unsigned level)
 {
 	static const char *const names[DFZ_NLEVELS] = { "L3", "L2", "L1" };
@@ -221,16 +231,21 @@ void dfz_oracles_reset(struct dfz_oracles *set, struct dfz_rt *rt)
 			set->ops[id]->reset(set->st[id], set, rt);
 }
 
+/*
+ * The oracles @id of a running @set that have hook @op, in enum order,
+ * while none has decided the run; the body calls the hook.
+ */
+#define FOR_EACH_HOOK(set, id, op)					\
+	for ((id) = 0; (set)->running && (id) < DFZ_ORACLE_COUNT; (id)++) \
+		if ((set)->st[id] && (set)->ops[id]->op &&		\
+		    !dfz__oracles_decided(set))
+
 void dfz_oracles_begin(struct dfz_oracles *set, const struct dfz_prog *spec)
 {
 	unsigned id;
 
-	if (!set->running)
-		return;
-	for (id = 0; id < DFZ_ORACLE_COUNT; id++)
-		if (set->st[id] && set->ops[id]->begin &&
-		    !dfz__oracles_decided(set))
-			set->ops[id]->begin(set->st[id], spec);
+	FOR_EACH_HOOK(set, id, begin)
+		set->ops[id]->begin(set->st[id], spec);
 }
 
 void dfz_oracles_begin_host(struct dfz_oracles *set,
@@ -238,12 +253,8 @@ void dfz_oracles_begin_host(struct dfz_oracles *set,
 {
 	unsigned id;
 
-	if (!set->running)
-		return;
-	for (id = 0; id < DFZ_ORACLE_COUNT; id++)
-		if (set->st[id] && set->ops[id]->begin_host &&
-		    !dfz__oracles_decided(set))
-			set->ops[id]->begin_host(set->st[id], spec);
+	FOR_EACH_HOOK(set, id, begin_host)
+		set->ops[id]->begin_host(set->st[id], spec);
 }
 
 void dfz_oracles_returned(struct dfz_oracles *set, unsigned call,
@@ -251,12 +262,8 @@ void dfz_oracles_returned(struct dfz_oracles *set, unsigned call,
 {
 	unsigned id;
 
-	if (!set->running)
-		return;
-	for (id = 0; id < DFZ_ORACLE_COUNT; id++)
-		if (set->st[id] && set->ops[id]->returned &&
-		    !dfz__oracles_decided(set))
-			set->ops[id]->returned(set->st[id], call, rep, rc);
+	FOR_EACH_HOOK(set, id, returned)
+		set->ops[id]->returned(set->st[id], call, rep, rc);
 }
 
 void dfz_oracles_end(struct dfz_oracles *set)
@@ -265,10 +272,8 @@ void dfz_oracles_end(struct dfz_oracles *set)
 
 	if (!set->running)
 		return;
-	for (id = 0; id < DFZ_ORACLE_COUNT; id++)
-		if (set->st[id] && set->ops[id]->end &&
-		    !dfz__oracles_decided(set))
-			set->ops[id]->end(set->st[id]);
+	FOR_EACH_HOOK(set, id, end)
+		set->ops[id]->end(set->st[id]);
 	set->running = false;
 	set->listening = false;
 }

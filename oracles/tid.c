@@ -84,17 +84,6 @@ static void tid_reset(void *st, struct dfz_oracles *set, struct dfz_rt *rt)
 	o->nissued = 0;
 }
 
-static struct dfz_evidence tid_evidence(const struct dfz_event *ev,
-					int64_t xfer)
-{
-	struct dfz_evidence x = dfz_evidence_none();
-
-	x.handle = ev->handle;
-	x.step = (int64_t)ev->step;
-	x.xfer = xfer;
-	return x;
-}
-
 /* ------------------------------------------------------------ mchan */
 
 /*
@@ -104,8 +93,8 @@ static struct dfz_evidence tid_evidence(const struct dfz_event *ev,
 static struct tid_entry *live_tid(struct tid *o, const struct dfz_event *ev,
 				  const char *what)
 {
-	struct dfz_evidence x = tid_evidence(ev, ev->kind == DFZ_EV_ISSUE ?
-						  o->set->xfer : -1);
+	struct dfz_evidence x = dfz__evidence_of(ev, ev->kind == DFZ_EV_ISSUE ?
+						      o->set->xfer : -1);
 	struct tid_entry *e;
 
 	if (ev->id < 0 || ev->id >= DFZ__MCHAN_TIDS) {
@@ -146,7 +135,7 @@ static void tid_list(char *buf, size_t cap, uint32_t mask)
 /* Allocation failed: the TIDs waited and never freed are the leak. */
 static void on_exhausted(struct tid *o, const struct dfz_event *ev)
 {
-	struct dfz_evidence x = tid_evidence(ev, -1);
+	struct dfz_evidence x = dfz__evidence_of(ev, -1);
 	uint32_t idle = 0, freed = 0;
 	int first = -1, firstfree = -1;
 	char list[64];
@@ -188,7 +177,7 @@ static void on_exhausted(struct tid *o, const struct dfz_event *ev)
 
 static void on_alloc(struct tid *o, const struct dfz_event *ev)
 {
-	struct dfz_evidence x = tid_evidence(ev, -1);
+	struct dfz_evidence x = dfz__evidence_of(ev, -1);
 	struct tid_entry *e;
 
 	if (ev->aux == DFZ_EBUSY) {
@@ -224,7 +213,7 @@ static void on_free(struct tid *o, const struct dfz_event *ev)
 	if (!e)
 		return;
 	if (e->pending) {
-		x = tid_evidence(ev, e->push_xfer);
+		x = dfz__evidence_of(ev, e->push_xfer);
 		dfz_oracle_fail(o->set, "tid", DFZ_CLASS_HANDLE_LEAK, &x,
 				"free of TID %lld with %u push(es) never "
 				"waited (first pushed at step %llu as "
@@ -313,7 +302,7 @@ static void mchan_end(struct tid *o, const struct dfz_event *now)
 			 (unsigned long long)e->wait_step);
 	else
 		snprintf(what, sizeof(what), "never waited");
-	x = tid_evidence(now, e->pending ? e->push_xfer : -1);
+	x = dfz__evidence_of(now, e->pending ? e->push_xfer : -1);
 	x.handle = NULL;
 	dfz_oracle_fail(o->set, "tid", DFZ_CLASS_HANDLE_LEAK, &x,
 			"TID %d allocated at step %llu, %s, never freed "
@@ -325,7 +314,7 @@ static void mchan_end(struct tid *o, const struct dfz_event *now)
 
 static void on_tx_issue(struct tid *o, const struct dfz_event *ev)
 {
-	struct dfz_evidence x = tid_evidence(ev, o->set->xfer);
+	struct dfz_evidence x = dfz__evidence_of(ev, o->set->xfer);
 
 	if (ev->id <= o->last) {
 		dfz_oracle_fail(o->set, "tid", DFZ_CLASS_HANDLE_REUSE, &x,
@@ -343,7 +332,7 @@ static void on_tx_issue(struct tid *o, const struct dfz_event *ev)
 
 static void on_tx_wait(struct tid *o, const struct dfz_event *ev)
 {
-	struct dfz_evidence x = tid_evidence(ev, -1);
+	struct dfz_evidence x = dfz__evidence_of(ev, -1);
 
 	if (ev->id <= o->last)
 		return;
@@ -396,7 +385,7 @@ static void idma_end(struct tid *o, const struct dfz_event *now)
 			t = &o->ring[k % TX_RING];
 	if (!t)
 		return;
-	x = tid_evidence(now, t->xfer);
+	x = dfz__evidence_of(now, t->xfer);
 	x.handle = NULL;
 	dfz_oracle_fail(o->set, "tid", DFZ_CLASS_HANDLE_LEAK, &x,
 			"txid %lld issued at step %llu as transfer #%lld and "

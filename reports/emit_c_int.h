@@ -51,9 +51,6 @@ const char *dfz__emit_level(unsigned level);
 const char *dfz__emit_engine(unsigned engine);
 const char *dfz__emit_kernel(unsigned kernel);
 
-/** dfz__emit_handles_for() - handles of one scope under @strategy, as
- * the tiling executor allocates them. */
-unsigned dfz__emit_handles_for(unsigned strategy);
 
 /* Shared printing helpers. */
 

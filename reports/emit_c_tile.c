@@ -19,8 +19,6 @@
 
 #include "emit_c_int.h"
 
-#define RING 8                  /* handles of the fresh strategy */
-
 /* Which tensor a transfer moves. */
 enum role { ROLE_IN, ROLE_AUX, ROLE_OUT };
 
@@ -105,20 +103,6 @@ const char *dfz__emit_kernel(unsigned kernel)
 					  "DFZ_KERNEL_COUNT";
 }
 
-unsigned dfz__emit_handles_for(unsigned strategy)
-{
-	switch (strategy) {
-	case DFZ_STRAT_TENSOR_DIR:
-		return 3;
-	case DFZ_STRAT_DIR:
-		return 2;
-	case DFZ_STRAT_BARRIER:
-		return 1;
-	default:
-		return RING;
-	}
-}
-
 static bool has_bug(const struct hop *q, enum dfz_bug bug)
 {
 	return (q->w->bugs >> bug) & 1u;
@@ -136,34 +120,17 @@ static void u32s(const struct hop *q, const uint32_t *v)
 
 /* ------------------------------------------------------------------ grid */
 
+/* The executor's own grid (dfz_tile_grid, dfz_tile_at): an emitted
+ * program tiles exactly as dfz_prog_run() does, edge-tile switch included. */
 static uint64_t setup_grid(struct hop *q)
 {
-	uint64_t total = 1;
-
-	for (unsigned d = 0; d < q->w->x->rank; d++) {
-		uint32_t s = q->shape[d], t = q->tile[d];
-
-		if (s == 0)
-			return 0;
-		q->nt[d] = s / t + (s % t != 0);
-		total *= q->nt[d];
-	}
-	return total;
+	return dfz_tile_grid(q->w->x->rank, q->shape, q->tile, q->nt);
 }
 
 static void tile_at(const struct hop *q, uint64_t i, struct tile *t)
 {
-	bool full = has_bug(q, DFZ_BUG_EDGE_TILE);
-
-	for (unsigned d = q->w->x->rank; d-- > 0;) {
-		uint32_t size = q->tile[d];
-		uint64_t o = (i % q->nt[d]) * size;
-
-		i /= q->nt[d];
-		t->o[d] = (uint32_t)o;
-		t->e[d] = full || q->shape[d] - o >= size ?
-				  size : q->shape[d] - (uint32_t)o;
-	}
+	dfz_tile_at(q->w->x->rank, q->shape, q->tile, q->nt,
+		    has_bug(q, DFZ_BUG_EDGE_TILE), i, t->o, t->e);
 }
 
 static void tile_comment(const struct hop *q, uint64_t i, const struct tile *t)
@@ -195,7 +162,7 @@ static void iter_begin(struct hop *q)
 		       "/* req-escape: the requests are declared in the loop "
 		       "body */");
 	dfz__emit_line(q->w->f, ind(q), "scope_init(&ad[%u], h%u_it, %u);",
-		       q->h, q->h, dfz__emit_handles_for(q->ph->strategy));
+		       q->h, q->h, dfz_tile_handles(q->ph->strategy));
 	q->cur = 1;
 }
 
@@ -204,7 +171,7 @@ static void iter_end(struct hop *q)
 	if (has_bug(q, DFZ_BUG_REQ_ESCAPE))
 		dfz__emit_line(q->w->f, ind(q), "scope_fini(&ad[%u], h%u_it, %u);",
 			       q->h, q->h,
-			       dfz__emit_handles_for(q->ph->strategy));
+			       dfz_tile_handles(q->ph->strategy));
 }
 
 static struct ref pick_handle(struct hop *q, enum role role)
@@ -223,7 +190,7 @@ static struct ref pick_handle(struct hop *q, enum role role)
 		break;
 	default:
 		r.idx = (uint8_t)q->fresh;
-		q->fresh = (q->fresh + 1) % RING;
+		q->fresh = (q->fresh + 1) % DFZ_TILE_RING;
 	}
 	return r;
 }
@@ -482,7 +449,7 @@ static void node_setup(struct walk *w)
 					       role_buf[r], h, b);
 			}
 		dfz__emit_line(w->f, 1, "scope_init(&ad[%u], h%u, %u);", h, h,
-			       dfz__emit_handles_for(q->ph->strategy));
+			       dfz_tile_handles(q->ph->strategy));
 	}
 }
 
@@ -492,7 +459,7 @@ static void node_release(struct walk *w)
 		const struct hop *q = &w->hop[h];
 
 		dfz__emit_line(w->f, 1, "scope_fini(&ad[%u], h%u, %u);", h, h,
-			       dfz__emit_handles_for(q->ph->strategy));
+			       dfz_tile_handles(q->ph->strategy));
 		for (unsigned b = 0; b < q->ph->buffering; b++)
 			for (unsigned r = 3; r-- > 0;)
 				if (r != ROLE_AUX || w->kernel == DFZ_KERNEL_ADD)

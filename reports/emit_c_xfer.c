@@ -117,7 +117,7 @@ static void emit_adapters(FILE *f, const struct dfz_plan_xfer *x, bool tiles,
 	      " * buffering) and the handles of the node's scope (hH) and, with\n"
 	      " * req-escape, of one loop iteration (hH_it). */\n", f);
 	for (unsigned h = 0; h < x->nhops; h++) {
-		unsigned n = dfz__emit_handles_for(x->hop[h].strategy);
+		unsigned n = dfz_tile_handles(x->hop[h].strategy);
 
 		fprintf(f, "static void *in%u[2], *out%u[2];\n", h, h);
 		if (aux)

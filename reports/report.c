@@ -190,22 +190,6 @@ char *dfz__artifact_path(const struct dfz__campaign *c, const char *rel,
 	return buf;
 }
 
-static int mkdir_p(const char *path)
-{
-	char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* Output @i of @c into the temporary file @tmp, flushed to disk. */
 static int write_one(const struct dfz__campaign *c, size_t i, const char *tmp,
 		     char *err, size_t errlen)
@@ -301,7 +285,7 @@ int dfz_report_write(const struct dfz_report_config *cfg,
 	if (rc < 0)
 		goto out_fini;
 	*stage = DFZ_REPORT_OUTPUT;
-	if (mkdir_p(out) < 0 || !(c.out_abs = realpath(out, NULL))) {
+	if (dfz_mkdir_p(out) < 0 || !(c.out_abs = realpath(out, NULL))) {
 		snprintf(err, errlen, "output directory '%s': %s", out,
 			 strerror(errno));
 		rc = errno == ENOMEM ? DFZ_ENOMEM : DFZ_EFAULT;

@@ -313,7 +313,7 @@ static int write_bucket(struct dfz__triage *t, struct dfz__bucket *b,
 	char path[8300];
 	struct dfz__text txt;
 
-	if (bucket_path(t, b, "", path, sizeof(path)) < 0 || dfz__mkdir_p(path) < 0 ||
+	if (bucket_path(t, b, "", path, sizeof(path)) < 0 || dfz_mkdir_p(path) < 0 ||
 	    bucket_path(t, b, "repro.bin", path, sizeof(path)) < 0 ||
 	    dfz__write_atomic(path, buf, n) < 0)
 		return -1;
@@ -411,14 +411,14 @@ static int prepare(struct dfz__triage *t, const struct dfz_triage_config *cfg,
 		snprintf(t->out, sizeof(t->out), "%.4000s/triage", cfg->dir);
 	snprintf(scratch, sizeof(scratch), "%s/.candidate", t->out);
 	t->rep.scratch = scratch;
-	if (dfz__mkdir_p(t->out) < 0 || access(t->out, W_OK) < 0) {
+	if (dfz_mkdir_p(t->out) < 0 || access(t->out, W_OK) < 0) {
 		snprintf(err, errlen, "cannot write '%s': %s", t->out,
 			 strerror(errno));
 		return DFZ_EINVAL;
 	}
 	t->cfg = cfg;
 	t->rep.cfg = cfg;
-	dfz__bugs_text(cfg->bugs, t->rep.bugs, sizeof(t->rep.bugs));
+	dfz_bugs_format(cfg->bugs, t->rep.bugs, sizeof(t->rep.bugs));
 	if (dfz_exec_create(DFZ_ORACLES_ALL, &t->rep.ex) < 0)
 		return DFZ_ENOMEM;
 	dfz_exec_catch_signals(t->rep.ex, true);

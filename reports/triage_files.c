@@ -18,23 +18,6 @@
 
 static const char *const targets[] = { "xfer", "host", "api", "parse" };
 
-int dfz__mkdir_p(const char *path)
-{
-	char buf[4096];
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -1;
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 static int write_all(int fd, const void *buf, size_t n)
 {
 	const char *p = buf;
@@ -348,7 +331,7 @@ int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 	bool whole;
 
 	snprintf(dir, sizeof(dir), "%s/inputs/%s", t->out, in->target);
-	if (dfz__mkdir_p(dir) < 0) {
+	if (dfz_mkdir_p(dir) < 0) {
 		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
 		return DFZ_EINVAL;
 	}

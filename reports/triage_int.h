@@ -86,9 +86,6 @@ void dfz__outcome_fini(struct dfz__outcome *o);
 /** dfz__family_of() - enum dfz_family of a plan target's name, or -1. */
 int dfz__family_of(const char *target);
 
-/** dfz__bugs_text() - the switches of @bugs by name, comma-separated. */
-void dfz__bugs_text(uint32_t bugs, char *buf, size_t len);
-
 /* ------------------------------------------------------------ files */
 
 /**
@@ -177,8 +174,5 @@ int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 
 /** dfz__triage_json() - OUT/triage.json of @t, atomically. */
 int dfz__triage_json(const struct dfz__triage *t);
-
-/** dfz__mkdir_p() - create @path and its missing parents. 0 or -1. */
-int dfz__mkdir_p(const char *path);
 
 #endif /* DMAFUZZ_TRIAGE_INT_H */

@@ -33,17 +33,6 @@ int dfz__family_of(const char *target)
 	return -1;
 }
 
-void dfz__bugs_text(uint32_t bugs, char *buf, size_t len)
-{
-	size_t at = 0;
-
-	buf[0] = 0;
-	for (unsigned i = 0; i < DFZ_BUG_COUNT && at < len; i++)
-		if (bugs & (1u << i))
-			at += (size_t)snprintf(buf + at, len - at, "%s%s",
-					       at ? "," : "", dfz_bug_name(i));
-}
-
 void dfz__outcome_fini(struct dfz__outcome *o)
 {
 	free(o->report);

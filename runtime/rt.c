@@ -6,6 +6,7 @@
  * mem.c, the ram engine in ram.c, the device in dev.c and the host runtime
  * in host.c; this file ties them together.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,20 @@ int dfz_bugs_parse(const char *list, uint32_t *mask)
 	}
 	*mask = m;
 	return 0;
+}
+
+char *dfz_bugs_format(uint32_t mask, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	for (unsigned i = 0; i < DFZ_BUG_COUNT && at < len; i++)
+		if (mask & (1u << i))
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? "," : "", bug_names[i]);
+	return buf;
 }
 
 /* ---------------------------------------------------------- create, reset */

@@ -75,37 +75,48 @@ static bool has_bug(const struct dfz__hop_run *q, enum dfz_bug bug)
 
 /* ------------------------------------------------------------------ grid */
 
-/* Tiles of the hop's grid over its region; 0 when a dim is empty. */
-static uint64_t setup_grid(struct dfz__hop_run *q)
+uint64_t dfz_tile_grid(unsigned rank, const uint32_t *shape,
+		       const uint32_t *tile, uint32_t *nt)
 {
 	uint64_t total = 1;
 
-	for (unsigned d = 0; d < q->r->p->rank; d++) {
-		uint32_t s = q->shape[d], t = q->tile[d];
+	for (unsigned d = 0; d < rank; d++) {
+		uint32_t s = shape[d], t = tile[d];
 
 		if (s == 0)
 			return 0;
-		q->nt[d] = s / t + (s % t != 0);
-		total *= q->nt[d];
+		nt[d] = s / t + (s % t != 0);
+		total *= nt[d];
 	}
 	return total;
 }
 
-/* Origin and extent of tile @i (row-major). The edge-tile switch transfers
- * and computes partial edge tiles with the full tile extent. */
+void dfz_tile_at(unsigned rank, const uint32_t *shape, const uint32_t *tile,
+		 const uint32_t *nt, bool full_edges, uint64_t i, uint32_t *o,
+		 uint32_t *e)
+{
+	for (unsigned d = rank; d-- > 0;) {
+		uint32_t size = tile[d];
+		uint64_t at = (i % nt[d]) * size;
+
+		i /= nt[d];
+		o[d] = (uint32_t)at;
+		e[d] = full_edges || shape[d] - at >= size ?
+			       size : shape[d] - (uint32_t)at;
+	}
+}
+
+/* Tiles of the hop's grid over its region; 0 when a dim is empty. */
+static uint64_t setup_grid(struct dfz__hop_run *q)
+{
+	return dfz_tile_grid(q->r->p->rank, q->shape, q->tile, q->nt);
+}
+
+/* Origin and extent of tile @i (row-major), edge-tile switch included. */
 static void tile_at(const struct dfz__hop_run *q, uint64_t i, struct tile *t)
 {
-	bool full = has_bug(q, DFZ_BUG_EDGE_TILE);
-
-	for (unsigned d = q->r->p->rank; d-- > 0;) {
-		uint32_t size = q->tile[d];
-		uint64_t o = (i % q->nt[d]) * size;
-
-		i /= q->nt[d];
-		t->o[d] = (uint32_t)o;
-		t->e[d] = full || q->shape[d] - o >= size ?
-				  size : q->shape[d] - (uint32_t)o;
-	}
+	dfz_tile_at(q->r->p->rank, q->shape, q->tile, q->nt,
+		    has_bug(q, DFZ_BUG_EDGE_TILE), i, t->o, t->e);
 }
 
 /* -------------------------------------------------------------- handles */
@@ -148,7 +159,7 @@ static struct dfz_handle *pick_handle(struct dfz__hop_run *q, enum role role)
 		return &h[0];
 	default:
 		i = q->fresh;
-		q->fresh = (q->fresh + 1) % DFZ__TILE_RING;
+		q->fresh = (q->fresh + 1) % DFZ_TILE_RING;
 		return &h[i];
 	}
 }

@@ -10,12 +10,9 @@
 
 #include "runtime_int.h"
 
-/* Handles of the fresh-per-transfer strategy, used as a ring. */
-#define DFZ__TILE_RING 8
-
 /* The handles of one scope: a whole node, or one loop iteration. */
 struct dfz__hset {
-	struct dfz_handle h[DFZ__TILE_RING];
+	struct dfz_handle h[DFZ_TILE_RING];
 	unsigned n;                 /* initialised handles */
 };
 
@@ -75,7 +72,5 @@ void dfz__tile_release(struct dfz__node_run *r);
 int dfz__tile_init_set(struct dfz__hop_run *q, struct dfz__hset *s);
 /** dfz__tile_fini_set() - release scope @s of hop @q (waits nothing). */
 void dfz__tile_fini_set(struct dfz__hop_run *q, struct dfz__hset *s);
-/** dfz__tile_handles_for() - handles a scope holds under strategy @s. */
-unsigned dfz__tile_handles_for(unsigned s);
 
 #endif /* DMAFUZZ_TILE_INT_H */

@@ -11,7 +11,7 @@
 #include "tile_int.h"
 #include "vg.h"
 
-unsigned dfz__tile_handles_for(unsigned s)
+unsigned dfz_tile_handles(unsigned s)
 {
 	switch (s) {
 	case DFZ_STRAT_TENSOR_DIR:
@@ -21,7 +21,7 @@ unsigned dfz__tile_handles_for(unsigned s)
 	case DFZ_STRAT_BARRIER:
 		return 1;
 	default:
-		return DFZ__TILE_RING;
+		return DFZ_TILE_RING;
 	}
 }
 
@@ -89,7 +89,7 @@ void dfz__tile_fini_set(struct dfz__hop_run *q, struct dfz__hset *s)
 
 int dfz__tile_init_set(struct dfz__hop_run *q, struct dfz__hset *s)
 {
-	unsigned n = dfz__tile_handles_for(q->hop->strategy);
+	unsigned n = dfz_tile_handles(q->hop->strategy);
 	int rc;
 
 	memset(s, 0, sizeof(*s));
@@ -166,7 +166,7 @@ static uint64_t hop_handle_bytes(const struct dfz_prog *p,
 				 const struct dfz_adapter *ad, unsigned h,
 				 unsigned level)
 {
-	return 2ull * dfz__tile_handles_for(p->hop[h].strategy) *
+	return 2ull * dfz_tile_handles(p->hop[h].strategy) *
 	       dfz__handle_bytes(ad, level);
 }
 

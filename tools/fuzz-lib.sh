@@ -10,6 +10,9 @@
 #   findings  the findings root: every kept file is $findings/<target>/NAME
 #   replay    the directory of the replay drivers (build/fuzz/replay)
 #   cli       the dmafuzz CLI (to print a finding as a text plan)
+#   found     the findings of this run that count; failed: what could not run
+#   work      the scratch directory of this run (its logs)
+# campaign_opt sets seed, timeout_ms, fz, replay, cli and out.
 #
 # The rule every function here keeps: a crash or a hang of afl-fuzz is
 # copied (never moved, never renamed in place) into the findings before
@@ -17,6 +20,22 @@
 # is never overwritten), and only once by content.
 
 say() { printf '%s\n' "$*" >&2; }
+
+# The options both scripts take: getopts option $1 with argument $2 sets
+# the variable it names (-s seed, -t timeout_ms, -b fz, -r replay, -c cli,
+# -o out). Return 1 for any other option: the caller's own, or its usage.
+# shellcheck disable=SC2034 # the caller's variables
+campaign_opt() {
+	case $1 in
+	s) seed=$2 ;;
+	t) timeout_ms=$2 ;;
+	b) fz=$2 ;;
+	r) replay=$2 ;;
+	c) cli=$2 ;;
+	o) out=$2 ;;
+	*) return 1 ;;
+	esac
+}
 
 # The value of KEY ($1) in an afl-fuzz fuzzer_stats file ($2), or $3.
 stat_of() {
@@ -224,6 +243,21 @@ findings_md() {
 	printf '\nReplay: `%s/%s FILE`' "$replay" "$1"
 	[ "$1" != parse ] && printf ' or `%s run --family %s FILE`' "$cli" "$1"
 	printf ' (with `DMAFUZZ_BUGS` / `--bug` as in the campaign).\n'
+}
+
+# The result lines of a summary: how many findings count ($found; $1 is
+# said after "finding(s)"), and how many $2 (campaign(s), instance(s))
+# could not run ($failed; their logs are in $work).
+result_md() {
+	if [ "$found" -gt 0 ]; then
+		printf -- '- result: **%s finding(s)**%s%s\n' "$found" "$1" \
+			"$([ -z "$bugs" ] && echo ' with every switch off: a bug in the shipped runtime')"
+	else
+		printf -- '- result: no crash, no hang\n'
+	fi
+	if [ "$failed" -gt 0 ]; then
+		printf -- '- %s %s failed to run: see %s/*.log\n' "$failed" "$2" "$work"
+	fi
 }
 
 # The end of a campaign of script $1 (fuzz, nightly): each target's

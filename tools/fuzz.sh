@@ -33,16 +33,14 @@ fz=build/fuzz
 replay=build/fuzz/replay
 cli=build/dmafuzz
 out=out/fuzz
+# shellcheck source=tools/fuzz-lib.sh
+. "$(dirname "$0")/fuzz-lib.sh"
+
 while getopts d:s:t:b:r:c:o: opt; do
 	case $opt in
 	d) duration=$OPTARG ;;
-	s) seed=$OPTARG ;;
-	t) timeout_ms=$OPTARG ;;
-	b) fz=$OPTARG ;;
-	r) replay=$OPTARG ;;
-	c) cli=$OPTARG ;;
-	o) out=$OPTARG ;;
-	*) sed -n 's/^# Usage: //p' "$0" >&2; exit 2 ;;
+	*) campaign_opt "$opt" "${OPTARG:-}" ||
+		{ sed -n 's/^# Usage: //p' "$0" >&2; exit 2; } ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -59,9 +57,6 @@ stamp=$(date +%Y%m%d-%H%M%S)
 found=0           # findings of this run that count (crashes, real hangs)
 failed=0          # targets whose campaign could not run
 afl_pid=
-
-# shellcheck source=tools/fuzz-lib.sh
-. "$(dirname "$0")/fuzz-lib.sh"
 
 # The progress line of target $1 (afl-fuzz output $2) at second $3: the
 # corpus and the findings live from the output directories; execs and
@@ -157,14 +152,7 @@ write_summary() {
 			"$stamp" "$duration" \
 			"$(stat_of afl_version "$out/$1/default/fuzzer_stats" '?')" "$seed"
 		printf -- '- bug switches (DMAFUZZ_BUGS): %s\n' "${bugs:-none}"
-		if [ "$found" -gt 0 ]; then
-			printf -- '- result: **%s finding(s)**%s\n' "$found" \
-				"$([ -z "$bugs" ] && echo ' with every switch off: a bug in the shipped runtime')"
-		else
-			printf -- '- result: no crash, no hang\n'
-		fi
-		[ "$failed" -gt 0 ] && printf -- '- %s campaign(s) failed to run: see %s/*.log\n' \
-			"$failed" "$work"
+		result_md '' 'campaign(s)'
 		printf '\n| target | seconds | execs | execs/s | corpus | coverage | crashes | hangs | slow |\n'
 		printf '|---|---|---|---|---|---|---|---|---|\n'
 		for t in "$@"; do summary_target "$t"; done

@@ -56,6 +56,9 @@ fz=build/fuzz
 replay=build/fuzz/replay
 cli=build/dmafuzz
 out=out/nightly
+# shellcheck source=tools/fuzz-lib.sh
+. "$(dirname "$0")/fuzz-lib.sh"
+
 while getopts CH:M:S:j:n:s:t:b:r:c:o: opt; do
 	case $opt in
 	C) check_only=1 ;;
@@ -64,13 +67,8 @@ while getopts CH:M:S:j:n:s:t:b:r:c:o: opt; do
 	S) seconds=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	n) night=$OPTARG ;;
-	s) seed=$OPTARG ;;
-	t) timeout_ms=$OPTARG ;;
-	b) fz=$OPTARG ;;
-	r) replay=$OPTARG ;;
-	c) cli=$OPTARG ;;
-	o) out=$OPTARG ;;
-	*) usage_exit "usage: $(sed -n 's/^# Usage: nightly.sh //p' "$0")" ;;
+	*) campaign_opt "$opt" "${OPTARG:-}" ||
+		usage_exit "usage: $(sed -n 's/^# Usage: nightly.sh //p' "$0")" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -127,9 +125,6 @@ pids=             # "target:instance:pid" of the running afl-fuzz
 found=0           # findings of this night that count (crashes, real hangs)
 failed=0          # instances that could not run
 locked=
-
-# shellcheck source=tools/fuzz-lib.sh
-. "$(dirname "$0")/fuzz-lib.sh"
 
 # ------------------------------------------------------------ instances
 # The name of instance $1 (0-based): main, s1, s2, ...
@@ -341,14 +336,7 @@ write_md() {
 		printf -- '- afl-fuzz %s; bug switches (DMAFUZZ_BUGS): %s\n' \
 			"$(stat_of afl_version "$afl/${targets%% *}/main/fuzzer_stats" '?')" "${bugs:-none}"
 		[ "$1" = true ] && printf -- '- **interrupted**: resume with `NIGHT=%s`\n' "$night"
-		if [ "$found" -gt 0 ]; then
-			printf -- '- result: **%s finding(s)** this night%s\n' "$found" \
-				"$([ -z "$bugs" ] && echo ' with every switch off: a bug in the shipped runtime')"
-		else
-			printf -- '- result: no crash, no hang\n'
-		fi
-		[ "$failed" -gt 0 ] && printf -- '- %s instance(s) failed to run: see %s/*.log\n' \
-			"$failed" "$work"
+		result_md ' this night' 'instance(s)'
 		printf '\n| target | instances | execs | execs/s | corpus | coverage | kept corpus | crashes | hangs | slow |\n'
 		printf '|---|---|---|---|---|---|---|---|---|---|\n'
 		for t in $targets; do summary_row "$t"; done

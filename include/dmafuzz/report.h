@@ -403,4 +403,14 @@ enum dfz_report_stage {
 int dfz_report_write(const struct dfz_report_config *cfg,
 		     enum dfz_report_stage *stage, char *err, size_t errlen);
 
+/* ----------------------------------------------------------- directories */
+
+/**
+ * dfz_mkdir_p() - create a directory and its missing parents (mkdir -p).
+ * @path: the directory, under 4096 bytes; one that exists already is fine.
+ *
+ * Return: 0, or -1 with errno set (ENAMETOOLONG for a longer @path).
+ */
+int dfz_mkdir_p(const char *path);
+
 #endif /* DMAFUZZ_REPORT_H */

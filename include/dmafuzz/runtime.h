@@ -77,6 +77,16 @@ const char *dfz_bug_name(unsigned bug);
  */
 int dfz_bugs_parse(const char *list, uint32_t *mask);
 
+/**
+ * dfz_bugs_format() - the switches of @mask by name, comma-separated: the
+ * list dfz_bugs_parse() reads back ("" when no switch is on).
+ * @mask: a bitmask of DFZ_BUG_BIT values; unknown bits are left out.
+ * @buf: out, always NUL-terminated (cut short when @len is too small).
+ * @len: the size of @buf.
+ * Return: @buf.
+ */
+char *dfz_bugs_format(uint32_t mask, char *buf, size_t len);
+
 /* ------------------------------------------------------------ memory model */
 
 enum dfz_level { DFZ_L3 = 0, DFZ_L2 = 1, DFZ_L1 = 2, DFZ_NLEVELS = 3 };
@@ -445,6 +455,37 @@ enum dfz_kernel {
 };
 
 const char *dfz_kernel_name(unsigned k);
+
+/* Handles of the fresh-per-transfer strategy, used as a ring. */
+#define DFZ_TILE_RING 8
+
+/**
+ * dfz_tile_handles() - the handles one scope (a node, or one iteration)
+ * of a hop holds under strategy @s (enum dfz_strategy), as dfz_prog_run()
+ * allocates them: DFZ_TILE_RING for the fresh strategy.
+ */
+unsigned dfz_tile_handles(unsigned s);
+
+/**
+ * dfz_tile_grid() - the grid dfz_prog_run() lays over a hop's region.
+ * @rank: the dims of the arrays.
+ * @shape: the region, elements per dim. @tile: the tile, elements per dim.
+ * @nt: out, tiles per dim (a partial edge tile counts).
+ * Return: the number of tiles; 0 when a dim of @shape is empty.
+ */
+uint64_t dfz_tile_grid(unsigned rank, const uint32_t *shape,
+		       const uint32_t *tile, uint32_t *nt);
+
+/**
+ * dfz_tile_at() - the origin @o and extent @e (elements per dim) of tile
+ * @i, row-major, of the grid @nt that dfz_tile_grid() gave for @shape and
+ * @tile. An edge tile is cut to the region; with @full_edges (the
+ * edge-tile bug switch) it keeps the full tile extent, as dfz_prog_run()
+ * then transfers and computes it.
+ */
+void dfz_tile_at(unsigned rank, const uint32_t *shape, const uint32_t *tile,
+		 const uint32_t *nt, bool full_edges, uint64_t i, uint32_t *o,
+		 uint32_t *e);
 
 /* A tensor in external memory: a strided view in logical dim order. */
 struct dfz_tensor {
