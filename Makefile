@@ -119,11 +119,13 @@ regress: $(CLI)
 fuzz-env: $(CLI) $(BUILD)/fuzz/replay/xfer
 	sh tools/fuzz-env-check.sh $(CLI) $(BUILD)/fuzz/replay/xfer
 
-# GCC's ASan adds an ODR indicator per public global (__odr_asan.<name>);
-# GCC has no switch to drop them, and they carry our name after the dot.
+# GCC's ASan adds an ODR indicator (__odr_asan.<name>) per global variable
+# with external linkage, with no switch to drop it; so the library exports
+# no variables (every table is file-static, reached through a function) and
+# the check holds for SAN=asan builds too.
 exports: $(LIB)
 	@bad=$$(nm -g --defined-only $(LIB) | awk 'NF==3 {print $$3}' | \
-	    grep -v -E '^(dfz_|DFZ_|dfz__|__odr_asan[.]dfz_)' || true); \
+	    grep -v -E '^(dfz_|DFZ_|dfz__)' || true); \
 	if [ -n "$$bad" ]; then echo "exports without the dfz_ prefix: $$bad"; exit 1; fi; \
 	echo "exports: every symbol of $(LIB) has the dfz_ prefix"
 

@@ -19,10 +19,15 @@
 
 #include "plan_int.h"
 
-const uint8_t dfz__plan_host_ops[DFZ_PLAN_HOST_OPS] = {
+static const uint8_t host_ops[DFZ_PLAN_HOST_OPS] = {
 	DFZ_API_MALLOC, DFZ_API_FREE, DFZ_API_COPY_TO, DFZ_API_COPY_FROM,
 	DFZ_API_INIT, DFZ_API_RUN, DFZ_API_VALIDATE, DFZ_API_FINALIZE,
 };
+
+const uint8_t *dfz__plan_host_ops(void)
+{
+	return host_ops;
+}
 
 /* Of enum dfz_dtype: int8, fp16, fp32, int32, fp64. */
 static const uint8_t dtype_sizes[DFZ_DT_COUNT] = { 1, 2, 4, 4, 8 };
@@ -166,7 +171,7 @@ static unsigned op_index(unsigned op)
 	unsigned i;
 
 	for (i = 0; i < DFZ_PLAN_HOST_OPS; i++)
-		if (dfz__plan_host_ops[i] == op)
+		if (dfz__plan_host_ops()[i] == op)
 			return i;
 	return 0;
 }
@@ -178,7 +183,7 @@ static void visit_call(struct dfz_choice *c, const struct dfz_host_call *s,
 {
 	unsigned fields;
 
-	d->op = dfz__plan_host_ops[dfz__choice_draw(
+	d->op = dfz__plan_host_ops()[dfz__choice_draw(
 		c, 0, DFZ_PLAN_HOST_OPS - 1, op_index(s->op))];
 	if (dfz__choice_draw(c, 0, FAULT_FLAG,
 			     s->fault ? FAULT_FLAG : 0) == FAULT_FLAG)

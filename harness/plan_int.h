@@ -214,7 +214,8 @@ bool dfz__plan_is_level_used(const struct dfz_plan_xfer *x, unsigned level);
 
 /* The api calls a plan draws, in the order of their draw index. */
 #define DFZ_PLAN_HOST_OPS 8u
-extern const uint8_t dfz__plan_host_ops[DFZ_PLAN_HOST_OPS];
+/* dfz__plan_host_ops() - the DFZ_PLAN_HOST_OPS ops, by draw index. */
+const uint8_t *dfz__plan_host_ops(void);
 
 /* The fields of a call an op uses (the others are 0). */
 enum dfz__call_field {
@@ -264,18 +265,19 @@ uint64_t dfz__plan_host_need(const struct dfz_plan_host *h);
 /* dfz__plan_name() - @names[@v], or "?" when @v is not below @n. */
 const char *dfz__plan_name(const char *const *names, unsigned n, unsigned v);
 
-/* Names of the values of the text form, indexed by value. */
-extern const char *const dfz__family_names[DFZ_FAMILY_COUNT];
-extern const char *const dfz__kernel_names[DFZ_KERNEL_COUNT];
-extern const char *const dfz__engine_names[DFZ_ENGINE_COUNT];
-extern const char *const dfz__level_names[DFZ_NLEVELS];
-extern const char *const dfz__buffering_names[2];
-extern const char *const dfz__policy_names[DFZ_POLICY_COUNT];
-extern const char *const dfz__strategy_names[DFZ_STRAT_COUNT];
-extern const char *const dfz__dtype_names[DFZ_DT_COUNT];
-extern const char *const dfz__role_names[DFZ_ROLE_COUNT];
-extern const char *const dfz__op_names[DFZ_PLAN_HOST_OPS];
-extern const char *const dfz__fault_names[DFZ_FAULT_COUNT];
+/* Names of the values of the text form, indexed by value (the counts are
+ * the array bounds that were: DFZ_FAMILY_COUNT, ...). */
+const char *const *dfz__family_names(void);
+const char *const *dfz__kernel_names(void);
+const char *const *dfz__engine_names(void);
+const char *const *dfz__level_names(void);
+const char *const *dfz__buffering_names(void);
+const char *const *dfz__policy_names(void);
+const char *const *dfz__strategy_names(void);
+const char *const *dfz__dtype_names(void);
+const char *const *dfz__role_names(void);
+const char *const *dfz__op_names(void);
+const char *const *dfz__fault_names(void);
 
 /* The most dfz__plan_resident_bytes() may be for tensors in L2. */
 #define DFZ_PLAN_L2_TENSORS (DFZ_CAP_L2 - 1024u)

@@ -251,7 +251,8 @@ int dfz__lex_family(struct dfz__lex *s, unsigned *family)
 			return dfz__lex_fail(s, "duplicate key 'family' (first "
 					     "on line %zu)", first);
 		first = s->lineno;
-		rc = dfz__lex_name(s, dfz__family_names, DFZ_FAMILY_COUNT, &v);
+		rc = dfz__lex_name(s, dfz__family_names(), DFZ_FAMILY_COUNT,
+				   &v);
 		if (rc)
 			return rc;
 		*family = v;

@@ -13,20 +13,59 @@
 
 #include "plan_int.h"
 
-const char *const dfz__family_names[DFZ_FAMILY_COUNT] = { "xfer", "host",
-							  "api" };
-const char *const dfz__kernel_names[DFZ_KERNEL_COUNT] = { "copy", "inc",
-							  "add" };
-const char *const dfz__engine_names[DFZ_ENGINE_COUNT] = { "ram", "mchan",
-							  "idma" };
-const char *const dfz__level_names[DFZ_NLEVELS] = { "L3", "L2", "L1" };
-const char *const dfz__buffering_names[2] = { "single", "double" };
-const char *const dfz__policy_names[DFZ_POLICY_COUNT] = {
+static const char *const family_names[DFZ_FAMILY_COUNT] = {
+	"xfer", "host", "api"
+};
+static const char *const kernel_names[DFZ_KERNEL_COUNT] = {
+	"copy", "inc", "add"
+};
+static const char *const engine_names[DFZ_ENGINE_COUNT] = {
+	"ram", "mchan", "idma"
+};
+static const char *const level_names[DFZ_NLEVELS] = { "L3", "L2", "L1" };
+static const char *const buffering_names[2] = { "single", "double" };
+static const char *const policy_names[DFZ_POLICY_COUNT] = {
 	"async-shared", "wait-each", "pool", "blocking"
 };
-const char *const dfz__strategy_names[DFZ_STRAT_COUNT] = {
+static const char *const strategy_names[DFZ_STRAT_COUNT] = {
 	"tensor-dir", "dir", "barrier", "fresh"
 };
+
+/* The tables are file-static (no exported data); these hand them out. */
+const char *const *dfz__family_names(void)
+{
+	return family_names;
+}
+
+const char *const *dfz__kernel_names(void)
+{
+	return kernel_names;
+}
+
+const char *const *dfz__engine_names(void)
+{
+	return engine_names;
+}
+
+const char *const *dfz__level_names(void)
+{
+	return level_names;
+}
+
+const char *const *dfz__buffering_names(void)
+{
+	return buffering_names;
+}
+
+const char *const *dfz__policy_names(void)
+{
+	return policy_names;
+}
+
+const char *const *dfz__strategy_names(void)
+{
+	return strategy_names;
+}
 
 const char *dfz__plan_name(const char *const *names, unsigned n, unsigned v)
 {
@@ -67,7 +106,8 @@ static void print_node(FILE *f, const struct dfz_plan_xfer *x, unsigned i)
 
 	snprintf(prefix, sizeof(prefix), "node%u.", i);
 	fprintf(f, "%skernel %s\n", prefix,
-		dfz__plan_name(dfz__kernel_names, DFZ_KERNEL_COUNT, n->kernel));
+		dfz__plan_name(dfz__kernel_names(), DFZ_KERNEL_COUNT,
+			       n->kernel));
 	print_u8s(f, prefix, "out.order", n->out.order, rank_of(x));
 	print_u8s(f, prefix, "out.pad", n->out.pad, rank_of(x));
 	if (n->kernel == DFZ_KERNEL_ADD) {
@@ -85,18 +125,18 @@ static void print_hop(FILE *f, const struct dfz_plan_xfer *x, unsigned h)
 	unsigned to = dfz_plan_hop_level(x, h);
 
 	fprintf(f, "hop%u.engine %s  # %s -> %s\n", h,
-		dfz__plan_name(dfz__engine_names, DFZ_ENGINE_COUNT,
+		dfz__plan_name(dfz__engine_names(), DFZ_ENGINE_COUNT,
 			       hop->engine),
-		dfz__plan_name(dfz__level_names, DFZ_NLEVELS, to - 1u),
-		dfz__plan_name(dfz__level_names, DFZ_NLEVELS, to));
+		dfz__plan_name(dfz__level_names(), DFZ_NLEVELS, to - 1u),
+		dfz__plan_name(dfz__level_names(), DFZ_NLEVELS, to));
 	fprintf(f, "hop%u.buffering %s\n", h,
-		dfz__plan_name(dfz__buffering_names, 2, hop->buffering - 1u));
+		dfz__plan_name(dfz__buffering_names(), 2, hop->buffering - 1u));
 	fprintf(f, "hop%u.policy %s\n", h,
-		dfz__plan_name(dfz__policy_names, DFZ_POLICY_COUNT,
+		dfz__plan_name(dfz__policy_names(), DFZ_POLICY_COUNT,
 			       hop->policy));
 	fprintf(f, "hop%u.pool %u\n", h, (unsigned)hop->pool_k);
 	fprintf(f, "hop%u.strategy %s\n", h,
-		dfz__plan_name(dfz__strategy_names, DFZ_STRAT_COUNT,
+		dfz__plan_name(dfz__strategy_names(), DFZ_STRAT_COUNT,
 			       hop->strategy));
 }
 
@@ -125,7 +165,8 @@ void dfz_plan_print(const struct dfz_plan *p, FILE *f)
 
 	fputs("# dmafuzz plan\n", f);
 	fprintf(f, "family %s\n",
-		dfz__plan_name(dfz__family_names, DFZ_FAMILY_COUNT, p->family));
+		dfz__plan_name(dfz__family_names(), DFZ_FAMILY_COUNT,
+			       p->family));
 	if (p->family != DFZ_FAMILY_XFER) {
 		dfz__plan_print_host(p, f);
 		return;
@@ -139,7 +180,7 @@ void dfz_plan_print(const struct dfz_plan *p, FILE *f)
 	print_u8s(f, "", "in.pad", x->in.pad, rank_of(x));
 	fprintf(f, "hops %u\n", (unsigned)x->nhops);
 	fprintf(f, "ext %s\n",
-		dfz__plan_name(dfz__level_names, DFZ_NLEVELS, x->ext_level));
+		dfz__plan_name(dfz__level_names(), DFZ_NLEVELS, x->ext_level));
 	fprintf(f, "nodes %u\n", (unsigned)x->nnodes);
 	for (i = 0; i < x->nnodes && i < DFZ_MAX_NODES; i++)
 		print_node(f, x, i);

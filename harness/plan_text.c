@@ -96,17 +96,18 @@ NUM_SETTER(latency, latency, 0, DFZ_CAP_LATENCY)
 NUM_SETTER(bandwidth, bandwidth, 1, DFZ_CAP_BANDWIDTH)
 NUM_SETTER(seed, seed, 0, UINT32_MAX)
 NUM_SETTER(pool, hop[s->hop].pool_k, 1, DFZ_MAX_POOL)
-NAME_SETTER(engine, hop[s->hop].engine, dfz__engine_names, DFZ_ENGINE_COUNT)
-NAME_SETTER(policy, hop[s->hop].policy, dfz__policy_names, DFZ_POLICY_COUNT)
-NAME_SETTER(strategy, hop[s->hop].strategy, dfz__strategy_names,
+NAME_SETTER(engine, hop[s->hop].engine, dfz__engine_names(), DFZ_ENGINE_COUNT)
+NAME_SETTER(policy, hop[s->hop].policy, dfz__policy_names(), DFZ_POLICY_COUNT)
+NAME_SETTER(strategy, hop[s->hop].strategy, dfz__strategy_names(),
 	    DFZ_STRAT_COUNT)
-NAME_SETTER(kernel, node[s->node].kernel, dfz__kernel_names,
+NAME_SETTER(kernel, node[s->node].kernel, dfz__kernel_names(),
 	    DFZ_KERNEL_COUNT)
 
 static int set_family(struct pstate *s)
 {
 	uint32_t v = 0;
-	int rc = dfz__lex_name(&s->lx, dfz__family_names, DFZ_FAMILY_COUNT, &v);
+	int rc = dfz__lex_name(&s->lx, dfz__family_names(), DFZ_FAMILY_COUNT,
+				&v);
 
 	if (rc == 0)
 		s->p->family = (uint8_t)v;
@@ -166,13 +167,15 @@ static int set_in_pad(struct pstate *s)
 /* `ext`: derived from the hops, checked once they are known. */
 static int set_ext(struct pstate *s)
 {
-	return dfz__lex_name(&s->lx, dfz__level_names, DFZ_NLEVELS, &s->ext_given);
+	return dfz__lex_name(&s->lx, dfz__level_names(), DFZ_NLEVELS,
+			     &s->ext_given);
 }
 
 /* The legacy `local`: hop 0's level, checked once the engines are known. */
 static int set_local(struct pstate *s)
 {
-	return dfz__lex_name(&s->lx, dfz__level_names, DFZ_NLEVELS, &s->local_level);
+	return dfz__lex_name(&s->lx, dfz__level_names(), DFZ_NLEVELS,
+			     &s->local_level);
 }
 
 static int set_local_size(struct pstate *s)
@@ -183,7 +186,7 @@ static int set_local_size(struct pstate *s)
 static int set_buffering(struct pstate *s)
 {
 	uint32_t v = 0;
-	int rc = dfz__lex_name(&s->lx, dfz__buffering_names, 2, &v);
+	int rc = dfz__lex_name(&s->lx, dfz__buffering_names(), 2, &v);
 
 	if (rc == 0)
 		s->p->xfer.hop[s->hop].buffering = (uint8_t)(v + 1);
@@ -539,7 +542,8 @@ static int check_hop(struct pstate *s, unsigned h)
 	if (x->nhops == 2 && l2l1 == (h == 0))
 		return FAIL_AT(s, s->seen[HOP_KEY(h, H_ENGINE)],
 			       "hop%u.engine is %s but hop %u of two moves "
-			       "%s (%s)", h, dfz__engine_names[hop->engine], h,
+			       "%s (%s)", h,
+			       dfz__engine_names()[hop->engine], h,
 			       h ? "L2 -> L1" : "L3 -> L2",
 			       h ? "mchan|idma" : "ram");
 	if (hop->pool_k != 1 && hop->policy != DFZ_POLICY_POOL)
@@ -556,7 +560,7 @@ static int check_level(struct pstate *s, size_t line, const char *key,
 	if (!line || got == want)
 		return 0;
 	return FAIL_AT(s, line, "'%s' is %s but the hops make it %s", key,
-		       dfz__level_names[got], dfz__level_names[want]);
+		       dfz__level_names()[got], dfz__level_names()[want]);
 }
 
 /* The legacy `local` and `local_size`: hop 0's level and its size. */
@@ -598,7 +602,7 @@ static int check_size(struct pstate *s, unsigned level, unsigned key,
 	if (s->seen[key])
 		return FAIL_AT(s, s->seen[key], "'%s' given but no hop keeps "
 			       "tiles in %s", global_keys[key].name,
-			       dfz__level_names[level]);
+			       dfz__level_names()[level]);
 	*size = 0;
 	return 0;
 }

@@ -158,7 +158,7 @@ static void cmd_event(void *st, const struct dfz_event *ev)
 			(long long)ev->id);
 }
 
-const struct dfz_oracle_ops dfz__oracle_cmd = {
+static const struct dfz_oracle_ops ops = {
 	.name = "cmd",
 	.size = sizeof(struct cmd),
 	.events = DFZ_EV_BIT(DFZ_EV_ISSUE),
@@ -167,3 +167,8 @@ const struct dfz_oracle_ops dfz__oracle_cmd = {
 	.reset = cmd_reset,
 	.event = cmd_event,
 };
+
+const struct dfz_oracle_ops *dfz__oracle_cmd(void)
+{
+	return &ops;
+}

@@ -339,7 +339,7 @@ static void d_event(void *st, const struct dfz_event *ev)
 		id_event(d, ev);
 }
 
-const struct dfz_oracle_ops dfz__oracle_desc = {
+static const struct dfz_oracle_ops ops = {
 	.name = "desc",
 	.size = sizeof(struct desc),
 	.events = DFZ_EV_BIT(DFZ_EV_ISSUE) | DFZ_EV_BIT(DFZ_EV_SERVICE) |
@@ -349,3 +349,8 @@ const struct dfz_oracle_ops dfz__oracle_desc = {
 	.reset = d_reset,
 	.event = d_event,
 };
+
+const struct dfz_oracle_ops *dfz__oracle_desc(void)
+{
+	return &ops;
+}

@@ -583,7 +583,7 @@ static void dv_event(void *st, const struct dfz_event *ev)
 	d->has_gone = false;
 }
 
-const struct dfz_oracle_ops dfz__oracle_dev = {
+static const struct dfz_oracle_ops ops = {
 	.name = "dev",
 	.size = sizeof(struct dev),
 	.events = DFZ_EV_BIT(DFZ_EV_ALLOC) | DFZ_EV_BIT(DFZ_EV_FREE) |
@@ -593,3 +593,8 @@ const struct dfz_oracle_ops dfz__oracle_dev = {
 	.reset = dv_reset,
 	.event = dv_event,
 };
+
+const struct dfz_oracle_ops *dfz__oracle_dev(void)
+{
+	return &ops;
+}

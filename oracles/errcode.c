@@ -607,7 +607,7 @@ static void ec_event(void *st, const struct dfz_event *ev)
 		on_top(e, ev);
 }
 
-const struct dfz_oracle_ops dfz__oracle_errcode = {
+static const struct dfz_oracle_ops ops = {
 	.name = "errcode",
 	.size = sizeof(struct errcode),
 	.events = DFZ_EV_BIT(DFZ_EV_API_ENTER) | DFZ_EV_BIT(DFZ_EV_API_RET),
@@ -618,3 +618,8 @@ const struct dfz_oracle_ops dfz__oracle_errcode = {
 	.begin_host = ec_begin_host,
 	.returned = ec_returned,
 };
+
+const struct dfz_oracle_ops *dfz__oracle_errcode(void)
+{
+	return &ops;
+}

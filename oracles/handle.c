@@ -231,7 +231,7 @@ static void h_end(void *st)
 			(unsigned long long)e->step, (long long)e->xfer);
 }
 
-const struct dfz_oracle_ops dfz__oracle_handle = {
+static const struct dfz_oracle_ops ops = {
 	.name = "handle",
 	.size = sizeof(struct handle),
 	.events = DFZ_EV_BIT(DFZ_EV_ISSUE) | DFZ_EV_BIT(DFZ_EV_WAITED) |
@@ -242,3 +242,8 @@ const struct dfz_oracle_ops dfz__oracle_handle = {
 	.event = h_event,
 	.end = h_end,
 };
+
+const struct dfz_oracle_ops *dfz__oracle_handle(void)
+{
+	return &ops;
+}

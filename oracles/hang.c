@@ -137,7 +137,7 @@ static void hang_event(void *st, const struct dfz_event *ev)
 	}
 }
 
-const struct dfz_oracle_ops dfz__oracle_hang = {
+static const struct dfz_oracle_ops ops = {
 	.name = "hang",
 	.size = sizeof(struct hang),
 	.events = DFZ_EV_BIT(DFZ_EV_WAIT) | DFZ_EV_BIT(DFZ_EV_WAITED) |
@@ -147,3 +147,8 @@ const struct dfz_oracle_ops dfz__oracle_hang = {
 	.reset = hang_reset,
 	.event = hang_event,
 };
+
+const struct dfz_oracle_ops *dfz__oracle_hang(void)
+{
+	return &ops;
+}

@@ -407,7 +407,7 @@ static void hz_event(void *st, const struct dfz_event *ev)
 	}
 }
 
-const struct dfz_oracle_ops dfz__oracle_hazard = {
+static const struct dfz_oracle_ops ops = {
 	.name = "hazard",
 	.size = sizeof(struct hazard),
 	.events = DFZ_EV_BIT(DFZ_EV_ALLOC) | DFZ_EV_BIT(DFZ_EV_ISSUE) |
@@ -418,3 +418,8 @@ const struct dfz_oracle_ops dfz__oracle_hazard = {
 	.reset = hz_reset,
 	.event = hz_event,
 };
+
+const struct dfz_oracle_ops *dfz__oracle_hazard(void)
+{
+	return &ops;
+}

@@ -43,18 +43,19 @@ struct dfz_oracle_ops {
 	void (*end)(void *st);
 };
 
-extern const struct dfz_oracle_ops dfz__oracle_ref;
-extern const struct dfz_oracle_ops dfz__oracle_redzone;
-extern const struct dfz_oracle_ops dfz__oracle_handle;
-extern const struct dfz_oracle_ops dfz__oracle_tid;
-extern const struct dfz_oracle_ops dfz__oracle_queue;
-extern const struct dfz_oracle_ops dfz__oracle_cmd;
-extern const struct dfz_oracle_ops dfz__oracle_desc;
-extern const struct dfz_oracle_ops dfz__oracle_hang;
-extern const struct dfz_oracle_ops dfz__oracle_hazard;
-extern const struct dfz_oracle_ops dfz__oracle_dev;
-extern const struct dfz_oracle_ops dfz__oracle_output;
-extern const struct dfz_oracle_ops dfz__oracle_errcode;
+/* Each oracle's ops, file-static in its own file (no exported data). */
+const struct dfz_oracle_ops *dfz__oracle_ref(void);
+const struct dfz_oracle_ops *dfz__oracle_redzone(void);
+const struct dfz_oracle_ops *dfz__oracle_handle(void);
+const struct dfz_oracle_ops *dfz__oracle_tid(void);
+const struct dfz_oracle_ops *dfz__oracle_queue(void);
+const struct dfz_oracle_ops *dfz__oracle_cmd(void);
+const struct dfz_oracle_ops *dfz__oracle_desc(void);
+const struct dfz_oracle_ops *dfz__oracle_hang(void);
+const struct dfz_oracle_ops *dfz__oracle_hazard(void);
+const struct dfz_oracle_ops *dfz__oracle_dev(void);
+const struct dfz_oracle_ops *dfz__oracle_output(void);
+const struct dfz_oracle_ops *dfz__oracle_errcode(void);
 
 /*
  * struct dfz_oracles - the set. Events go to the attached oracles in enum

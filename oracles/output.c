@@ -555,7 +555,7 @@ static void out_end(void *st)
 	check(o, "at the end of the run");
 }
 
-const struct dfz_oracle_ops dfz__oracle_output = {
+static const struct dfz_oracle_ops ops = {
 	.name = "output",
 	.size = sizeof(struct output),
 	.events = DFZ_EV_BIT(DFZ_EV_API_ENTER) | DFZ_EV_BIT(DFZ_EV_API_RET),
@@ -566,3 +566,8 @@ const struct dfz_oracle_ops dfz__oracle_output = {
 	.begin_host = out_begin_host,
 	.end = out_end,
 };
+
+const struct dfz_oracle_ops *dfz__oracle_output(void)
+{
+	return &ops;
+}

@@ -210,7 +210,7 @@ static void q_event(void *st, const struct dfz_event *ev)
 	walk(q, ev);
 }
 
-const struct dfz_oracle_ops dfz__oracle_queue = {
+static const struct dfz_oracle_ops ops = {
 	.name = "queue",
 	.size = sizeof(struct queue),
 	.events = DFZ_EV_BIT(DFZ_EV_ISSUE) | DFZ_EV_BIT(DFZ_EV_COMPLETE),
@@ -219,3 +219,8 @@ const struct dfz_oracle_ops dfz__oracle_queue = {
 	.reset = q_reset,
 	.event = q_event,
 };
+
+const struct dfz_oracle_ops *dfz__oracle_queue(void)
+{
+	return &ops;
+}

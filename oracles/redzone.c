@@ -171,7 +171,7 @@ static void rz_end(void *st)
 				return;
 }
 
-const struct dfz_oracle_ops dfz__oracle_redzone = {
+static const struct dfz_oracle_ops ops = {
 	.name = "redzone",
 	.size = sizeof(struct redzone),
 	.events = DFZ_EV_BIT(DFZ_EV_ALLOC) | DFZ_EV_BIT(DFZ_EV_FREE),
@@ -181,3 +181,8 @@ const struct dfz_oracle_ops dfz__oracle_redzone = {
 	.event = rz_event,
 	.end = rz_end,
 };
+
+const struct dfz_oracle_ops *dfz__oracle_redzone(void)
+{
+	return &ops;
+}

@@ -474,7 +474,7 @@ static void ref_end(void *st)
 		check_clobber(r);
 }
 
-const struct dfz_oracle_ops dfz__oracle_ref = {
+static const struct dfz_oracle_ops ops = {
 	.name = "ref",
 	.size = sizeof(struct ref),
 	.events = 0,
@@ -484,3 +484,8 @@ const struct dfz_oracle_ops dfz__oracle_ref = {
 	.begin = ref_begin,
 	.end = ref_end,
 };
+
+const struct dfz_oracle_ops *dfz__oracle_ref(void)
+{
+	return &ops;
+}

@@ -18,19 +18,21 @@ static const char *const class_names[DFZ_CLASS_COUNT] = {
 #undef CLASS_NAME
 };
 
-static const struct dfz_oracle_ops *const oracle_ops[DFZ_ORACLE_COUNT] = {
-	[DFZ_ORACLE_REF] = &dfz__oracle_ref,
-	[DFZ_ORACLE_REDZONE] = &dfz__oracle_redzone,
-	[DFZ_ORACLE_HANDLE] = &dfz__oracle_handle,
-	[DFZ_ORACLE_TID] = &dfz__oracle_tid,
-	[DFZ_ORACLE_QUEUE] = &dfz__oracle_queue,
-	[DFZ_ORACLE_CMD] = &dfz__oracle_cmd,
-	[DFZ_ORACLE_DESC] = &dfz__oracle_desc,
-	[DFZ_ORACLE_HANG] = &dfz__oracle_hang,
-	[DFZ_ORACLE_HAZARD] = &dfz__oracle_hazard,
-	[DFZ_ORACLE_DEV] = &dfz__oracle_dev,
-	[DFZ_ORACLE_OUTPUT] = &dfz__oracle_output,
-	[DFZ_ORACLE_ERRCODE] = &dfz__oracle_errcode,
+/* Each oracle's ops accessor; called once per oracle at creation. */
+static const struct dfz_oracle_ops *
+(*const oracle_ops[DFZ_ORACLE_COUNT])(void) = {
+	[DFZ_ORACLE_REF] = dfz__oracle_ref,
+	[DFZ_ORACLE_REDZONE] = dfz__oracle_redzone,
+	[DFZ_ORACLE_HANDLE] = dfz__oracle_handle,
+	[DFZ_ORACLE_TID] = dfz__oracle_tid,
+	[DFZ_ORACLE_QUEUE] = dfz__oracle_queue,
+	[DFZ_ORACLE_CMD] = dfz__oracle_cmd,
+	[DFZ_ORACLE_DESC] = dfz__oracle_desc,
+	[DFZ_ORACLE_HANG] = dfz__oracle_hang,
+	[DFZ_ORACLE_HAZARD] = dfz__oracle_hazard,
+	[DFZ_ORACLE_DEV] = dfz__oracle_dev,
+	[DFZ_ORACLE_OUTPUT] = dfz__oracle_output,
+	[DFZ_ORACLE_ERRCODE] = dfz__oracle_errcode,
 };
 
 static const char *const oracle_names[DFZ_ORACLE_COUNT] = {
@@ -164,9 +166,9 @@ int dfz_oracles_create(uint32_t mask, struct dfz_oracles **out)
 	for (id = 0; id < DFZ_ORACLE_COUNT; id++) {
 		if (!(set->mask & (1u << id)))
 			continue;
-		set->ops[id] = oracle_ops[id];
-		set->st[id] = calloc(1, oracle_ops[id]->size);
-		if (!set->st[id] || oracle_ops[id]->init(set->st[id]) != 0)
+		set->ops[id] = oracle_ops[id]();
+		set->st[id] = calloc(1, set->ops[id]->size);
+		if (!set->st[id] || set->ops[id]->init(set->st[id]) != 0)
 			goto err_destroy;
 	}
 	build_dispatch(set);

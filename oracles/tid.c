@@ -417,7 +417,7 @@ static void tid_end(void *st)
 	idma_end(o, &now);
 }
 
-const struct dfz_oracle_ops dfz__oracle_tid = {
+static const struct dfz_oracle_ops ops = {
 	.name = "tid",
 	.size = sizeof(struct tid),
 	.events = DFZ_EV_BIT(DFZ_EV_ISSUE) | DFZ_EV_BIT(DFZ_EV_WAIT) |
@@ -429,3 +429,8 @@ const struct dfz_oracle_ops dfz__oracle_tid = {
 	.event = tid_event,
 	.end = tid_end,
 };
+
+const struct dfz_oracle_ops *dfz__oracle_tid(void)
+{
+	return &ops;
+}

@@ -21,9 +21,14 @@
 #define MAX_STATS_BYTES (1u << 20)
 #define MAX_PLOT_BYTES (64u << 20)
 
-const char *const dfz__target_names[DFZ__TARGETS] = {
+static const char *const target_names[DFZ__TARGETS] = {
 	"xfer", "host", "api", "parse", "other",
 };
+
+const char *const *dfz__target_names(void)
+{
+	return target_names;
+}
 
 struct found {
 	char **paths;                     /* relative to the campaign dir */
@@ -123,7 +128,7 @@ static unsigned target_of(const char *path)
 	for (char *p = strtok_r(buf, "/", &save); p;
 	     p = strtok_r(NULL, "/", &save))
 		for (unsigned i = 0; i + 1 < DFZ__TARGETS; i++)
-			if (!strcmp(p, dfz__target_names[i]))
+			if (!strcmp(p, dfz__target_names()[i]))
 				t = i;
 	return t;
 }

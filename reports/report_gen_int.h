@@ -29,7 +29,8 @@ bool dfz__path(char *buf, size_t len, const char *fmt, ...)
 /* ------------------------------------------------------------ campaign */
 
 #define DFZ__TARGETS 5                /* xfer, host, api, parse, other */
-extern const char *const dfz__target_names[DFZ__TARGETS];
+/* dfz__target_names() - the DFZ__TARGETS target names, by index. */
+const char *const *dfz__target_names(void);
 
 /* One plot_data row per index: the metrics the plots draw. */
 struct dfz__series {
@@ -45,7 +46,7 @@ struct dfz__series {
 /* A fuzzer_stats value never seen is -1. */
 struct dfz__inst {
 	char *name;                       /* its dir, relative to the campaign */
-	unsigned target;                  /* index in dfz__target_names */
+	unsigned target;                  /* index in dfz__target_names() */
 	char afl_version[32];
 	double run_time;
 	double execs_done;

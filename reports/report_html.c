@@ -115,7 +115,8 @@ static void html_campaign(const struct dfz__campaign *c, FILE *f)
 		struct dfz__totals one;
 
 		dfz__totals_one(in, &one);
-		inst_row(f, dfz__target_names[in->target], in->name, &one, in);
+		inst_row(f, dfz__target_names()[in->target], in->name, &one,
+			 in);
 	}
 	dfz__totals_of(c, -1, &t);
 	snprintf(name, sizeof(name), "%zu instance(s)", t.ninst);

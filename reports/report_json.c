@@ -23,7 +23,7 @@ static void instance(struct dfz__jw *w, const struct dfz__inst *in)
 {
 	dfz__jw_open(w, '{');
 	dfz__jw_kstr(w, "name", in->name);
-	dfz__jw_kstr(w, "target", dfz__target_names[in->target]);
+	dfz__jw_kstr(w, "target", dfz__target_names()[in->target]);
 	dfz__jw_kstr(w, "afl_version", in->afl_version[0] ? in->afl_version
 							   : NULL);
 	dfz__jw_knum(w, "run_time", in->run_time);
@@ -118,7 +118,7 @@ int dfz__write_summary_json(const struct dfz__campaign *c, FILE *f)
 		dfz__totals_of(c, k, &t);
 		if (!t.ninst)
 			continue;
-		dfz__jw_key(&w, dfz__target_names[k]);
+		dfz__jw_key(&w, dfz__target_names()[k]);
 		dfz__jw_open(&w, '{');
 		totals(&w, &t);
 		dfz__jw_close(&w, '}');

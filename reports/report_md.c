@@ -93,7 +93,7 @@ static void md_campaign(const struct dfz__campaign *c, FILE *f)
 		struct dfz__totals one;
 
 		dfz__totals_one(in, &one);
-		md_row(f, dfz__target_names[in->target], in->name, &one, in);
+		md_row(f, dfz__target_names()[in->target], in->name, &one, in);
 	}
 	for (int k = 0; k < DFZ__TARGETS; k++) {
 		char name[48];
@@ -102,7 +102,7 @@ static void md_campaign(const struct dfz__campaign *c, FILE *f)
 		if (t.ninst < 2)
 			continue;
 		snprintf(name, sizeof(name), "**%zu instances**", t.ninst);
-		md_row(f, dfz__target_names[k], name, &t, NULL);
+		md_row(f, dfz__target_names()[k], name, &t, NULL);
 	}
 	dfz__totals_of(c, -1, &t);
 	{

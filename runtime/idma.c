@@ -416,7 +416,7 @@ static int ops_wait(struct dfz_rt *rt, void *req)
 	return dfz_idma_wait(rt->idma, ((struct idma_req *)req)->txid);
 }
 
-const struct dfz_engine_ops dfz__idma_ops = {
+static const struct dfz_engine_ops ops = {
 	.name = "idma",
 	.kernel_ranks = (1u << 1) | (1u << 2),
 	.can_share = true,
@@ -426,3 +426,8 @@ const struct dfz_engine_ops dfz__idma_ops = {
 	.issue = ops_issue,
 	.wait = ops_wait,
 };
+
+const struct dfz_engine_ops *dfz__idma_ops(void)
+{
+	return &ops;
+}

@@ -565,7 +565,7 @@ static int ops_wait(struct dfz_rt *rt, void *req)
 	return rc;
 }
 
-const struct dfz_engine_ops dfz__mchan_ops = {
+static const struct dfz_engine_ops ops = {
 	.name = "mchan",
 	.kernel_ranks = (1u << 1) | (1u << 2),
 	.can_share = true,
@@ -575,3 +575,8 @@ const struct dfz_engine_ops dfz__mchan_ops = {
 	.issue = ops_issue,
 	.wait = ops_wait,
 };
+
+const struct dfz_engine_ops *dfz__mchan_ops(void)
+{
+	return &ops;
+}

@@ -449,7 +449,7 @@ static int ops_wait(struct dfz_rt *rt, void *req)
 	return dfz_ram_copy_wait(req);
 }
 
-const struct dfz_engine_ops dfz__ram_ops = {
+static const struct dfz_engine_ops ops = {
 	.name = "ram",
 	.kernel_ranks = 1u << 2,
 	.can_share = false,
@@ -457,3 +457,8 @@ const struct dfz_engine_ops dfz__ram_ops = {
 	.issue = ops_issue,
 	.wait = ops_wait,
 };
+
+const struct dfz_engine_ops *dfz__ram_ops(void)
+{
+	return &ops;
+}

@@ -295,11 +295,11 @@ const struct dfz_engine_ops *dfz__engine_ops(unsigned id)
 {
 	switch (id) {
 	case DFZ_ENGINE_RAM:
-		return &dfz__ram_ops;
+		return dfz__ram_ops();
 	case DFZ_ENGINE_MCHAN:
-		return &dfz__mchan_ops;
+		return dfz__mchan_ops();
 	case DFZ_ENGINE_IDMA:
-		return &dfz__idma_ops;
+		return dfz__idma_ops();
 	default:
 		return NULL;
 	}

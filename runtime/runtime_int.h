@@ -210,7 +210,7 @@ void dfz__ram_reset(struct dfz_ram *ram);
 void dfz__ram_step(struct dfz_ram *ram);
 /** dfz__ram_is_idle() - true when no slot is busy and the list is empty. */
 bool dfz__ram_is_idle(const struct dfz_ram *ram);
-extern const struct dfz_engine_ops dfz__ram_ops;
+const struct dfz_engine_ops *dfz__ram_ops(void);
 
 /* The L2<->L1 engines: created with the runtime, reset and stepped with it. */
 int dfz__mchan_create(struct dfz_rt *rt, struct dfz_mchan **out);
@@ -218,14 +218,14 @@ void dfz__mchan_destroy(struct dfz_mchan *m);
 void dfz__mchan_reset(struct dfz_mchan *m);
 void dfz__mchan_step(struct dfz_mchan *m);
 bool dfz__mchan_is_idle(const struct dfz_mchan *m);
-extern const struct dfz_engine_ops dfz__mchan_ops;
+const struct dfz_engine_ops *dfz__mchan_ops(void);
 
 int dfz__idma_create(struct dfz_rt *rt, struct dfz_idma **out);
 void dfz__idma_destroy(struct dfz_idma *d);
 void dfz__idma_reset(struct dfz_idma *d);
 void dfz__idma_step(struct dfz_idma *d);
 bool dfz__idma_is_idle(const struct dfz_idma *d);
-extern const struct dfz_engine_ops dfz__idma_ops;
+const struct dfz_engine_ops *dfz__idma_ops(void);
 
 /* dev.c, dev_kernel.c: the device and its driver */
 int dfz__dev_init(struct dfz_dev *dev, struct dfz_rt *rt);

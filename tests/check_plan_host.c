@@ -55,7 +55,7 @@ static void check_tensor(const struct dfz_plan_tensor *t)
 static bool is_host_op(unsigned op)
 {
 	for (unsigned i = 0; i < DFZ_PLAN_HOST_OPS; i++)
-		if (dfz__plan_host_ops[i] == op)
+		if (dfz__plan_host_ops()[i] == op)
 			return true;
 	return false;
 }
@@ -280,7 +280,7 @@ START_TEST(test_api_reach)
 		r.clamped += !dfz__plan_same(&p, &raw);
 	}
 	for (k = 0; k < DFZ_PLAN_HOST_OPS; k++) /* 3800 each, malloc more */
-		ck_assert_uint_gt(r.op[dfz__plan_host_ops[k]], 1000);
+		ck_assert_uint_gt(r.op[dfz__plan_host_ops()[k]], 1000);
 	for (k = 0; k < DFZ_FAULT_COUNT; k++) /* 450 each, none most */
 		ck_assert_uint_gt(r.fault[k], 200);
 	ck_assert_uint_gt(r.fault[DFZ_FAULT_NONE], 3 * r.fault[DFZ_FAULT_ZERO]);
@@ -365,7 +365,7 @@ START_TEST(test_every_call)
 		for (f = 0; f < DFZ_FAULT_COUNT; f++) {
 			c = &p.host.call[f];
 			*c = (struct dfz_host_call){
-				.op = dfz__plan_host_ops[o],
+				.op = dfz__plan_host_ops()[o],
 				.fault = (uint8_t)f,
 			};
 			c->arg = dfz__plan_fault_has_arg(c->op, f) ? 15 : 0;
