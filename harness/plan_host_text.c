@@ -21,41 +21,6 @@
 
 #include "plan_int.h"
 
-static const char *const dtype_names[DFZ_DT_COUNT] = {
-	"int8", "fp16", "fp32", "int32", "fp64"
-};
-static const char *const role_names[DFZ_ROLE_COUNT] = { "in", "out", "inout" };
-/* Indexed by draw index (dfz__plan_host_ops()), not by enum dfz_api. */
-static const char *const op_names[DFZ_PLAN_HOST_OPS] = {
-	"malloc", "free", "copy_to", "copy_from", "init", "run", "validate",
-	"finalize"
-};
-static const char *const fault_names[DFZ_FAULT_COUNT] = {
-	"none", "null_ctx", "null_ptr", "null_roles", "nargs", "ndims", "dtype",
-	"shape0", "huge", "data0", "role", "zero"
-};
-
-/* The tables are file-static (no exported data); these hand them out. */
-const char *const *dfz__dtype_names(void)
-{
-	return dtype_names;
-}
-
-const char *const *dfz__role_names(void)
-{
-	return role_names;
-}
-
-const char *const *dfz__op_names(void)
-{
-	return op_names;
-}
-
-const char *const *dfz__fault_names(void)
-{
-	return fault_names;
-}
-
 enum hkey {
 	HK_FAMILY, HK_TENSORS, HK_GRAPH, HK_LAUNCHES, HK_BUDGET, HK_BIN,
 	HK_SEED, HK_CALL, HK_COUNT
@@ -176,11 +141,10 @@ static int tensor_field(struct hstate *s, struct dfz_plan_tensor *t,
 	}
 	snprintf(label, sizeof(label), "%s %s", s->lx.tok[0], tfield_names[f]);
 	if (f == TF_DTYPE)
-		rc = dfz__lex_name_at(&s->lx, j + 1, label, dfz__dtype_names(),
-				      DFZ_DT_COUNT, &v);
+		rc = dfz__lex_name_at(&s->lx, j + 1, label, DFZ_NAMES_DTYPE,
+				      &v);
 	else
-		rc = dfz__lex_name_at(&s->lx, j + 1, label, dfz__role_names(),
-				      DFZ_ROLE_COUNT, &v);
+		rc = dfz__lex_name_at(&s->lx, j + 1, label, DFZ_NAMES_ROLE, &v);
 	if (rc == 0)
 		*(f == TF_DTYPE ? &t->dtype : &t->role) = (uint8_t)v;
 	return rc;
@@ -250,7 +214,7 @@ static int call_field(struct hstate *s, struct dfz_host_call *c, unsigned f,
 
 	if (f == CF_FAULT)
 		rc = dfz__lex_name_at(&s->lx, j + 1, "call fault",
-				      dfz__fault_names(), DFZ_FAULT_COUNT, &v);
+				      DFZ_NAMES_FAULT, &v);
 	else
 		rc = dfz__lex_num(&s->lx, j + 1,
 				  f == CF_SIZE || f == CF_REPEAT ? 1 : 0,
@@ -299,7 +263,8 @@ static int call_fields(struct hstate *s, struct dfz_host_call *c,
 	if ((given & (1u << CF_ARG)) &&
 	    !dfz__plan_fault_has_arg(c->op, c->fault))
 		return FAIL(s, "'arg' given but fault %s of 'call %s' takes "
-			    "none", dfz__fault_names()[c->fault], op);
+			    "none",
+			    dfz__plan_name(DFZ_NAMES_FAULT, c->fault), op);
 	return 0;
 }
 
@@ -316,8 +281,7 @@ static int parse_call(struct hstate *s)
 	if (s->lx.ntok < 2)
 		return FAIL(s, "'call' needs an op (malloc|free|copy_to|"
 			    "copy_from|init|run|validate|finalize)");
-	rc = dfz__lex_name_at(&s->lx, 1, "call", dfz__op_names(),
-			      DFZ_PLAN_HOST_OPS, &i);
+	rc = dfz__lex_name_at(&s->lx, 1, "call", DFZ_NAMES_OP, &i);
 	if (rc)
 		return rc;
 	c = &h->call[h->ncalls];
@@ -326,7 +290,7 @@ static int parse_call(struct hstate *s)
 	fields = dfz__plan_call_fields(c->op);
 	c->size = fields & DFZ_CALL_SIZE ? 1 : 0;
 	c->repeat = fields & DFZ_CALL_REPEAT ? 1 : 0;
-	rc = call_fields(s, c, dfz__op_names()[i]);
+	rc = call_fields(s, c, dfz__plan_name(DFZ_NAMES_OP, i));
 	if (rc == 0)
 		h->ncalls++;
 	return rc;
@@ -365,7 +329,8 @@ static int parse_number(struct hstate *s, enum hkey k)
 static int fail_family(struct hstate *s, const char *k)
 {
 	return FAIL(s, "key '%s' is not part of %s %s plan", k,
-		    family_article[s->family], dfz__family_names()[s->family]);
+		    family_article[s->family],
+		    dfz__plan_name(DFZ_NAMES_FAMILY, s->family));
 }
 
 /* One line of the second pass (every key but `tensors` and `family`). */
@@ -461,8 +426,8 @@ static void print_tensor(FILE *f, const struct dfz_plan_tensor *t,
 	for (d = 0; d < t->rank && d < DFZ_MAX_RANK; d++)
 		fprintf(f, " %lu", (unsigned long)t->shape[d]);
 	fprintf(f, " dtype %s role %s%s  # %llu bytes\n",
-		dfz__plan_name(dfz__dtype_names(), DFZ_DT_COUNT, t->dtype),
-		dfz__plan_name(dfz__role_names(), DFZ_ROLE_COUNT, t->role),
+		dfz__plan_name(DFZ_NAMES_DTYPE, t->dtype),
+		dfz__plan_name(DFZ_NAMES_ROLE, t->role),
 		t->child ? " child" : "",
 		(unsigned long long)dfz__plan_host_tensor_bytes(t));
 }
@@ -476,7 +441,7 @@ static void print_call(FILE *f, const struct dfz_host_call *c)
 		if (dfz__plan_host_ops()[i] == c->op)
 			break;
 	fprintf(f, "call %s",
-		dfz__plan_name(dfz__op_names(), DFZ_PLAN_HOST_OPS, i));
+		dfz__plan_name(DFZ_NAMES_OP, i));
 	if (fields & DFZ_CALL_SLOT)
 		fprintf(f, " slot %u", (unsigned)c->slot);
 	if (fields & DFZ_CALL_OFFSET)
@@ -487,8 +452,7 @@ static void print_call(FILE *f, const struct dfz_host_call *c)
 		fprintf(f, " repeat %lu", (unsigned long)c->repeat);
 	if (c->fault != DFZ_FAULT_NONE)
 		fprintf(f, " fault %s",
-			dfz__plan_name(dfz__fault_names(), DFZ_FAULT_COUNT,
-				       c->fault));
+			dfz__plan_name(DFZ_NAMES_FAULT, c->fault));
 	if (dfz__plan_fault_has_arg(c->op, c->fault))
 		fprintf(f, " arg %u", (unsigned)c->arg);
 	fputc('\n', f);

@@ -262,22 +262,27 @@ uint64_t dfz__plan_host_need(const struct dfz_plan_host *h);
 #define DFZ_PLAN_HOST_WORK (1u << 16)
 #define DFZ_PLAN_LAUNCH_BYTES 256u
 
-/* dfz__plan_name() - @names[@v], or "?" when @v is not below @n. */
-const char *dfz__plan_name(const char *const *names, unsigned n, unsigned v);
+/* The name tables of the values of the text form, indexed by value. */
+enum dfz__name_table {
+	DFZ_NAMES_FAMILY,
+	DFZ_NAMES_KERNEL,
+	DFZ_NAMES_ENGINE,
+	DFZ_NAMES_LEVEL,
+	DFZ_NAMES_BUFFERING,          /* single, double */
+	DFZ_NAMES_POLICY,
+	DFZ_NAMES_STRATEGY,
+	DFZ_NAMES_DTYPE,
+	DFZ_NAMES_ROLE,
+	DFZ_NAMES_OP,                 /* by draw index (dfz__plan_host_ops()) */
+	DFZ_NAMES_FAULT,
+	DFZ_NAMES_COUNT
+};
 
-/* Names of the values of the text form, indexed by value (the counts are
- * the array bounds that were: DFZ_FAMILY_COUNT, ...). */
-const char *const *dfz__family_names(void);
-const char *const *dfz__kernel_names(void);
-const char *const *dfz__engine_names(void);
-const char *const *dfz__level_names(void);
-const char *const *dfz__buffering_names(void);
-const char *const *dfz__policy_names(void);
-const char *const *dfz__strategy_names(void);
-const char *const *dfz__dtype_names(void);
-const char *const *dfz__role_names(void);
-const char *const *dfz__op_names(void);
-const char *const *dfz__fault_names(void);
+/* dfz__names() - table @t and its size in @n (the tables are file-static
+ * in plan_print.c: the library exports no variables). */
+const char *const *dfz__names(enum dfz__name_table t, unsigned *n);
+/* dfz__plan_name() - the name of @v in table @t, or "?" when out of range. */
+const char *dfz__plan_name(enum dfz__name_table t, unsigned v);
 
 /* The most dfz__plan_resident_bytes() may be for tensors in L2. */
 #define DFZ_PLAN_L2_TENSORS (DFZ_CAP_L2 - 1024u)
@@ -323,13 +328,12 @@ int dfz__lex_one(struct dfz__lex *s, uint32_t lo, uint32_t hi, uint32_t *v);
 /* Exactly @n values, each in [lo, hi]. */
 int dfz__lex_vec(struct dfz__lex *s, unsigned n, uint32_t lo, uint32_t hi,
 		 uint32_t *v);
-/* One value among @names: its index in @v. */
-int dfz__lex_name(struct dfz__lex *s, const char *const *names, unsigned n,
-		  uint32_t *v);
-/* Token @i (1-based) among @names, its index in @v; an error names the
- * value as @label. */
+/* One value among the names of table @t: its index in @v. */
+int dfz__lex_name(struct dfz__lex *s, enum dfz__name_table t, uint32_t *v);
+/* Token @i (1-based) among the names of table @t, its index in @v; an
+ * error names the value as @label. */
 int dfz__lex_name_at(struct dfz__lex *s, unsigned i, const char *label,
-		     const char *const *names, unsigned n, uint32_t *v);
+		     enum dfz__name_table t, uint32_t *v);
 /* A permutation of 0..rank-1; paddings of 0..DFZ_CAP_PAD per dim. */
 int dfz__lex_order(struct dfz__lex *s, unsigned rank, uint8_t *order);
 int dfz__lex_pad(struct dfz__lex *s, unsigned rank, uint8_t *pad);

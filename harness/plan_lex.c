@@ -178,10 +178,11 @@ int dfz__lex_vec(struct dfz__lex *s, unsigned n, uint32_t lo, uint32_t hi,
 }
 
 int dfz__lex_name_at(struct dfz__lex *s, unsigned i, const char *label,
-		     const char *const *names, unsigned n, uint32_t *v)
+		     enum dfz__name_table t, uint32_t *v)
 {
 	char q[DFZ_LEX_QUOTE_BYTES + 4], alts[160] = "";
-	unsigned k;
+	unsigned k, n;
+	const char *const *names = dfz__names(t, &n);
 
 	for (k = 0; k < n; k++) {
 		if (!strcmp(s->tok[i], names[k])) {
@@ -197,12 +198,11 @@ int dfz__lex_name_at(struct dfz__lex *s, unsigned i, const char *label,
 			     dfz__lex_quote(q, s->tok[i]), label, alts);
 }
 
-int dfz__lex_name(struct dfz__lex *s, const char *const *names, unsigned n,
-		    uint32_t *v)
+int dfz__lex_name(struct dfz__lex *s, enum dfz__name_table t, uint32_t *v)
 {
 	int rc = want_values(s, 1);
 
-	return rc ? rc : dfz__lex_name_at(s, 1, s->tok[0], names, n, v);
+	return rc ? rc : dfz__lex_name_at(s, 1, s->tok[0], t, v);
 }
 
 int dfz__lex_order(struct dfz__lex *s, unsigned rank, uint8_t *order)
@@ -251,8 +251,7 @@ int dfz__lex_family(struct dfz__lex *s, unsigned *family)
 			return dfz__lex_fail(s, "duplicate key 'family' (first "
 					     "on line %zu)", first);
 		first = s->lineno;
-		rc = dfz__lex_name(s, dfz__family_names(), DFZ_FAMILY_COUNT,
-				   &v);
+		rc = dfz__lex_name(s, DFZ_NAMES_FAMILY, &v);
 		if (rc)
 			return rc;
 		*family = v;

@@ -31,45 +31,47 @@ static const char *const strategy_names[DFZ_STRAT_COUNT] = {
 	"tensor-dir", "dir", "barrier", "fresh"
 };
 
-/* The tables are file-static (no exported data); these hand them out. */
-const char *const *dfz__family_names(void)
+static const char *const dtype_names[DFZ_DT_COUNT] = {
+	"int8", "fp16", "fp32", "int32", "fp64"
+};
+static const char *const role_names[DFZ_ROLE_COUNT] = { "in", "out", "inout" };
+/* Indexed by draw index (dfz__plan_host_ops()), not by enum dfz_api. */
+static const char *const op_names[DFZ_PLAN_HOST_OPS] = {
+	"malloc", "free", "copy_to", "copy_from", "init", "run", "validate",
+	"finalize"
+};
+static const char *const fault_names[DFZ_FAULT_COUNT] = {
+	"none", "null_ctx", "null_ptr", "null_roles", "nargs", "ndims", "dtype",
+	"shape0", "huge", "data0", "role", "zero"
+};
+
+/* The tables are file-static (the library exports no variables). */
+static const struct {
+	const char *const *names;
+	unsigned n;
+} name_tables[DFZ_NAMES_COUNT] = {
+	[DFZ_NAMES_FAMILY] = { family_names, DFZ_FAMILY_COUNT },
+	[DFZ_NAMES_KERNEL] = { kernel_names, DFZ_KERNEL_COUNT },
+	[DFZ_NAMES_ENGINE] = { engine_names, DFZ_ENGINE_COUNT },
+	[DFZ_NAMES_LEVEL] = { level_names, DFZ_NLEVELS },
+	[DFZ_NAMES_BUFFERING] = { buffering_names, 2 },
+	[DFZ_NAMES_POLICY] = { policy_names, DFZ_POLICY_COUNT },
+	[DFZ_NAMES_STRATEGY] = { strategy_names, DFZ_STRAT_COUNT },
+	[DFZ_NAMES_DTYPE] = { dtype_names, DFZ_DT_COUNT },
+	[DFZ_NAMES_ROLE] = { role_names, DFZ_ROLE_COUNT },
+	[DFZ_NAMES_OP] = { op_names, DFZ_PLAN_HOST_OPS },
+	[DFZ_NAMES_FAULT] = { fault_names, DFZ_FAULT_COUNT },
+};
+
+const char *const *dfz__names(enum dfz__name_table t, unsigned *n)
 {
-	return family_names;
+	*n = name_tables[t].n;
+	return name_tables[t].names;
 }
 
-const char *const *dfz__kernel_names(void)
+const char *dfz__plan_name(enum dfz__name_table t, unsigned v)
 {
-	return kernel_names;
-}
-
-const char *const *dfz__engine_names(void)
-{
-	return engine_names;
-}
-
-const char *const *dfz__level_names(void)
-{
-	return level_names;
-}
-
-const char *const *dfz__buffering_names(void)
-{
-	return buffering_names;
-}
-
-const char *const *dfz__policy_names(void)
-{
-	return policy_names;
-}
-
-const char *const *dfz__strategy_names(void)
-{
-	return strategy_names;
-}
-
-const char *dfz__plan_name(const char *const *names, unsigned n, unsigned v)
-{
-	return v < n ? names[v] : "?";
+	return v < name_tables[t].n ? name_tables[t].names[v] : "?";
 }
 
 static unsigned rank_of(const struct dfz_plan_xfer *x)
@@ -106,8 +108,7 @@ static void print_node(FILE *f, const struct dfz_plan_xfer *x, unsigned i)
 
 	snprintf(prefix, sizeof(prefix), "node%u.", i);
 	fprintf(f, "%skernel %s\n", prefix,
-		dfz__plan_name(dfz__kernel_names(), DFZ_KERNEL_COUNT,
-			       n->kernel));
+		dfz__plan_name(DFZ_NAMES_KERNEL, n->kernel));
 	print_u8s(f, prefix, "out.order", n->out.order, rank_of(x));
 	print_u8s(f, prefix, "out.pad", n->out.pad, rank_of(x));
 	if (n->kernel == DFZ_KERNEL_ADD) {
@@ -125,19 +126,16 @@ static void print_hop(FILE *f, const struct dfz_plan_xfer *x, unsigned h)
 	unsigned to = dfz_plan_hop_level(x, h);
 
 	fprintf(f, "hop%u.engine %s  # %s -> %s\n", h,
-		dfz__plan_name(dfz__engine_names(), DFZ_ENGINE_COUNT,
-			       hop->engine),
-		dfz__plan_name(dfz__level_names(), DFZ_NLEVELS, to - 1u),
-		dfz__plan_name(dfz__level_names(), DFZ_NLEVELS, to));
+		dfz__plan_name(DFZ_NAMES_ENGINE, hop->engine),
+		dfz__plan_name(DFZ_NAMES_LEVEL, to - 1u),
+		dfz__plan_name(DFZ_NAMES_LEVEL, to));
 	fprintf(f, "hop%u.buffering %s\n", h,
-		dfz__plan_name(dfz__buffering_names(), 2, hop->buffering - 1u));
+		dfz__plan_name(DFZ_NAMES_BUFFERING, hop->buffering - 1u));
 	fprintf(f, "hop%u.policy %s\n", h,
-		dfz__plan_name(dfz__policy_names(), DFZ_POLICY_COUNT,
-			       hop->policy));
+		dfz__plan_name(DFZ_NAMES_POLICY, hop->policy));
 	fprintf(f, "hop%u.pool %u\n", h, (unsigned)hop->pool_k);
 	fprintf(f, "hop%u.strategy %s\n", h,
-		dfz__plan_name(dfz__strategy_names(), DFZ_STRAT_COUNT,
-			       hop->strategy));
+		dfz__plan_name(DFZ_NAMES_STRATEGY, hop->strategy));
 }
 
 static void print_run(FILE *f, const struct dfz_plan_xfer *x)
@@ -165,8 +163,7 @@ void dfz_plan_print(const struct dfz_plan *p, FILE *f)
 
 	fputs("# dmafuzz plan\n", f);
 	fprintf(f, "family %s\n",
-		dfz__plan_name(dfz__family_names(), DFZ_FAMILY_COUNT,
-			       p->family));
+		dfz__plan_name(DFZ_NAMES_FAMILY, p->family));
 	if (p->family != DFZ_FAMILY_XFER) {
 		dfz__plan_print_host(p, f);
 		return;
@@ -180,7 +177,7 @@ void dfz_plan_print(const struct dfz_plan *p, FILE *f)
 	print_u8s(f, "", "in.pad", x->in.pad, rank_of(x));
 	fprintf(f, "hops %u\n", (unsigned)x->nhops);
 	fprintf(f, "ext %s\n",
-		dfz__plan_name(dfz__level_names(), DFZ_NLEVELS, x->ext_level));
+		dfz__plan_name(DFZ_NAMES_LEVEL, x->ext_level));
 	fprintf(f, "nodes %u\n", (unsigned)x->nnodes);
 	for (i = 0; i < x->nnodes && i < DFZ_MAX_NODES; i++)
 		print_node(f, x, i);

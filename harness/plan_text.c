@@ -75,11 +75,11 @@ struct key_def {
 	}
 
 /* Declares set_NAME(s) that stores the index of a name into xfer.FIELD. */
-#define NAME_SETTER(name, field, names, count)			\
+#define NAME_SETTER(name, field, table)				\
 	static int set_##name(struct pstate *s)			\
 	{							\
 		uint32_t v = 0;					\
-		int rc = dfz__lex_name(&s->lx, (names), (count), &v);	\
+		int rc = dfz__lex_name(&s->lx, (table), &v);	\
 								\
 		if (rc == 0)					\
 			s->p->xfer.field = v;			\
@@ -96,18 +96,15 @@ NUM_SETTER(latency, latency, 0, DFZ_CAP_LATENCY)
 NUM_SETTER(bandwidth, bandwidth, 1, DFZ_CAP_BANDWIDTH)
 NUM_SETTER(seed, seed, 0, UINT32_MAX)
 NUM_SETTER(pool, hop[s->hop].pool_k, 1, DFZ_MAX_POOL)
-NAME_SETTER(engine, hop[s->hop].engine, dfz__engine_names(), DFZ_ENGINE_COUNT)
-NAME_SETTER(policy, hop[s->hop].policy, dfz__policy_names(), DFZ_POLICY_COUNT)
-NAME_SETTER(strategy, hop[s->hop].strategy, dfz__strategy_names(),
-	    DFZ_STRAT_COUNT)
-NAME_SETTER(kernel, node[s->node].kernel, dfz__kernel_names(),
-	    DFZ_KERNEL_COUNT)
+NAME_SETTER(engine, hop[s->hop].engine, DFZ_NAMES_ENGINE)
+NAME_SETTER(policy, hop[s->hop].policy, DFZ_NAMES_POLICY)
+NAME_SETTER(strategy, hop[s->hop].strategy, DFZ_NAMES_STRATEGY)
+NAME_SETTER(kernel, node[s->node].kernel, DFZ_NAMES_KERNEL)
 
 static int set_family(struct pstate *s)
 {
 	uint32_t v = 0;
-	int rc = dfz__lex_name(&s->lx, dfz__family_names(), DFZ_FAMILY_COUNT,
-				&v);
+	int rc = dfz__lex_name(&s->lx, DFZ_NAMES_FAMILY, &v);
 
 	if (rc == 0)
 		s->p->family = (uint8_t)v;
@@ -167,15 +164,13 @@ static int set_in_pad(struct pstate *s)
 /* `ext`: derived from the hops, checked once they are known. */
 static int set_ext(struct pstate *s)
 {
-	return dfz__lex_name(&s->lx, dfz__level_names(), DFZ_NLEVELS,
-			     &s->ext_given);
+	return dfz__lex_name(&s->lx, DFZ_NAMES_LEVEL, &s->ext_given);
 }
 
 /* The legacy `local`: hop 0's level, checked once the engines are known. */
 static int set_local(struct pstate *s)
 {
-	return dfz__lex_name(&s->lx, dfz__level_names(), DFZ_NLEVELS,
-			     &s->local_level);
+	return dfz__lex_name(&s->lx, DFZ_NAMES_LEVEL, &s->local_level);
 }
 
 static int set_local_size(struct pstate *s)
@@ -186,7 +181,7 @@ static int set_local_size(struct pstate *s)
 static int set_buffering(struct pstate *s)
 {
 	uint32_t v = 0;
-	int rc = dfz__lex_name(&s->lx, dfz__buffering_names(), 2, &v);
+	int rc = dfz__lex_name(&s->lx, DFZ_NAMES_BUFFERING, &v);
 
 	if (rc == 0)
 		s->p->xfer.hop[s->hop].buffering = (uint8_t)(v + 1);
@@ -543,7 +538,7 @@ static int check_hop(struct pstate *s, unsigned h)
 		return FAIL_AT(s, s->seen[HOP_KEY(h, H_ENGINE)],
 			       "hop%u.engine is %s but hop %u of two moves "
 			       "%s (%s)", h,
-			       dfz__engine_names()[hop->engine], h,
+			       dfz__plan_name(DFZ_NAMES_ENGINE, hop->engine), h,
 			       h ? "L2 -> L1" : "L3 -> L2",
 			       h ? "mchan|idma" : "ram");
 	if (hop->pool_k != 1 && hop->policy != DFZ_POLICY_POOL)
@@ -560,7 +555,8 @@ static int check_level(struct pstate *s, size_t line, const char *key,
 	if (!line || got == want)
 		return 0;
 	return FAIL_AT(s, line, "'%s' is %s but the hops make it %s", key,
-		       dfz__level_names()[got], dfz__level_names()[want]);
+		       dfz__plan_name(DFZ_NAMES_LEVEL, got),
+		       dfz__plan_name(DFZ_NAMES_LEVEL, want));
 }
 
 /* The legacy `local` and `local_size`: hop 0's level and its size. */
@@ -602,7 +598,7 @@ static int check_size(struct pstate *s, unsigned level, unsigned key,
 	if (s->seen[key])
 		return FAIL_AT(s, s->seen[key], "'%s' given but no hop keeps "
 			       "tiles in %s", global_keys[key].name,
-			       dfz__level_names()[level]);
+			       dfz__plan_name(DFZ_NAMES_LEVEL, level));
 	*size = 0;
 	return 0;
 }

@@ -43,19 +43,20 @@ struct dfz_oracle_ops {
 	void (*end)(void *st);
 };
 
-/* Each oracle's ops, file-static in its own file (no exported data). */
-const struct dfz_oracle_ops *dfz__oracle_ref(void);
-const struct dfz_oracle_ops *dfz__oracle_redzone(void);
-const struct dfz_oracle_ops *dfz__oracle_handle(void);
-const struct dfz_oracle_ops *dfz__oracle_tid(void);
-const struct dfz_oracle_ops *dfz__oracle_queue(void);
-const struct dfz_oracle_ops *dfz__oracle_cmd(void);
-const struct dfz_oracle_ops *dfz__oracle_desc(void);
-const struct dfz_oracle_ops *dfz__oracle_hang(void);
-const struct dfz_oracle_ops *dfz__oracle_hazard(void);
-const struct dfz_oracle_ops *dfz__oracle_dev(void);
-const struct dfz_oracle_ops *dfz__oracle_output(void);
-const struct dfz_oracle_ops *dfz__oracle_errcode(void);
+/*
+ * Each oracle's ops are file-static in its own file (the library exports
+ * no variables), handed out by dfz__oracle_<name>(): one per enum
+ * dfz_oracle_id, as X(ID, name).
+ */
+#define DFZ__ORACLE_OPS(X)						\
+	X(REF, ref) X(REDZONE, redzone) X(HANDLE, handle) X(TID, tid)	\
+	X(QUEUE, queue) X(CMD, cmd) X(DESC, desc) X(HANG, hang)		\
+	X(HAZARD, hazard) X(DEV, dev) X(OUTPUT, output)			\
+	X(ERRCODE, errcode)
+#define DFZ__ORACLE_OPS_DECL(id, name)					\
+	const struct dfz_oracle_ops *dfz__oracle_##name(void);
+DFZ__ORACLE_OPS(DFZ__ORACLE_OPS_DECL)
+#undef DFZ__ORACLE_OPS_DECL
 
 /*
  * struct dfz_oracles - the set. Events go to the attached oracles in enum

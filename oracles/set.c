@@ -21,18 +21,9 @@ static const char *const class_names[DFZ_CLASS_COUNT] = {
 /* Each oracle's ops accessor; called once per oracle at creation. */
 static const struct dfz_oracle_ops *
 (*const oracle_ops[DFZ_ORACLE_COUNT])(void) = {
-	[DFZ_ORACLE_REF] = dfz__oracle_ref,
-	[DFZ_ORACLE_REDZONE] = dfz__oracle_redzone,
-	[DFZ_ORACLE_HANDLE] = dfz__oracle_handle,
-	[DFZ_ORACLE_TID] = dfz__oracle_tid,
-	[DFZ_ORACLE_QUEUE] = dfz__oracle_queue,
-	[DFZ_ORACLE_CMD] = dfz__oracle_cmd,
-	[DFZ_ORACLE_DESC] = dfz__oracle_desc,
-	[DFZ_ORACLE_HANG] = dfz__oracle_hang,
-	[DFZ_ORACLE_HAZARD] = dfz__oracle_hazard,
-	[DFZ_ORACLE_DEV] = dfz__oracle_dev,
-	[DFZ_ORACLE_OUTPUT] = dfz__oracle_output,
-	[DFZ_ORACLE_ERRCODE] = dfz__oracle_errcode,
+#define ORACLE_OPS(id, name) [DFZ_ORACLE_##id] = dfz__oracle_##name,
+	DFZ__ORACLE_OPS(ORACLE_OPS)
+#undef ORACLE_OPS
 };
 
 static const char *const oracle_names[DFZ_ORACLE_COUNT] = {
