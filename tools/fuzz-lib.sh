@@ -312,7 +312,8 @@ reap_orphans() {
 
 # Edges over time of the AFL++ instance dir $2 (fuzz target binary $1,
 # scratch dir $3), for the report: afl-fuzz writes no plot_data row in
-# its first minute, so a short campaign has none to plot. afl-showmap
+# its first minute, so a short campaign (fuzz.sh; a night under a minute)
+# has none to plot. afl-showmap
 # replays every queue entry; in the order of the entries' times, each row
 # of $2/coverage_data is a time (s) and the edges of all entries up to it.
 # Best effort: without afl-showmap, or when it fails, there is no file.

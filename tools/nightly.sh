@@ -489,6 +489,12 @@ for t in "$@"; do
 	say "$(progress "$t" "$now")"
 done
 for t in "$@"; do
+	# A night under a minute has one plot_data row per instance: the
+	# report's coverage over time comes from afl-showmap of the queue.
+	for d in "$afl/$t"/*/; do
+		[ -d "$d/queue" ] && [ "$(wc -l < "$d/plot_data" 2>/dev/null || echo 0)" -lt 3 ] &&
+			coverage_over_time "$fz/afl/$t" "${d%/}" "$work"
+	done
 	[ -d "$afl/$t/main/queue" ] || continue
 	say "nightly: minimizing the corpus of $t (afl-cmin)"
 	minimize "$t" > "$work/$t.cmin.result"
