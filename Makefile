@@ -31,7 +31,7 @@ else
   $(error SAN must be empty or asan)
 endif
 
-LIB_SRC   := $(wildcard runtime/*.c oracles/*.c harness/*.c reports/*.c)
+LIB_SRC   := $(wildcard runtime/*.c oracles/*.c harness/*.c reports/*.c dropin/*.c)
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libdmafuzz.a
 CLI_SRC   := $(wildcard cli/*.c)
@@ -46,6 +46,7 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 
 VERSION   := 0.1.0
 HEADERS   := $(wildcard include/dmafuzz/*.h)
+DROPIN_HEADERS := $(wildcard include/dmafuzz/dropin/*.h include/dmafuzz/dropin/*/*.h)
 
 .PHONY: all check unit regress exports memcheck fuzz bench install uninstall \
         clean deps deps-memcheck fuzz-build fuzz-libfuzzer fuzz-seeds \
@@ -84,7 +85,7 @@ $(SUITES_H): $(TEST_SRC)
 $(BUILD)/tests/%.o: tests/%.c $(HEADERS) $(SUITES_H) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(DFZ_CFLAGS) -Wno-missing-prototypes $(CFLAGS) $(CHECK_CFLAGS) -I$(BUILD)/tests \
-	    -Iruntime -Ioracles -Iharness -MMD -c $< -o $@
+	    -Iruntime -Ioracles -Iharness -Idropin -MMD -c $< -o $@
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(DFZ_LDLIBS) \

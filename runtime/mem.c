@@ -10,9 +10,12 @@
  * again). A reset refills only the part of each arena below its
  * high-water mark.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_FIXED_NOREPLACE */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "runtime_int.h"
 #include "vg.h"
@@ -86,34 +89,91 @@ static const uint8_t *template_of(unsigned l)
 	return t;
 }
 
-int dfz__mem_init(struct dfz_rt *rt)
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000 /* Linux 4.17; older headers lack it */
+#endif
+
+/* @cap bytes at exactly @at, never over an existing mapping. A kernel that
+ * ignores the flag (before 4.17) maps elsewhere: undone, and EEXIST. */
+static uint8_t *map_at(uintptr_t at, uint32_t cap)
+{
+	void *p = mmap((void *)at, cap, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if ((uintptr_t)p != at) {
+		munmap(p, cap);
+		errno = EEXIST;
+		return NULL;
+	}
+	return p;
+}
+
+/* A fill template of @cap bytes for an arena larger than the shared one. */
+static uint8_t *own_template(unsigned l, uint32_t cap)
+{
+	uint8_t *t = malloc(cap);
+
+	if (t)
+		for (uint32_t off = 0; off < cap; off++)
+			t[off] = dfz_mem_fill_byte((enum dfz_level)l, off);
+	return t;
+}
+
+/* Storage and fill of arena @l: placed and sized by @lay, or the default. */
+static int arena_init(struct dfz_arena *a, unsigned l,
+		      const struct dfz_rt_layout *lay)
+{
+	uintptr_t at = lay && l < DFZ_NLEVELS ? lay->base[l] : 0;
+
+	a->cap = lay && l < DFZ_NLEVELS && lay->cap[l] ? lay->cap[l] : caps[l];
+	a->mapped = at != 0;
+	a->base = at ? map_at(at, a->cap) : malloc(a->cap);
+	if (!a->base)
+		return at ? DFZ_EFAULT : DFZ_ENOMEM;
+	a->own_fill = a->cap > caps[l];
+	a->fill = a->own_fill ? own_template(l, a->cap) : template_of(l);
+	if (!a->fill)
+		return DFZ_ENOMEM;
+	memcpy(a->base, a->fill, a->cap);
+	a->high = 0;
+	a->size = a->cap;
+	a->nblocks = 0;
+	return 0;
+}
+
+int dfz__mem_init(struct dfz_rt *rt, const struct dfz_rt_layout *lay)
 {
 	for (unsigned l = 0; l < DFZ__NARENAS; l++) {
-		struct dfz_arena *a = &rt->arena[l];
+		int rc = arena_init(&rt->arena[l], l, lay);
 
-		a->cap = caps[l];
-		a->base = malloc(a->cap);
-		a->fill = template_of(l);
-		if (!a->base || !a->fill)
-			goto err_fini;
-		memcpy(a->base, a->fill, a->cap);
-		a->high = 0;
-		a->size = a->cap;
-		a->nblocks = 0;
+		if (rc < 0) {
+			int err = errno;
+
+			dfz__mem_fini(rt);
+			errno = err;
+			return rc;
+		}
 	}
 	return 0;
-
-err_fini:
-	dfz__mem_fini(rt);
-	return DFZ_ENOMEM;
 }
 
 void dfz__mem_fini(struct dfz_rt *rt)
 {
 	for (unsigned l = 0; l < DFZ__NARENAS; l++) {
-		free(rt->arena[l].base);
-		rt->arena[l].base = NULL;
-		rt->arena[l].fill = NULL;
+		struct dfz_arena *a = &rt->arena[l];
+
+		if (a->mapped && a->base)
+			munmap(a->base, a->cap);
+		else
+			free(a->base);
+		if (a->own_fill)
+			free((void *)a->fill);
+		a->base = NULL;
+		a->fill = NULL;
+		a->mapped = false;
+		a->own_fill = false;
 	}
 }
 

@@ -73,10 +73,13 @@ static bool is_live(const struct dfz_ram *dev)
 	return false;
 }
 
-/* True when a request may be read at @p: aligned, inside L2/L1 of @rt. */
+/* True when a request may be read at @p: aligned, inside L2/L1 of @rt
+ * (anywhere with cfg.user_reqs: user code keeps requests on its stack). */
 static bool is_req_addr(const struct dfz_rt *rt, const void *p)
 {
-	return (uintptr_t)p % _Alignof(struct dfz_ram_req) == 0 &&
+	if ((uintptr_t)p % _Alignof(struct dfz_ram_req) != 0 || !p)
+		return false;
+	return rt->cfg.user_reqs ||
 	       dfz_mem_locate(rt, p, sizeof(struct dfz_ram_req), NULL);
 }
 
@@ -150,14 +153,32 @@ static int check_issue(const struct dfz_ram *dev, const void *addr,
 	return 0;
 }
 
-/* The driver's enqueue, verbatim: re-appending the tail links it to itself. */
+/* The record of @node's link, added when new; NULL when the record is
+ * full (then @node cannot be queued). */
+static struct dfz_ram_link *link_of(struct dfz_ram *dev,
+				    const struct dfz_ram_req *node, bool add)
+{
+	for (uint32_t i = dev->nlinks; i-- > 0;)
+		if (dev->link[i].node == node)
+			return &dev->link[i];
+	if (!add || dev->nlinks == DFZ__RAM_LINKS)
+		return NULL;
+	dev->link[dev->nlinks] = (struct dfz_ram_link){ node, NULL };
+	return &dev->link[dev->nlinks++];
+}
+
+/* The driver's enqueue, verbatim: re-appending the tail links it to itself.
+ * Each link written is recorded (the tail's is known: it was appended). */
 static void append(struct dfz_ram *dev, struct dfz_ram_req *node)
 {
+	link_of(dev, node, true)->next = NULL;
 	node->next = NULL;
-	if (dev->first)
+	if (dev->first) {
+		link_of(dev, dev->last, false)->next = node;
 		dev->last->next = node;
-	else
+	} else {
 		dev->first = node;
+	}
 	dev->last = node;
 }
 
@@ -169,6 +190,8 @@ static int issue(struct dfz_ram *dev, uint32_t ram_addr, void *addr,
 
 	if (rc < 0)
 		return rc;
+	if (!link_of(dev, req, true))
+		return DFZ_EBUSY;
 	req->device = dev;
 	req->addr = addr;
 	req->ram_addr = ram_addr;
@@ -205,6 +228,7 @@ void dfz__ram_reset(struct dfz_ram *ram)
 {
 	ram->first = NULL;
 	ram->last = NULL;
+	ram->nlinks = 0;
 	memset(ram->slot, 0, sizeof(ram->slot));
 }
 
@@ -218,8 +242,26 @@ bool dfz__ram_is_idle(const struct dfz_ram *ram)
 	return true;
 }
 
+/* True when @node->next still holds the link the driver wrote there. */
+static bool link_intact(struct dfz_ram *ram, const struct dfz_ram_req *node)
+{
+	const struct dfz_ram_link *l = link_of(ram, node, false);
+
+	return l && l->next == node->next;
+}
+
+/* The driver meets @wild where a node should be: on the chip it would
+ * die there; the model faults and drops the rest of the list. */
+static void drop_list(struct dfz_ram *ram, const void *wild)
+{
+	emit_simple(ram, DFZ_EV_FAULT, NULL, (int64_t)(uintptr_t)wild);
+	ram->first = NULL;
+	ram->last = NULL;
+}
+
 /* Fill free slots from the list head. A node that is not a request in
- * L2/L1 is where the real driver would die: fault, drop the list. */
+ * L2/L1, or a link the driver did not make, is where the real driver would
+ * die: fault, drop the list. */
 static void promote(struct dfz_ram *ram)
 {
 	for (unsigned i = 0; i < DFZ_RAM_SLOTS && ram->first; i++) {
@@ -229,14 +271,14 @@ static void promote(struct dfz_ram *ram)
 		if (s->req)
 			continue;
 		if (!is_req_addr(ram->rt, node)) {
-			emit_simple(ram, DFZ_EV_FAULT, NULL, (int64_t)(uintptr_t)node);
-			ram->first = NULL;
-			ram->last = NULL;
+			drop_list(ram, node);
 			return;
 		}
 		ram->first = node->next;
 		if (!ram->first)
 			ram->last = NULL;
+		if (!link_intact(ram, node))
+			drop_list(ram, ram->first);
 		s->req = node;
 		s->latency = ram->rt->cfg.latency;
 		s->moved = 0;
@@ -384,15 +426,20 @@ static bool req_done(const void *arg)
 
 int dfz_ram_copy_wait(struct dfz_ram_req *req)
 {
-	struct dfz_ram *dev;
-	int rc;
-
 	if (!req)
 		return DFZ_EINVAL;
 	if (!owner_of(req))
 		return DFZ_EFAULT;
-	dev = req->device;
-	if (!is_live(dev))
+	if (!is_live(req->device))
+		return DFZ_EINVAL;
+	return dfz_ram_wait_on(req->device, req);
+}
+
+int dfz_ram_wait_on(struct dfz_ram *dev, struct dfz_ram_req *req)
+{
+	int rc;
+
+	if (!dev || !req)
 		return DFZ_EINVAL;
 	emit_simple(dev, DFZ_EV_WAIT, req, 0);
 	dfz_rt_yield(dev->rt, DFZ_YIELD_WAIT);

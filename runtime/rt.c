@@ -6,6 +6,7 @@
  * mem.c, the ram engine in ram.c, the device in dev.c and the host runtime
  * in host.c; this file ties them together.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,16 +128,28 @@ static void apply_config(struct dfz_rt *rt, const struct dfz_rt_config *cfg)
 
 int dfz_rt_create(struct dfz_rt **out)
 {
+	return dfz_rt_create_at(NULL, out);
+}
+
+int dfz_rt_create_at(const struct dfz_rt_layout *lay, struct dfz_rt **out)
+{
 	static const struct dfz_rt_config defaults;
 	struct dfz_rt *rt;
+	int rc;
 
 	if (!out)
 		return DFZ_EINVAL;
 	rt = calloc(1, sizeof(*rt));
 	if (!rt)
 		return DFZ_ENOMEM;
-	if (dfz__mem_init(rt) < 0)
-		goto err_free_rt;
+	rc = dfz__mem_init(rt, lay);
+	if (rc < 0) {
+		int err = errno;
+
+		free(rt);
+		errno = err;
+		return rc;
+	}
 	rt->vg = dfz__vg_create(rt);
 	if (dfz__ram_init(&rt->ram, rt) < 0)
 		goto err_fini_mem;
@@ -159,7 +172,6 @@ err_fini_ram:
 err_fini_mem:
 	dfz__vg_destroy(rt);
 	dfz__mem_fini(rt);
-err_free_rt:
 	free(rt);
 	return DFZ_ENOMEM;
 }
@@ -169,6 +181,7 @@ void dfz_rt_destroy(struct dfz_rt *rt)
 	if (!rt)
 		return;
 	dfz__vg_destroy(rt);
+	dfz__poison_destroy(rt);
 	dfz__dev_fini(&rt->dev);
 	dfz__idma_destroy(rt->idma);
 	dfz__mchan_destroy(rt->mchan);
@@ -184,6 +197,7 @@ int dfz_rt_reset(struct dfz_rt *rt, const struct dfz_rt_config *cfg)
 	if (cfg->bugs & ~ALL_BUGS)
 		return DFZ_EINVAL;
 	apply_config(rt, cfg);
+	dfz__poison_reset(rt);
 	dfz__mem_reset(rt);
 	dfz__ram_reset(&rt->ram);
 	dfz__mchan_reset(rt->mchan);
@@ -266,6 +280,14 @@ int dfz__rt_wait(struct dfz_rt *rt, bool (*done)(const void *arg),
 	return 0;
 }
 
+void dfz_rt_judge(struct dfz_rt *rt, bool on)
+{
+	if (on)
+		dfz__vg_enter(rt);
+	else
+		dfz__vg_leave(rt);
+}
+
 /* ---------------------------------------------------------------- events */
 
 /*
@@ -278,6 +300,8 @@ void dfz_rt_emit(struct dfz_rt *rt, const struct dfz_event *ev)
 {
 	if (ev->kind == DFZ_EV_MOVE || ev->kind == DFZ_EV_COMPUTE_WRITE)
 		dfz__mem_touch(rt, ev->dst.level, ev->dst.off, ev->dst.len);
+	if (rt->cfg.poison_inflight)
+		dfz__poison_event(rt, ev);
 	if (rt->vg)
 		dfz__vg_event(rt, ev);
 	if (!rt->cfg.obs.fn)

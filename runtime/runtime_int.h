@@ -82,6 +82,9 @@ struct dfz_block {
  */
 struct dfz_arena {
 	uint8_t *base;        /* cap bytes of storage */
+	bool mapped;          /* placed at a fixed address (mmap): unmap */
+	bool own_fill;        /* @fill is this arena's own (larger than the
+			       * shared template): free it */
 	const uint8_t *fill;  /* cap bytes: the fresh-arena template (shared
 			       * by every runtime of the process) */
 	uint32_t cap;
@@ -103,11 +106,22 @@ struct dfz_ram_hw_slot {
 
 /* The PMSIS-like ram driver: a waiting list made of the requests themselves
  * and DFZ_RAM_SLOTS hardware slots. */
+#define DFZ__RAM_LINKS 1024
 struct dfz_ram {
 	struct dfz_rt *rt;
 	struct dfz_ram_req *first;    /* waiting list head */
 	struct dfz_ram_req *last;     /* waiting list tail */
 	struct dfz_ram_hw_slot slot[DFZ_RAM_SLOTS];
+	/* The driver's own record of the links it wrote: for each node it
+	 * appended this run, the value it last stored in node->next. The
+	 * engine follows node->next only while it still holds that value,
+	 * so a node the user clobbered while queued is a fault, never a
+	 * wild read. */
+	uint32_t nlinks;
+	struct dfz_ram_link {
+		const struct dfz_ram_req *node;
+		const struct dfz_ram_req *next;
+	} link[DFZ__RAM_LINKS];
 };
 
 /* ------------------------------------------------------------ the device */
@@ -168,10 +182,44 @@ struct dfz_rt {
 	struct dfz_host host;
 	struct dfz__vg *vg;           /* memcheck's view (vg.c), NULL
 				       * outside valgrind */
+	struct dfz__poison *poison;   /* in-flight marks (poison.c), made on
+				       * first use */
 };
 
+/* Does the successful wait @ev cover a transfer of @engine issued under
+ * @key (ram: the request address; mchan: the TID; idma: the txid), by the
+ * API's contract? An idma wait covers every id up to its own; -1 is
+ * wait_all. */
+static inline bool dfz__wait_covers(const struct dfz_event *ev,
+				    unsigned engine, uint64_t key)
+{
+	if (engine != ev->engine)
+		return false;
+	switch (ev->engine) {
+	case DFZ_ENGINE_RAM:
+		return key == (uintptr_t)ev->handle;
+	case DFZ_ENGINE_MCHAN:
+		return key == (uint64_t)ev->id;
+	default:
+		return ev->id < 0 || key <= (uint64_t)ev->id;
+	}
+}
+
+/* poison.c: in-flight destinations under user code (cfg.poison_inflight) */
+/** dfz__poison_event() - the runtime's own view of @ev: ISSUE fills and
+ * poisons the CPU-visible destination, COMPLETE and WAITED release it. */
+void dfz__poison_event(struct dfz_rt *rt, const struct dfz_event *ev);
+/** dfz__poison_reset() - drop every mark, unpoison L2/L1. */
+void dfz__poison_reset(struct dfz_rt *rt);
+void dfz__poison_destroy(struct dfz_rt *rt);
+/** dfz__poison_copy() - an engine's copy, allowed through poisoned bytes. */
+void dfz__poison_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n);
+
 /* mem.c */
-int dfz__mem_init(struct dfz_rt *rt);
+/** dfz__mem_init() - the arenas of @rt, placed as @lay says (NULL: every
+ * level anywhere, at its default cap). Return 0, DFZ_ENOMEM, or DFZ_EFAULT
+ * when a fixed placement could not be mapped (errno says why). */
+int dfz__mem_init(struct dfz_rt *rt, const struct dfz_rt_layout *lay);
 void dfz__mem_fini(struct dfz_rt *rt);
 /** dfz__mem_reset() - refill the touched part, drop allocations, set the
  * usable sizes from rt->cfg. */

@@ -335,16 +335,7 @@ static void on_issue(struct dfz__vg *vg, const struct dfz_event *ev)
 
 static bool covers(const struct dfz_event *ev, const struct vg_mark *m)
 {
-	if (m->engine != ev->engine)
-		return false;
-	switch (ev->engine) {
-	case DFZ_ENGINE_RAM:
-		return m->key == (uintptr_t)ev->handle;
-	case DFZ_ENGINE_MCHAN:
-		return m->key == (uint64_t)ev->id;
-	default: /* idma: every id up to the one waited; -1 is wait_all */
-		return ev->id < 0 || m->key <= (uint64_t)ev->id;
-	}
+	return dfz__wait_covers(ev, m->engine, m->key);
 }
 
 /* A wait returned: what it covers is the CPU's again, except bytes that
@@ -460,7 +451,7 @@ void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n)
 		VALGRIND_DISABLE_ADDR_ERROR_REPORTING_IN_RANGE(dst, n);
 		VALGRIND_DISABLE_ADDR_ERROR_REPORTING_IN_RANGE(src, n);
 	}
-	memmove(dst, src, n);
+	dfz__poison_copy(rt, dst, src, n);
 	if (judged) {
 		VALGRIND_ENABLE_ADDR_ERROR_REPORTING_IN_RANGE(dst, n);
 		VALGRIND_ENABLE_ADDR_ERROR_REPORTING_IN_RANGE(src, n);

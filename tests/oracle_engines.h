@@ -29,12 +29,16 @@ TCase *tcase_oracle_engines_real(void);
 #define W_BCAST (1u << 22)
 #define W_2DLOC (1u << 23)
 
-/* A new run with the oracles of @mask, no engine steps. */
+/* A new run with the oracles of @mask, no engine steps. The synthetic
+ * streams say when a wait returns but not when the engine completed what
+ * it covers (no COMPLETE events): the inflight oracle, which judges
+ * exactly that, is left out of them (check_oracle_inflight.c feeds it
+ * whole streams). */
 static inline void start(uint32_t mask)
 {
 	struct dfz_rt_config cfg = { .bandwidth = 64, .wait_bound = 100 };
 
-	oracles_run(mask, &cfg);
+	oracles_run(mask & ~(1u << DFZ_ORACLE_INFLIGHT), &cfg);
 }
 
 /* --------------------------------------------------------- event makers */

@@ -32,7 +32,9 @@
 	X(DEV_MISUSE, "dev.misuse")                       \
 	X(RT_OUTPUT, "rt.output")                         \
 	X(RT_ERRCODE, "rt.errcode")                       \
-	X(CRASH, "crash")
+	X(CRASH, "crash")                                 \
+	X(DMA_EARLY_WAIT, "dma.early-wait")               \
+	X(DMA_BAD_ADDRESS, "dma.bad-address")
 
 enum dfz_class {
 	DFZ_CLASS_NONE = 0,
@@ -85,7 +87,8 @@ struct dfz_finding {
 	X(HAZARD, "hazard")   \
 	X(DEV, "dev")         \
 	X(OUTPUT, "output")   \
-	X(ERRCODE, "errcode")
+	X(ERRCODE, "errcode") \
+	X(INFLIGHT, "inflight")
 
 enum dfz_oracle_id {
 #define DFZ_ORACLE_ENUM(id, name) DFZ_ORACLE_##id,

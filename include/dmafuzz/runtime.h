@@ -91,6 +91,9 @@ char *dfz_bugs_format(uint32_t mask, char *buf, size_t len);
 
 enum dfz_level { DFZ_L3 = 0, DFZ_L2 = 1, DFZ_L1 = 2, DFZ_NLEVELS = 3 };
 
+/* What an in-flight destination holds until the engine moves its bytes
+ * (cfg.poison_inflight). */
+#define DFZ_POISON_BYTE 0xDFu
 #define DFZ_REDZONE 16        /* canary bytes on each side of an allocation */
 #define DFZ_MAX_ALLOCS 256    /* live allocations per level */
 
@@ -193,6 +196,13 @@ struct dfz_rt_config {
 	dfz_sched_fn sched;   /* NULL: no steps at yield points */
 	void *sched_ctx;
 	struct dfz_observer obs;
+	/* User code (the drop-in): requests may live in any memory (stack,
+	 * static, heap), as on the chip, not only in L2/L1. */
+	bool user_reqs;
+	/* User code: an in-flight CPU-visible destination holds a poison
+	 * pattern until the engine moves its bytes, and (ASan builds) is
+	 * poisoned until it has landed and a covering wait returned. */
+	bool poison_inflight;
 };
 
 /* Capacity caps: a runtime is created once at these sizes and reused. */
@@ -211,6 +221,26 @@ struct dfz_rt;
  * Return: 0 or DFZ_ENOMEM.
  */
 int dfz_rt_create(struct dfz_rt **out);
+
+/*
+ * struct dfz_rt_layout - where a runtime's L2 and L1 live: the drop-in
+ * maps them at the PULP addresses so that the (uint32_t) casts of user
+ * code round-trip. L3 is never CPU-addressable: its entries are ignored
+ * but for the cap.
+ */
+struct dfz_rt_layout {
+	uintptr_t base[DFZ_NLEVELS]; /* fixed address of a level, 0: anywhere */
+	uint32_t cap[DFZ_NLEVELS];   /* arena bytes, 0: the default cap */
+};
+
+/**
+ * dfz_rt_create_at() - as dfz_rt_create(), with L2/L1 placed and sized by
+ * @lay (borrowed; NULL is dfz_rt_create()). A fixed level is mapped there
+ * and never over an existing mapping.
+ * Return: 0, DFZ_ENOMEM, or DFZ_EFAULT when a fixed address could not be
+ * mapped (errno tells why, e.g. EEXIST).
+ */
+int dfz_rt_create_at(const struct dfz_rt_layout *lay, struct dfz_rt **out);
 
 /** dfz_rt_destroy() - release @rt; accepts NULL. */
 void dfz_rt_destroy(struct dfz_rt *rt);
@@ -235,6 +265,13 @@ uint64_t dfz_rt_now(const struct dfz_rt *rt);
  * draws for @where (at most cfg.wait_bound).
  */
 void dfz_rt_yield(struct dfz_rt *rt, enum dfz_yield where);
+
+/**
+ * dfz_rt_judge() - user code runs (@on) or stops running: under valgrind,
+ * its accesses to the arenas are judged from now on (vg.h), as the
+ * runtime's own code always is. Nests.
+ */
+void dfz_rt_judge(struct dfz_rt *rt, bool on);
 
 /** dfz_rt_emit() - publish @ev (step and engine filled by the caller). */
 void dfz_rt_emit(struct dfz_rt *rt, const struct dfz_event *ev);
@@ -290,8 +327,9 @@ struct dfz_ram;
 
 /*
  * struct dfz_ram_req - caller-owned request; the driver's own queue node.
- * It must live in L2 or L1 (the driver reads it from there) and stay alive
- * and untouched until dfz_ram_copy_wait() on it returns, as PMSIS says.
+ * It must live in L2 or L1 (the driver reads it from there; with
+ * cfg.user_reqs, anywhere) and stay alive and untouched until
+ * dfz_ram_copy_wait() on it returns, as PMSIS says.
  */
 struct dfz_ram_req {
 	struct dfz_ram *device; /* engine the request was issued on */
@@ -341,6 +379,15 @@ int dfz_ram_copy_2d(struct dfz_ram *dev, uint32_t ram_addr, void *addr,
  * or @req->device is not a live engine (a stale or never-issued request).
  */
 int dfz_ram_copy_wait(struct dfz_ram_req *req);
+
+/**
+ * dfz_ram_wait_on() - dfz_ram_copy_wait() on the engine @dev named by the
+ * caller (user code: the request may live anywhere and never have been
+ * issued, so req->device says nothing). A request never issued waits on
+ * its done byte as the driver does: a hang unless it is set.
+ * Return: 0, DFZ_EHANG, or DFZ_EINVAL for a NULL @dev or @req.
+ */
+int dfz_ram_wait_on(struct dfz_ram *dev, struct dfz_ram_req *req);
 
 /** dfz_ram_queue_head() - first node of the waiting list (read-only view
  * for integrity checks), or NULL. */

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+/*
+ * In-flight destinations under user code (cfg.poison_inflight, DROPIN 6).
+ * From its ISSUE, the CPU-visible destination of a transfer (L2/L1) holds
+ * a poison pattern until the engine moves its bytes there, so a read
+ * before the wait sees wrong data in every build, whatever the schedule.
+ * In an ASan build the destination is also poisoned for ASan until both
+ * the bytes landed (COMPLETE) and a wait that covers the transfer returned
+ * (WAITED), so such a read is an invalid read at the user's line. Valgrind
+ * gets the same view from vg.c. The engines' own copies go through
+ * dfz__poison_copy(), which ASan does not judge.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime_int.h"
+#include "dmafuzz/runtime_idma.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define DFZ_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DFZ_ASAN 1
+#endif
+#endif
+
+#ifdef DFZ_ASAN
+#include <sanitizer/asan_interface.h>
+#define NO_ASAN __attribute__((no_sanitize("address")))
+#else
+#define NO_ASAN
+#define ASAN_POISON_MEMORY_REGION(a, n) ((void)(a), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(a, n) ((void)(a), (void)(n))
+#endif
+
+/* Destinations tracked at once; more are filled but not poisoned (a
+ * missed report, never a false one). */
+#define MARKS 512
+
+struct mark {
+	uint8_t engine;
+	uint8_t level;
+	bool waited;          /* a covering wait returned */
+	bool landed;          /* the engine completed the transfer */
+	uint64_t key;         /* ram: request address; mchan: TID; idma: txid */
+	uint64_t seq;         /* issue order */
+	uint32_t off;         /* first destination byte */
+	uint32_t size;        /* bytes */
+	uint32_t length;      /* bytes per line */
+	uint32_t stride;      /* line start to next line start */
+};
+
+struct dfz__poison {
+	uint64_t seq;
+	unsigned n;
+	struct mark mark[MARKS];
+};
+
+/* ---------------------------------------------------------- raw access */
+
+/* Byte loops through volatile pointers: not turned into a call to an
+ * intercepted memmove, and not instrumented. */
+NO_ASAN static void raw_copy(void *dst, const void *src, size_t n)
+{
+#ifdef DFZ_ASAN
+	volatile uint8_t *d = dst;
+	const volatile uint8_t *s = src;
+
+	if (d <= s || d >= s + n) {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	} else {
+		for (size_t i = n; i-- > 0;)
+			d[i] = s[i];
+	}
+#else
+	memmove(dst, src, n);
+#endif
+}
+
+/* Plain memmove while nothing is poisoned (plan runs, ASan or not). */
+void dfz__poison_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)
+{
+	if (rt->poison && rt->poison->n)
+		raw_copy(dst, src, n);
+	else
+		memmove(dst, src, n);
+}
+
+NO_ASAN static void raw_fill(uint8_t *dst, uint8_t byte, size_t n)
+{
+#ifdef DFZ_ASAN
+	volatile uint8_t *d = dst;
+
+	for (size_t i = 0; i < n; i++)
+		d[i] = byte;
+#else
+	memset(dst, byte, n);
+#endif
+}
+
+/* ------------------------------------------------------------- marks */
+
+typedef void (*line_fn)(uint8_t *p, uint32_t n);
+
+/* Bytes from the first destination byte of @m to one past its last. */
+static uint64_t extent(const struct mark *m)
+{
+	uint64_t lines = ((uint64_t)m->size + m->length - 1) / m->length;
+
+	return (lines - 1) * m->stride + (m->size - (lines - 1) * m->length);
+}
+
+/* Apply @fn to every line of @m's destination. */
+static void each_line(struct dfz_rt *rt, const struct mark *m, line_fn fn)
+{
+	uint8_t *base = rt->arena[m->level].base;
+	uint32_t cap = rt->arena[m->level].cap;
+
+	for (uint64_t at = 0, off = m->off; at < m->size;
+	     at += m->length, off += m->stride) {
+		uint32_t n = m->size - at < m->length ? (uint32_t)(m->size - at) :
+							 m->length;
+
+		if (off >= cap)
+			return;
+		if (n > cap - off)
+			n = (uint32_t)(cap - off);
+		fn(base + off, n);
+	}
+}
+
+static void fill_line(uint8_t *p, uint32_t n)
+{
+	raw_fill(p, DFZ_POISON_BYTE, n);
+}
+
+static void poison_line(uint8_t *p, uint32_t n)
+{
+	(void)p;
+	(void)n;
+	ASAN_POISON_MEMORY_REGION(p, n);
+}
+
+static void unpoison_line(uint8_t *p, uint32_t n)
+{
+	(void)p;
+	(void)n;
+	ASAN_UNPOISON_MEMORY_REGION(p, n);
+}
+
+/* ISSUE: the destination on the CPU's side, line by line. A transfer
+ * nobody waits for (an idma dummy) is not marked. */
+static void on_issue(struct dfz_rt *rt, struct dfz__poison *p,
+		     const struct dfz_event *ev)
+{
+	const struct dfz_desc *d = &ev->desc;
+	struct mark m = {
+		.engine = ev->engine,
+		.level = d->ext2loc ? d->loc_level : d->ext_level,
+		.key = ev->engine == DFZ_ENGINE_RAM ? (uintptr_t)ev->handle :
+						      (uint64_t)ev->id,
+		.seq = p->seq++,
+		.off = d->ext2loc ? d->loc_off : d->ext_off,
+		.size = d->size,
+		.length = d->is_2d && d->length ? d->length : d->size,
+		.stride = d->ext2loc ? d->loc_stride : d->ext_stride,
+	};
+
+	if (ev->engine == DFZ_ENGINE_IDMA && ev->aux == DFZ_IDMA_UNOWED)
+		return;
+	if ((m.level != DFZ_L2 && m.level != DFZ_L1) || m.size == 0)
+		return;
+	if (!d->is_2d || m.stride < m.length)
+		m.stride = m.length;
+	each_line(rt, &m, fill_line);
+	dfz__mem_touch(rt, m.level, m.off, (uint32_t)extent(&m));
+	if (p->n == MARKS)
+		return;
+	p->mark[p->n++] = m;
+	each_line(rt, &m, poison_line);
+}
+
+static bool overlaps(const struct mark *a, const struct mark *b)
+{
+	return a->level == b->level && a->off < b->off + extent(b) &&
+	       b->off < a->off + extent(a);
+}
+
+/* Mark @i is done: its bytes are the CPU's again, but for those another
+ * live mark still covers. */
+static void release(struct dfz_rt *rt, struct dfz__poison *p, unsigned i)
+{
+	struct mark m = p->mark[i];
+
+	p->mark[i] = p->mark[--p->n];
+	each_line(rt, &m, unpoison_line);
+	for (unsigned k = 0; k < p->n; k++)
+		if (overlaps(&p->mark[k], &m))
+			each_line(rt, &p->mark[k], poison_line);
+}
+
+static bool covers(const struct dfz_event *ev, const struct mark *m)
+{
+	return dfz__wait_covers(ev, m->engine, m->key);
+}
+
+static void on_waited(struct dfz_rt *rt, struct dfz__poison *p,
+		      const struct dfz_event *ev)
+{
+	if (ev->aux != 0)
+		return; /* a hang: nothing was waited */
+	for (unsigned i = p->n; i-- > 0;) {
+		if (!covers(ev, &p->mark[i]))
+			continue;
+		p->mark[i].waited = true;
+		if (p->mark[i].landed)
+			release(rt, p, i);
+	}
+}
+
+/* COMPLETE: the oldest transfer of that request, TID or txid landed. */
+static void on_complete(struct dfz_rt *rt, struct dfz__poison *p,
+			const struct dfz_event *ev)
+{
+	unsigned best = p->n;
+
+	for (unsigned i = 0; i < p->n; i++) {
+		const struct mark *m = &p->mark[i];
+		uint64_t key = ev->engine == DFZ_ENGINE_RAM ?
+				       (uintptr_t)ev->handle : (uint64_t)ev->id;
+
+		if (m->engine != ev->engine || m->key != key || m->landed)
+			continue;
+		if (best == p->n || m->seq < p->mark[best].seq)
+			best = i;
+	}
+	if (best == p->n)
+		return;
+	p->mark[best].landed = true;
+	if (p->mark[best].waited)
+		release(rt, p, best);
+}
+
+void dfz__poison_event(struct dfz_rt *rt, const struct dfz_event *ev)
+{
+	struct dfz__poison *p = rt->poison;
+
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return;
+		rt->poison = p;
+	}
+	switch (ev->kind) {
+	case DFZ_EV_ISSUE:
+		on_issue(rt, p, ev);
+		break;
+	case DFZ_EV_COMPLETE:
+		on_complete(rt, p, ev);
+		break;
+	case DFZ_EV_WAITED:
+		on_waited(rt, p, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+void dfz__poison_reset(struct dfz_rt *rt)
+{
+	if (!rt->poison)
+		return;
+	for (unsigned l = DFZ_L2; l <= DFZ_L1; l++)
+		ASAN_UNPOISON_MEMORY_REGION(rt->arena[l].base, rt->arena[l].cap);
+	rt->poison->n = 0;
+	rt->poison->seq = 0;
+}
+
+void dfz__poison_destroy(struct dfz_rt *rt)
+{
+	dfz__poison_reset(rt);
+	free(rt->poison);
+	rt->poison = NULL;
+}
