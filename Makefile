@@ -53,7 +53,7 @@ DROPIN_HEADERS := $(wildcard include/dmafuzz/dropin/*.h include/dmafuzz/dropin/*
         fuzz-smoke deps-afl deps-libfuzzer deps-capstone fuzz-env
 all: $(LIB) $(CLI)
 
-$(BUILD)/%.o: %.c $(HEADERS) $(wildcard $(dir $<)*_int.h)
+$(BUILD)/%.o: %.c $(HEADERS) $(DROPIN_HEADERS) $(wildcard $(dir $<)*_int.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(DFZ_CFLAGS) $(CFLAGS) -I$(dir $<) -MMD -c $< -o $@
 
@@ -107,7 +107,7 @@ deps-capstone:
 deps-memcheck:
 	@sh tools/deps.sh check valgrind
 
-check: unit regress exports emit-check fuzz-env
+check: unit regress exports emit-check fuzz-env dropin-check
 
 unit: $(TEST_BIN) $(CLI) $(BROKEN)
 	DFZ_CLI=$(CLI) DFZ_BROKEN=$(BROKEN) $(TEST_BIN)
@@ -249,12 +249,21 @@ install: all
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/dmafuzz/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' dmafuzz.pc.in \
-	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmafuzz.pc
+	install -d $(DESTDIR)$(PREFIX)/include/dmafuzz/dropin/bsp
+	install -m 644 $(wildcard include/dmafuzz/dropin/*.h) \
+	    $(DESTDIR)$(PREFIX)/include/dmafuzz/dropin/
+	install -m 644 $(wildcard include/dmafuzz/dropin/bsp/*.h) \
+	    $(DESTDIR)$(PREFIX)/include/dmafuzz/dropin/bsp/
+	for pc in dmafuzz dmafuzz-dropin; do \
+	    sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $$pc.pc.in \
+	        > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc; done
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libdmafuzz.a $(DESTDIR)$(PREFIX)/bin/dmafuzz \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmafuzz.pc
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmafuzz.pc \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmafuzz-dropin.pc \
+	    $(DESTDIR)$(PREFIX)/lib/libdmafuzz-fuzz.a \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmafuzz-dropin-fuzz.pc
 	rm -rf $(DESTDIR)$(PREFIX)/include/dmafuzz
 
 clean:

@@ -32,6 +32,11 @@ int cli_bench(int argc, char **argv);
 int cli_fuzz(int argc, char **argv);
 int cli_matrix(int argc, char **argv);
 int cli_min(int argc, char **argv);
+/* `dmafuzz min --exec BINARY FILE` (cmd_min_exec.c): @buf, @n bytes, the
+ * schedule read from @input; @out the shrunk schedule's path (NULL:
+ * INPUT.min). Return the exit status. */
+int cli_min_exec(const char *bin, const char *input, const uint8_t *buf,
+		 size_t n, uint64_t max_runs, const char *out, bool json);
 int cli_triage(int argc, char **argv);
 int cli_emit_c(int argc, char **argv);
 int cli_report(int argc, char **argv);

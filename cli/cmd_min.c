@@ -26,12 +26,14 @@ struct min_opts {
 	const char *out;              /* -o: the minimized plan, text */
 	const char *bin;              /* --bin: the minimized bare stream */
 	const char *input;
+	const char *exec;             /* --exec: a drop-in test binary */
 	bool json;
 };
 
 static const char min_usage[] =
 	"usage: dmafuzz min [--bug NAME]... [--family F] [--max-runs N]\n"
 	"                   [--seconds S] [-o FILE] [--bin FILE] [--json] FILE|-\n"
+	"       dmafuzz min --exec BINARY [--max-runs N] [-o FILE] [--json] FILE\n"
 	"\n"
 	"Shrink a reproducer to the smallest plan whose run keeps its bug class\n"
 	"and site (the signature: class/oracle@level), and print the plan before\n"
@@ -47,6 +49,10 @@ static const char min_usage[] =
 	"  -o, --output FILE   write the minimized plan (text, with '# expect:')\n"
 	"      --bin FILE      write the minimized bare choice stream\n"
 	"  -j, --json          one JSON object instead of the text report\n"
+	"  -x, --exec BINARY   FILE is a schedule of this drop-in test binary\n"
+	"                      (include/dmafuzz/dropin.h): shrink it keeping\n"
+	"                      the finding's class and site (file:line); -o\n"
+	"                      writes the shrunk schedule (default FILE.min)\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"exit: 0 minimized, 2 bad input, 3 internal error, 4 the input does not\n"
@@ -62,6 +68,7 @@ static int parse_min_opts(int argc, char **argv, struct min_opts *m)
 		{ "output", required_argument, NULL, 'o' },
 		{ "bin", required_argument, NULL, 'B' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "exec", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -69,7 +76,7 @@ static int parse_min_opts(int argc, char **argv, struct min_opts *m)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "b:f:r:s:o:jh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "b:f:r:s:o:jx:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'b':
 			if (cli_add_bugs("min", optarg, &m->cfg.bugs) < 0)
@@ -99,6 +106,9 @@ static int parse_min_opts(int argc, char **argv, struct min_opts *m)
 			break;
 		case 'j':
 			m->json = true;
+			break;
+		case 'x':
+			m->exec = optarg;
 			break;
 		case 'h':
 			fputs(min_usage, stdout);
@@ -348,6 +358,12 @@ int cli_min(int argc, char **argv)
 	rc = read_input(m.input, &buf, &n);
 	if (rc)
 		return rc;
+	if (m.exec) {
+		rc = cli_min_exec(m.exec, m.input, buf, n, m.cfg.max_runs,
+				  m.out, m.json);
+		free(buf);
+		return rc;
+	}
 	rc = input_stream(&m, buf, n, &stream, &len);
 	if (rc || stream != buf)
 		free(buf);

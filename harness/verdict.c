@@ -28,41 +28,25 @@ static const char *kind_name(unsigned kind)
 	return kind < 3 ? names[kind] : "unknown";
 }
 
-static void json_string(const char *s, FILE *f)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void print_json(const struct dfz_verdict *v, const char *name, FILE *f)
 {
 	const struct dfz_finding *fi = &v->finding;
 
 	fputs("{\"input\":", f);
-	json_string(name ? name : "", f);
+	dfz_json_string(name ? name : "", f);
 	fprintf(f, ",\"verdict\":\"%s\"", kind_name(v->kind));
 	if (v->kind == DFZ_VERDICT_BUG) {
 		fprintf(f, ",\"class\":\"%s\",\"oracle\":", dfz_class_name(fi->cls));
-		json_string(fi->oracle, f);
+		dfz_json_string(fi->oracle, f);
 		fputs(",\"message\":", f);
-		json_string(fi->msg, f);
+		dfz_json_string(fi->msg, f);
 		fprintf(f, ",\"evidence\":{\"step\":%" PRId64 ",\"xfer\":%" PRId64
 			",\"elem\":%" PRId64 ",\"level\":%" PRId64
 			",\"off\":%" PRId64 "}", fi->ev.step, fi->ev.xfer,
 			fi->ev.elem, fi->ev.level, fi->ev.off);
 	} else if (v->kind == DFZ_VERDICT_REJECTED) {
 		fputs(",\"reason\":", f);
-		json_string(v->reason, f);
+		dfz_json_string(v->reason, f);
 	}
 	fprintf(f, ",\"steps\":%" PRIu64 ",\"xfers\":%u}\n", v->steps, v->xfers);
 }

@@ -9,7 +9,7 @@ EMIT_PLANS ?= $(wildcard corpus/regress/*.plan)
 
 emit-check: $(CLI) $(LIB)
 	rm -rf $(EMIT_ROOT)
-	$(MAKE) --no-print-directory install PREFIX=/usr/local \
+	$(MAKE) --no-print-directory install PREFIX=/usr/local FUZZLIB=0 \
 	    DESTDIR=$(abspath $(EMIT_ROOT)) > /dev/null
 	sh tools/emit-check.sh -c $(CLI) -r $(EMIT_ROOT) \
 	    -f "$(filter -fsanitize%,$(DFZ_CFLAGS))" $(EMIT_PLANS)

@@ -107,8 +107,10 @@ static void on_fault(struct hang *g, const struct dfz_event *ev)
 		if (dfz__place(g->set, p, &level, &off)) {
 			x.level = level;
 			x.off = (int64_t)off;
+			snprintf(at, sizeof(at), "%s", dfz__where(g->set, p));
+		} else {
+			snprintf(at, sizeof(at), "%p", p); /* an address */
 		}
-		snprintf(at, sizeof(at), "%s", dfz__where(g->set, p));
 	}
 	dfz_oracle_fail(g->set, "hang", DFZ_CLASS_CRASH, &x,
 			"engine bus fault at %s while serving %s "

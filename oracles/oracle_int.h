@@ -58,6 +58,8 @@ struct dfz_oracle_ops {
 DFZ__ORACLE_OPS(DFZ__ORACLE_OPS_DECL)
 #undef DFZ__ORACLE_OPS_DECL
 
+#define DFZ__USER_NAMES 32
+
 /*
  * struct dfz_oracles - the set. Events go to the attached oracles in enum
  * order; once a finding exists the run is decided and nothing more is
@@ -77,6 +79,8 @@ struct dfz_oracles {
 	struct dfz_finding finding;
 	char where[4][32];            /* dfz__where() results, rotating */
 	unsigned where_next;
+	unsigned nusers;              /* pointers outside the model named */
+	const void *users[DFZ__USER_NAMES]; /* ... in order of first naming */
 };
 
 /** dfz__oracles_decided() - true once the run has a finding. */
@@ -99,9 +103,10 @@ uint8_t *dfz__ref_snapshot(void *ref_state, unsigned t);
 
 /**
  * dfz__where() - a request or buffer address as messages name it: its
- * memory location ("L2+0x1a0"), stable from run to run, or the raw pointer
- * when it lies outside the memory model. The string lives in @set until
- * four more calls have been made.
+ * memory location ("L2+0x1a0"), stable from run to run; outside the
+ * memory model (user code's requests), "user#k" by the order of first
+ * naming in the run, also stable (the raw pointer once 32 are named).
+ * The string lives in @set until four more calls have been made.
  */
 const char *dfz__where(struct dfz_oracles *set, const void *p);
 

@@ -98,11 +98,14 @@ static bool node_ok(struct queue *q, const struct dfz_event *ev,
 	int32_t i;
 	unsigned k;
 
+	/* Read only what is request storage: in L2/L1, or (user code keeps
+	 * requests anywhere) a request issued in this run. */
 	if ((uintptr_t)node % _Alignof(struct dfz_ram_req) != 0 ||
-	    !dfz_mem_locate(q->rt, node, sizeof(*node), &s)) {
+	    (!dfz_mem_locate(q->rt, node, sizeof(*node), &s) &&
+	     dfz__ptab_find(&q->tab, node) < 0)) {
 		q_fail(q, ev, node, "queue node %s is not request storage "
-		       "(expected an aligned request in L2/L1)",
-		       dfz__where(q->set, (const void *)node));
+		       "(expected an aligned request in L2/L1, or one issued "
+		       "in this run)", dfz__where(q->set, (const void *)node));
 		return false;
 	}
 	if (node->next == node) {

@@ -217,6 +217,7 @@ void dfz_oracles_reset(struct dfz_oracles *set, struct dfz_rt *rt)
 	set->rt = rt;
 	set->nissue = 0;
 	set->xfer = -1;
+	set->nusers = 0;
 	set->running = true;
 	set->listening = true;
 	for (id = 0; id < DFZ_ORACLE_COUNT; id++)
@@ -386,16 +387,36 @@ bool dfz__place(const struct dfz_oracles *set, const void *p,
 }
 
 /* @p as messages name it, after @prefix, into the next rotating buffer. */
+/*
+ * A request outside the memory model (user code keeps requests on its
+ * stack or heap) is named by the order in which messages first named it
+ * this run ("user#0"), so that a message reads the same in every run
+ * whatever the addresses. -1 once the table is full.
+ */
+static int user_ordinal(struct dfz_oracles *set, const void *p)
+{
+	for (unsigned i = 0; i < set->nusers; i++)
+		if (set->users[i] == p)
+			return (int)i;
+	if (set->nusers == DFZ__USER_NAMES)
+		return -1;
+	set->users[set->nusers] = p;
+	return (int)set->nusers++;
+}
+
 static const char *where_fmt(struct dfz_oracles *set, const char *prefix,
 			     const void *p)
 {
 	char *buf = set->where[set->where_next++ % 4];
 	unsigned level;
 	uint64_t off;
+	int k;
 
 	if (dfz__place(set, p, &level, &off))
 		snprintf(buf, sizeof(set->where[0]), "%s%s+0x%llx", prefix,
 			 dfz__level_name(level), (unsigned long long)off);
+	else if ((k = user_ordinal(set, p)) >= 0)
+		snprintf(buf, sizeof(set->where[0]), "%suser#%d", prefix, k);
 	else
 		snprintf(buf, sizeof(set->where[0]), "%s%p", prefix, p);
 	return buf;

@@ -93,21 +93,32 @@ static const uint8_t *template_of(unsigned l)
 #define MAP_FIXED_NOREPLACE 0x100000 /* Linux 4.17; older headers lack it */
 #endif
 
-/* @cap bytes at exactly @at, never over an existing mapping. A kernel that
- * ignores the flag (before 4.17) maps elsewhere: undone, and EEXIST. */
-static uint8_t *map_at(uintptr_t at, uint32_t cap)
-{
-	void *p = mmap((void *)at, cap, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+#define PAGE 4096u
 
+static uint32_t page_up(uint32_t n)
+{
+	return (n + PAGE - 1) & ~(PAGE - 1);
+}
+
+/* @cap bytes at exactly @at, never over an existing mapping, but for the
+ * first @statics (mapped by the program's loader already). A kernel that
+ * ignores the flag (before 4.17) maps elsewhere: undone, and EEXIST. */
+static uint8_t *map_at(uintptr_t at, uint32_t cap, uint32_t statics)
+{
+	void *p;
+
+	if (statics >= cap)
+		return (uint8_t *)at;
+	p = mmap((void *)(at + statics), cap - statics, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	if ((uintptr_t)p != at) {
-		munmap(p, cap);
+	if ((uintptr_t)p != at + statics) {
+		munmap(p, cap - statics);
 		errno = EEXIST;
 		return NULL;
 	}
-	return p;
+	return (uint8_t *)at;
 }
 
 /* A fill template of @cap bytes for an arena larger than the shared one. */
@@ -128,15 +139,18 @@ static int arena_init(struct dfz_arena *a, unsigned l,
 	uintptr_t at = lay && l < DFZ_NLEVELS ? lay->base[l] : 0;
 
 	a->cap = lay && l < DFZ_NLEVELS && lay->cap[l] ? lay->cap[l] : caps[l];
+	a->statics = at ? page_up(lay->statics[l]) : 0;
+	if (a->statics > a->cap)
+		a->statics = a->cap;
 	a->mapped = at != 0;
-	a->base = at ? map_at(at, a->cap) : malloc(a->cap);
+	a->base = at ? map_at(at, a->cap, a->statics) : malloc(a->cap);
 	if (!a->base)
 		return at ? DFZ_EFAULT : DFZ_ENOMEM;
 	a->own_fill = a->cap > caps[l];
 	a->fill = a->own_fill ? own_template(l, a->cap) : template_of(l);
 	if (!a->fill)
 		return DFZ_ENOMEM;
-	memcpy(a->base, a->fill, a->cap);
+	memcpy(a->base + a->statics, a->fill + a->statics, a->cap - a->statics);
 	a->high = 0;
 	a->size = a->cap;
 	a->nblocks = 0;
@@ -164,10 +178,10 @@ void dfz__mem_fini(struct dfz_rt *rt)
 	for (unsigned l = 0; l < DFZ__NARENAS; l++) {
 		struct dfz_arena *a = &rt->arena[l];
 
-		if (a->mapped && a->base)
-			munmap(a->base, a->cap);
-		else
+		if (!a->mapped)
 			free(a->base);
+		else if (a->base && a->statics < a->cap)
+			munmap(a->base + a->statics, a->cap - a->statics);
 		if (a->own_fill)
 			free((void *)a->fill);
 		a->base = NULL;
@@ -184,7 +198,9 @@ void dfz__mem_reset(struct dfz_rt *rt)
 		struct dfz_arena *a = &rt->arena[l];
 
 		dfz__vg_arena_reset(rt, l);
-		dfz__vg_move(rt, a->base, a->fill, a->high);
+		if (a->high > a->statics)
+			dfz__vg_move(rt, a->base + a->statics,
+				     a->fill + a->statics, a->high - a->statics);
 		a->high = 0;
 		a->nblocks = 0;
 		a->size = l < DFZ_NLEVELS ? rt->cfg.mem_size[l] : a->cap;
@@ -239,7 +255,8 @@ static uint64_t block_end(const struct dfz_block *b)
 static int find_gap(const struct dfz_arena *a, uint64_t need, uint64_t *start,
 		    uint32_t *idx)
 {
-	uint64_t cur = DFZ__MEM_RESERVED;
+	uint64_t cur = a->statics > DFZ__MEM_RESERVED ? a->statics :
+						       DFZ__MEM_RESERVED;
 	uint32_t i;
 
 	for (i = 0; i < a->nblocks; i++) {

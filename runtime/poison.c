@@ -4,7 +4,8 @@
  * From its ISSUE, the CPU-visible destination of a transfer (L2/L1) holds
  * a poison pattern until the engine moves its bytes there, so a read
  * before the wait sees wrong data in every build, whatever the schedule.
- * In an ASan build the destination is also poisoned for ASan until both
+ * When the program runs with ASan (built with -fsanitize=address, this
+ * library or not) the destination is also poisoned for ASan until both
  * the bytes landed (COMPLETE) and a wait that covers the transfer returned
  * (WAITED), so such a read is an invalid read at the user's line. Valgrind
  * gets the same view from vg.c. The engines' own copies go through
@@ -16,22 +17,31 @@
 #include "runtime_int.h"
 #include "dmafuzz/runtime_idma.h"
 
+/*
+ * ASan's manual poisoning, found at run time: the user's program links the
+ * ASan runtime when it is built with -fsanitize=address, whether or not
+ * this library was. Weak references stay NULL otherwise.
+ */
+void __asan_poison_memory_region(void const volatile *addr, size_t size)
+	__attribute__((weak));
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size)
+	__attribute__((weak));
+
 #if defined(__SANITIZE_ADDRESS__)
-#define DFZ_ASAN 1
+#define NO_ASAN __attribute__((no_sanitize("address")))
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define DFZ_ASAN 1
+#define NO_ASAN __attribute__((no_sanitize("address")))
 #endif
+#endif
+#ifndef NO_ASAN
+#define NO_ASAN
 #endif
 
-#ifdef DFZ_ASAN
-#include <sanitizer/asan_interface.h>
-#define NO_ASAN __attribute__((no_sanitize("address")))
-#else
-#define NO_ASAN
-#define ASAN_POISON_MEMORY_REGION(a, n) ((void)(a), (void)(n))
-#define ASAN_UNPOISON_MEMORY_REGION(a, n) ((void)(a), (void)(n))
-#endif
+static bool asan_on(void)
+{
+	return __asan_poison_memory_region && __asan_unpoison_memory_region;
+}
 
 /* Destinations tracked at once; more are filled but not poisoned (a
  * missed report, never a false one). */
@@ -58,11 +68,10 @@ struct dfz__poison {
 
 /* ---------------------------------------------------------- raw access */
 
-/* Byte loops through volatile pointers: not turned into a call to an
- * intercepted memmove, and not instrumented. */
+/* Byte loops through volatile pointers: never a call to a memmove that
+ * ASan intercepts (whatever code calls it), and not instrumented. */
 NO_ASAN static void raw_copy(void *dst, const void *src, size_t n)
 {
-#ifdef DFZ_ASAN
 	volatile uint8_t *d = dst;
 	const volatile uint8_t *s = src;
 
@@ -73,15 +82,12 @@ NO_ASAN static void raw_copy(void *dst, const void *src, size_t n)
 		for (size_t i = n; i-- > 0;)
 			d[i] = s[i];
 	}
-#else
-	memmove(dst, src, n);
-#endif
 }
 
-/* Plain memmove while nothing is poisoned (plan runs, ASan or not). */
+/* Plain memmove while nothing is poisoned (plan runs, any build). */
 void dfz__poison_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)
 {
-	if (rt->poison && rt->poison->n)
+	if (rt->poison && rt->poison->n && asan_on())
 		raw_copy(dst, src, n);
 	else
 		memmove(dst, src, n);
@@ -89,14 +95,10 @@ void dfz__poison_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)
 
 NO_ASAN static void raw_fill(uint8_t *dst, uint8_t byte, size_t n)
 {
-#ifdef DFZ_ASAN
 	volatile uint8_t *d = dst;
 
 	for (size_t i = 0; i < n; i++)
 		d[i] = byte;
-#else
-	memset(dst, byte, n);
-#endif
 }
 
 /* ------------------------------------------------------------- marks */
@@ -132,21 +134,22 @@ static void each_line(struct dfz_rt *rt, const struct mark *m, line_fn fn)
 
 static void fill_line(uint8_t *p, uint32_t n)
 {
-	raw_fill(p, DFZ_POISON_BYTE, n);
+	if (asan_on())
+		raw_fill(p, DFZ_POISON_BYTE, n);
+	else
+		memset(p, DFZ_POISON_BYTE, n);
 }
 
 static void poison_line(uint8_t *p, uint32_t n)
 {
-	(void)p;
-	(void)n;
-	ASAN_POISON_MEMORY_REGION(p, n);
+	if (asan_on())
+		__asan_poison_memory_region(p, n);
 }
 
 static void unpoison_line(uint8_t *p, uint32_t n)
 {
-	(void)p;
-	(void)n;
-	ASAN_UNPOISON_MEMORY_REGION(p, n);
+	if (asan_on())
+		__asan_unpoison_memory_region(p, n);
 }
 
 /* ISSUE: the destination on the CPU's side, line by line. A transfer
@@ -271,8 +274,9 @@ void dfz__poison_reset(struct dfz_rt *rt)
 {
 	if (!rt->poison)
 		return;
-	for (unsigned l = DFZ_L2; l <= DFZ_L1; l++)
-		ASAN_UNPOISON_MEMORY_REGION(rt->arena[l].base, rt->arena[l].cap);
+	for (unsigned l = DFZ_L2; l <= DFZ_L1 && asan_on(); l++)
+		__asan_unpoison_memory_region(rt->arena[l].base,
+					      rt->arena[l].cap);
 	rt->poison->n = 0;
 	rt->poison->seq = 0;
 }

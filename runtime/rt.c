@@ -280,6 +280,12 @@ int dfz__rt_wait(struct dfz_rt *rt, bool (*done)(const void *arg),
 	return 0;
 }
 
+void dfz_rt_poison_stop(struct dfz_rt *rt)
+{
+	rt->cfg.poison_inflight = false;
+	dfz__poison_reset(rt);
+}
+
 void dfz_rt_judge(struct dfz_rt *rt, bool on)
 {
 	if (on)

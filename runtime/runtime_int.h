@@ -83,6 +83,9 @@ struct dfz_block {
 struct dfz_arena {
 	uint8_t *base;        /* cap bytes of storage */
 	bool mapped;          /* placed at a fixed address (mmap): unmap */
+	uint32_t statics;     /* bytes at the start mapped by the program's
+			       * loader (its statics): kept, never refilled,
+			       * never allocated; page-rounded */
 	bool own_fill;        /* @fill is this arena's own (larger than the
 			       * shared template): free it */
 	const uint8_t *fill;  /* cap bytes: the fresh-arena template (shared

@@ -477,7 +477,7 @@ void dfz__vg_arena_reset(struct dfz_rt *rt, unsigned level)
 		a->block[i].vg = 0;
 	}
 	drop_marks_in(vg, level, 0, a->cap);
-	VALGRIND_MAKE_MEM_NOACCESS(a->base, a->cap);
+	VALGRIND_MAKE_MEM_NOACCESS(a->base + a->statics, a->cap - a->statics);
 }
 
 void dfz__vg_block_open(struct dfz_rt *rt, unsigned level, uint32_t start,

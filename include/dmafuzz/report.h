@@ -136,6 +136,35 @@ int dfz_minimize(struct dfz_exec *ex, const struct dfz_min_config *cfg,
 /** dfz_min_result_fini() - release @r's stream; accepts NULL. */
 void dfz_min_result_fini(struct dfz_min_result *r);
 
+/* The shrunk schedule of a drop-in test binary (dfz_minimize_exec()). */
+struct dfz_min_exec_result {
+	uint8_t *buf;                     /* caller owns; release with
+					   * dfz_min_exec_result_fini() */
+	size_t n;                         /* bytes of @buf */
+	size_t n_in;                      /* bytes of the input schedule */
+	uint64_t runs;                    /* runs of the binary */
+	char cls[32];                     /* the finding's class ... */
+	char site[160];                   /* ... and its site, file:line */
+};
+
+/**
+ * dfz_minimize_exec() - shrink the schedule @buf (@n bytes, borrowed) of
+ * the drop-in test binary @bin (include/dmafuzz/dropin.h), keeping its
+ * finding's class and site: each candidate is replayed by `@bin --json
+ * FILE` in a process of its own. Shorter prefixes, deleted spans of 8, 4,
+ * 2 and 1 bytes, and bytes lowered by bisection, repeated until none
+ * helps or @max_runs (0: DFZ_MIN_RUNS) runs were made. Deterministic.
+ * @out: filled; caller owns.
+ * Return: 0; DFZ_ENOENT when the input runs clean; DFZ_EINVAL when the
+ * binary cannot replay it (it does not run, or exits neither 0 nor 1);
+ * DFZ_ENOMEM.
+ */
+int dfz_minimize_exec(const char *bin, const uint8_t *buf, size_t n,
+		      uint64_t max_runs, struct dfz_min_exec_result *out);
+
+/** dfz_min_exec_result_fini() - release @r's schedule; accepts NULL. */
+void dfz_min_exec_result_fini(struct dfz_min_exec_result *r);
+
 /* ------------------------------------------------------------ triage */
 
 #define DFZ_FAULT_BEFORE 4            /* instructions shown before the fault */

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---------------------------------------------------------------- errors */
 
@@ -33,6 +34,12 @@ enum dfz_errno {
 	DFZ_ERRNO_MAP(DFZ_ERRNO_ENUM)
 #undef DFZ_ERRNO_ENUM
 };
+
+/**
+ * dfz_json_string() - write @s (NULL: empty) to @f as a JSON string, with
+ * its quotes; '"', '\\' and control bytes escaped.
+ */
+void dfz_json_string(const char *s, FILE *f);
 
 /**
  * dfz_strerror() - message for a DFZ_E* code (or "ok" for 0).
@@ -231,6 +238,11 @@ int dfz_rt_create(struct dfz_rt **out);
 struct dfz_rt_layout {
 	uintptr_t base[DFZ_NLEVELS]; /* fixed address of a level, 0: anywhere */
 	uint32_t cap[DFZ_NLEVELS];   /* arena bytes, 0: the default cap */
+	/* Bytes at the start of a fixed level that the program's loader
+	 * already mapped: its statics placed there (PI_L2, PI_CL_L1). They
+	 * are part of the level (engines move them, oracles see them) but
+	 * never refilled nor allocated; the arena is mapped after them. */
+	uint32_t statics[DFZ_NLEVELS];
 };
 
 /**
@@ -272,6 +284,14 @@ void dfz_rt_yield(struct dfz_rt *rt, enum dfz_yield where);
  * runtime's own code always is. Nests.
  */
 void dfz_rt_judge(struct dfz_rt *rt, bool on);
+
+/**
+ * dfz_rt_poison_stop() - the run's verdict is decided: every in-flight
+ * destination is the CPU's again for ASan, and nothing more is poisoned
+ * until the next reset (what user code does next is a consequence, not a
+ * new finding).
+ */
+void dfz_rt_poison_stop(struct dfz_rt *rt);
 
 /** dfz_rt_emit() - publish @ev (step and engine filled by the caller). */
 void dfz_rt_emit(struct dfz_rt *rt, const struct dfz_event *ev);

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `dmafuzz min --exec BINARY FILE`: shrink the schedule FILE of a drop-in
+ * test binary (the user's own code, include/dmafuzz/dropin.h) keeping the
+ * finding's class and site (dfz_minimize_exec()), write it, and say what
+ * it became: the class, the user's line, the bytes before and after and
+ * the command that replays it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dmafuzz/report.h"
+
+#define EXIT_NO_REPRO 4
+
+static int write_schedule(const char *path, const uint8_t *buf, size_t n)
+{
+	char tmp[4200];
+	FILE *f;
+	int bad;
+
+	snprintf(tmp, sizeof(tmp), "%.4096s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	if (!f)
+		return -1;
+	fwrite(buf, 1, n, f);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static void report(const char *bin, const char *input, const char *out,
+		   const struct dfz_min_exec_result *r, double secs, bool json)
+{
+	if (json) {
+		printf("{\"input\":\"%s\",\"exec\":\"%s\",\"output\":\"%s\","
+		       "\"class\":\"%s\",\"site\":\"%s\",\"bytes_in\":%zu,"
+		       "\"bytes_out\":%zu,\"runs\":%llu,\"seconds\":%.3f}\n",
+		       input, bin, out, r->cls, r->site, r->n_in, r->n,
+		       (unsigned long long)r->runs, secs);
+		return;
+	}
+	printf("INPUT:     %s\nEXEC:      %s\nCLASS:     %s\nSITE:      %s\n"
+	       "BEFORE:    %zu bytes\nAFTER:     %zu bytes\nRUNS:      %llu\n"
+	       "TIME:      %.3f s\nOUTPUT:    %s (replay: %s %s)\n", input, bin,
+	       r->cls, r->site, r->n_in, r->n, (unsigned long long)r->runs,
+	       secs, out, bin, out);
+}
+
+int cli_min_exec(const char *bin, const char *input, const uint8_t *buf,
+		 size_t n, uint64_t max_runs, const char *out, bool json)
+{
+	struct dfz_min_exec_result r;
+	struct timespec t0, t1;
+	char def[4096];
+	int rc;
+
+	if (access(bin, X_OK) != 0) {
+		cli_error("min", "cannot run '%s': %m", bin);
+		return EXIT_BAD_INPUT;
+	}
+	if (!out) {
+		snprintf(def, sizeof(def), "%.4000s.min", input);
+		out = def;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = dfz_minimize_exec(bin, buf, n, max_runs, &r);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (rc == DFZ_ENOENT) {
+		cli_error("min", "%s runs clean under %s: nothing to keep", input,
+			  bin);
+		return EXIT_NO_REPRO;
+	}
+	if (rc < 0) {
+		cli_error("min", "%s cannot replay %s: %s", bin, input,
+			  dfz_strerror(rc));
+		return rc == DFZ_ENOMEM ? EXIT_INTERNAL : EXIT_BAD_INPUT;
+	}
+	rc = EXIT_CLEAN;
+	if (write_schedule(out, r.buf, r.n) < 0) {
+		cli_error("min", "cannot write '%s': %m", out);
+		rc = EXIT_BAD_INPUT;
+	} else {
+		report(bin, input, out, &r, (double)(t1.tv_sec - t0.tv_sec) +
+		       (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9, json);
+	}
+	dfz_min_exec_result_fini(&r);
+	return rc;
+}

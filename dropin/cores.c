@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The cluster's cores as deterministic cooperative contexts (DROPIN 5):
+ * each core of a fork runs on a stack of its own (ucontext), and control
+ * passes between them only at switch points (a DMA call, a barrier, a
+ * core's end), the next core chosen by the caller's pick function, which
+ * draws from the schedule's bytes. One thread: valgrind and ASan see one
+ * program; every switch is announced to ASan (fiber annotations) and
+ * every stack to valgrind.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include "cores.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CORES_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CORES_ASAN 1
+#endif
+#endif
+
+#ifdef CORES_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define CORES_VG 1
+#endif
+#endif
+#ifndef CORES_VG
+#define VALGRIND_STACK_REGISTER(a, b) ((void)(a), (void)(b), 0u)
+#define VALGRIND_STACK_DEREGISTER(id) ((void)(id))
+#endif
+
+#define DEFAULT_STACK (256u << 10)
+#define GUARD 4096u
+
+enum core_state { C_IDLE, C_READY, C_BARRIER, C_DONE };
+
+struct core {
+	ucontext_t ctx;
+	uint8_t *stack;               /* usable stack, above its guard page */
+	unsigned vg_id;
+	uint8_t state;                /* enum core_state */
+	void *fake_stack;             /* ASan's, while switched away */
+};
+
+struct dfz__cores {
+	unsigned max;
+	size_t stack_bytes;
+	uint8_t *map;                 /* every stack with its guard */
+	struct core *core;
+	ucontext_t main_ctx;          /* the fork's caller */
+	void *main_fake;
+	const void *main_bottom;      /* its stack, as ASan saw it */
+	size_t main_size;
+	bool in_fork;
+	bool stuck;                   /* a barrier that cannot complete */
+	unsigned n;                   /* cores of the fork */
+	unsigned cur;
+	unsigned arrived;             /* at the barrier */
+	void (*fn)(void *);
+	void *arg;
+	dfz__cores_pick_fn pick;
+	void *pick_ctx;
+};
+
+/* ------------------------------------------------------------- switching */
+
+/* From the running context (@from_fake: where ASan keeps its fake stack;
+ * NULL when it ends for good) to core @to, or to the fork's caller when
+ * @to is -1. */
+static void switch_to(struct dfz__cores *c, ucontext_t *from, void **from_fake,
+		      int to)
+{
+	ucontext_t *dst = to < 0 ? &c->main_ctx : &c->core[to].ctx;
+#ifdef CORES_ASAN
+	const void *bottom = to < 0 ? c->main_bottom : c->core[to].stack;
+	size_t size = to < 0 ? c->main_size : c->stack_bytes;
+
+	__sanitizer_start_switch_fiber(from_fake, bottom, size);
+#else
+	(void)from_fake;
+#endif
+	if (to >= 0)
+		c->cur = (unsigned)to;
+	swapcontext(from, dst);
+#ifdef CORES_ASAN
+	__sanitizer_finish_switch_fiber(from_fake ? *from_fake : NULL, NULL,
+					NULL);
+#endif
+}
+
+/* The ready cores, in id order, into @ids; how many. */
+static unsigned ready(const struct dfz__cores *c, unsigned *ids)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < c->n; i++)
+		if (c->core[i].state == C_READY)
+			ids[n++] = i;
+	return n;
+}
+
+/* The next core to run, or -1 when none is ready. */
+static int next_core(struct dfz__cores *c)
+{
+	unsigned ids[64], n = ready(c, ids), k = 0;
+
+	if (n == 0)
+		return -1;
+	if (c->pick && n > 1) {
+		k = c->pick(c->pick_ctx, n);
+		if (k >= n)
+			k = n - 1;
+	}
+	return (int)ids[k];
+}
+
+/* Core @me gives up the processor: to the next ready core (itself, when
+ * it is the one picked), or back to the fork when none is ready. */
+static void reschedule(struct dfz__cores *c, unsigned me)
+{
+	int to = next_core(c);
+
+	if (to == (int)me)
+		return;
+	switch_to(c, &c->core[me].ctx, &c->core[me].fake_stack, to);
+}
+
+/* ------------------------------------------------------------------ cores */
+
+static struct dfz__cores *starting;
+
+static void core_main(void)
+{
+	struct dfz__cores *c = starting;
+	unsigned me = c->cur;
+	int to;
+
+#ifdef CORES_ASAN
+	{
+		const void *bottom;
+		size_t size;
+
+		/* The first core starts from the fork's caller: its stack. */
+		__sanitizer_finish_switch_fiber(NULL, &bottom, &size);
+		if (me == 0) {
+			c->main_bottom = bottom;
+			c->main_size = size;
+		}
+	}
+#endif
+	c->fn(c->arg);
+	c->core[me].state = C_DONE;
+	to = next_core(c);
+	/* This context ends for good: ASan drops its fake stack. */
+#ifdef CORES_ASAN
+	__sanitizer_start_switch_fiber(NULL,
+		to < 0 ? c->main_bottom : c->core[to].stack,
+		to < 0 ? c->main_size : c->stack_bytes);
+#endif
+	if (to >= 0)
+		c->cur = (unsigned)to;
+	setcontext(to < 0 ? &c->main_ctx : &c->core[to].ctx);
+}
+
+static int make_core(struct dfz__cores *c, unsigned i)
+{
+	struct core *k = &c->core[i];
+
+	if (getcontext(&k->ctx) < 0)
+		return DFZ_ENOMEM;
+	k->ctx.uc_stack.ss_sp = k->stack;
+	k->ctx.uc_stack.ss_size = c->stack_bytes;
+	k->ctx.uc_link = NULL;
+	makecontext(&k->ctx, core_main, 0);
+	k->state = C_READY;
+	k->fake_stack = NULL;
+	return 0;
+}
+
+int dfz__cores_create(unsigned max_cores, size_t stack_bytes,
+		      struct dfz__cores **out)
+{
+	struct dfz__cores *c;
+	size_t each;
+
+	if (!out || max_cores == 0 || max_cores > 64)
+		return DFZ_EINVAL;
+	stack_bytes = stack_bytes ? (stack_bytes + GUARD - 1) & ~(size_t)(GUARD - 1) :
+				    DEFAULT_STACK;
+	each = stack_bytes + GUARD;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return DFZ_ENOMEM;
+	c->core = calloc(max_cores, sizeof(*c->core));
+	c->map = mmap(NULL, each * max_cores, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!c->core || c->map == MAP_FAILED) {
+		c->map = c->map == MAP_FAILED ? NULL : c->map;
+		dfz__cores_destroy(c);
+		return DFZ_ENOMEM;
+	}
+	c->max = max_cores;
+	c->stack_bytes = stack_bytes;
+	for (unsigned i = 0; i < max_cores; i++) {
+		uint8_t *g = c->map + i * each;
+
+		mprotect(g, GUARD, PROT_NONE);
+		c->core[i].stack = g + GUARD;
+		c->core[i].vg_id = VALGRIND_STACK_REGISTER(c->core[i].stack,
+					c->core[i].stack + stack_bytes);
+	}
+	*out = c;
+	return 0;
+}
+
+void dfz__cores_destroy(struct dfz__cores *c)
+{
+	if (!c || c->in_fork)
+		return;
+	for (unsigned i = 0; c->map && i < c->max; i++)
+		VALGRIND_STACK_DEREGISTER(c->core[i].vg_id);
+	if (c->map)
+		munmap(c->map, (c->stack_bytes + GUARD) * c->max);
+	free(c->core);
+	free(c);
+}
+
+/* After a fork that left cores stuck at a barrier: their stacks are
+ * clean again for ASan (their frames will never return). */
+static void forget_stuck(struct dfz__cores *c)
+{
+	for (unsigned i = 0; i < c->n; i++) {
+		if (c->core[i].state == C_DONE)
+			continue;
+#ifdef CORES_ASAN
+		__asan_unpoison_memory_region(c->core[i].stack, c->stack_bytes);
+#endif
+		c->core[i].state = C_IDLE;
+	}
+}
+
+int dfz__cores_fork(struct dfz__cores *c, unsigned n, void (*fn)(void *),
+		    void *arg, dfz__cores_pick_fn pick, void *pick_ctx)
+{
+	int to;
+
+	if (!c || !fn || n == 0 || n > c->max || c->in_fork)
+		return DFZ_EINVAL;
+	c->n = n;
+	c->fn = fn;
+	c->arg = arg;
+	c->pick = pick;
+	c->pick_ctx = pick_ctx;
+	c->arrived = 0;
+	c->stuck = false;
+	for (unsigned i = 0; i < n; i++)
+		if (make_core(c, i) < 0)
+			return DFZ_ENOMEM;
+	c->in_fork = true;
+	starting = c;
+	to = 0;                      /* core 0 starts first */
+	switch_to(c, &c->main_ctx, &c->main_fake, to);
+	c->in_fork = false;
+	for (unsigned i = 0; i < n; i++)
+		if (c->core[i].state != C_DONE)
+			c->stuck = true;
+	if (c->stuck)
+		forget_stuck(c);
+	c->n = 0;
+	c->cur = 0;
+	return c->stuck ? DFZ_EHANG : 0;
+}
+
+unsigned dfz__cores_id(const struct dfz__cores *c)
+{
+	return c && c->in_fork ? c->cur : 0;
+}
+
+unsigned dfz__cores_count(const struct dfz__cores *c)
+{
+	return c && c->in_fork ? c->n : 1;
+}
+
+bool dfz__cores_in_fork(const struct dfz__cores *c)
+{
+	return c && c->in_fork;
+}
+
+void dfz__cores_yield(struct dfz__cores *c)
+{
+	if (!c || !c->in_fork)
+		return;
+	reschedule(c, c->cur);
+}
+
+/*
+ * The team barrier: the last core to arrive releases the others. A core
+ * that waits gives up the processor; when no core is ready, every
+ * unfinished one waits at a barrier that some returned core will never
+ * reach: control goes back to the fork, which reports the hang.
+ */
+int dfz__cores_barrier(struct dfz__cores *c)
+{
+	unsigned me;
+
+	if (!c || !c->in_fork)
+		return 0;
+	me = c->cur;
+	if (++c->arrived == c->n) {
+		c->arrived = 0;
+		for (unsigned i = 0; i < c->n; i++)
+			if (c->core[i].state == C_BARRIER)
+				c->core[i].state = C_READY;
+		reschedule(c, me);
+		return 0;
+	}
+	c->core[me].state = C_BARRIER;
+	reschedule(c, me);
+	return c->stuck ? DFZ_EHANG : 0;
+}

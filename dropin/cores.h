@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cluster's cores as deterministic cooperative contexts (dropin/
+ * cores.c): a fork runs a function on n cores, each on its own stack;
+ * control passes only at switch points, the next core chosen by a pick
+ * function (drawn from the schedule). Single-threaded.
+ */
+#ifndef DMAFUZZ_DROPIN_CORES_H
+#define DMAFUZZ_DROPIN_CORES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dmafuzz/runtime.h"
+
+struct dfz__cores;
+
+/* The index, in [0, @nready), of the ready core that runs next (the ready
+ * cores in core-id order). */
+typedef unsigned (*dfz__cores_pick_fn)(void *ctx, unsigned nready);
+
+/**
+ * dfz__cores_create() - room for forks of up to @max_cores cores (1..64),
+ * each with a stack of @stack_bytes (0: 256 KiB) and a guard page.
+ * @out: caller owns; release with dfz__cores_destroy().
+ * Return: 0, DFZ_EINVAL or DFZ_ENOMEM.
+ */
+int dfz__cores_create(unsigned max_cores, size_t stack_bytes,
+		      struct dfz__cores **out);
+
+/** dfz__cores_destroy() - release @c; accepts NULL; refused in a fork. */
+void dfz__cores_destroy(struct dfz__cores *c);
+
+/**
+ * dfz__cores_fork() - run @fn(@arg) on @n cores (ids 0..n-1) until every
+ * one returned. Core 0 starts; at each switch point @pick (NULL: the
+ * lowest ready id) chooses among the ready cores.
+ * Return: 0; DFZ_EINVAL for n 0 or above the maximum, a NULL @fn, or a
+ * fork from inside a fork; DFZ_EHANG when cores wait at a barrier that
+ * can never complete (another core returned): they are abandoned.
+ */
+int dfz__cores_fork(struct dfz__cores *c, unsigned n, void (*fn)(void *),
+		    void *arg, dfz__cores_pick_fn pick, void *pick_ctx);
+
+/** dfz__cores_id() - the running core's id; 0 outside a fork. */
+unsigned dfz__cores_id(const struct dfz__cores *c);
+
+/** dfz__cores_count() - the cores of the running fork; 1 outside one. */
+unsigned dfz__cores_count(const struct dfz__cores *c);
+
+/** dfz__cores_in_fork() - true while a fork runs. */
+bool dfz__cores_in_fork(const struct dfz__cores *c);
+
+/** dfz__cores_yield() - a switch point (a DMA call): the pick function
+ * may pass control to another ready core. No-op outside a fork. */
+void dfz__cores_yield(struct dfz__cores *c);
+
+/**
+ * dfz__cores_barrier() - the team barrier: returns once every core of the
+ * fork arrived. Return: 0 (at once outside a fork).
+ */
+int dfz__cores_barrier(struct dfz__cores *c);
+
+#endif /* DMAFUZZ_DROPIN_CORES_H */

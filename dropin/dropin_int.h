@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private interfaces of the drop-in layer: the one process-wide state the
+ * SDK-named entry points act on (the SDKs' calls carry no context), the
+ * schedule drawn from the run's bytes, and the record of call sites that
+ * turns an oracle's finding into the user's file:line.
+ */
+#ifndef DMAFUZZ_DROPIN_INT_H
+#define DMAFUZZ_DROPIN_INT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "dmafuzz/dropin.h"
+#include "dmafuzz/oracle.h"
+#include "cores.h"
+
+#define DFZ__DROPIN_SITES 4096   /* issue sites remembered per run */
+#define DFZ__DROPIN_KEYS 256     /* handles whose last issue is known */
+
+/* The schedule: a choice stream over the run's bytes. */
+struct dfz__sched {
+	const uint8_t *buf;
+	size_t n;
+	size_t at;
+};
+
+/* The last issue on one handle: a ram request, or an mchan TID. */
+struct dfz__key {
+	uint8_t engine;
+	const void *handle;
+	int64_t id;
+	int64_t xfer;
+};
+
+/* The verdict of one run, with the user's lines. */
+struct dfz__result {
+	struct dfz_finding finding;      /* cls NONE: clean */
+	struct dfz_site site;            /* the offending call */
+	struct dfz_site prior;           /* the earlier call it conflicts
+					  * with (file NULL: none) */
+	uint64_t steps;
+	uint32_t xfers;
+};
+
+struct dfz__dropin {
+	struct dfz_rt *rt;
+	struct dfz_oracles *set;
+	struct dfz__cores *cores;
+	struct dfz_observer oracles;     /* the set's observer */
+	struct dfz__sched sched;
+	bool in_run;                     /* a body is running */
+	bool fuzzing;                    /* a fuzz execution: abort() at the
+					  * first finding */
+	struct dfz_site cur;             /* the call being served */
+	bool sited;                      /* the finding's sites are set */
+	struct dfz__result res;
+	int64_t nissue;                  /* ISSUE events this run */
+	struct dfz_site issue_site[DFZ__DROPIN_SITES];
+	uint32_t nkeys;
+	struct dfz__key key[DFZ__DROPIN_KEYS];
+};
+
+/**
+ * dfz__dropin_get() - the process's drop-in state, created on first use
+ * (the memories mapped at the PULP addresses). A mapping that fails is
+ * the one unrecoverable set-up error: a one-line message on stderr, then
+ * exit(2).
+ */
+struct dfz__dropin *dfz__dropin_get(void);
+
+/** dfz__dropin_teardown() - release the state (at exit, or before a test
+ * sets up another); the next dfz__dropin_get() maps anew. */
+void dfz__dropin_teardown(void);
+
+/**
+ * dfz__dropin_run() - run @t once on the schedule @buf (@n bytes,
+ * borrowed for the call). @res: out.
+ */
+void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
+		     size_t n, struct dfz__result *res);
+
+/** dfz__dropin_take() - the next draw in [lo, hi] of the schedule; lo
+ * once the bytes ran out. */
+uint32_t dfz__dropin_take(struct dfz__dropin *d, uint32_t lo, uint32_t hi);
+
+/**
+ * dfz__dropin_enter() - an SDK entry point begins at @s: remember the site
+ * and let the schedule switch cores there. Return: the state, or NULL
+ * when no run is active (a call from outside a test body).
+ */
+struct dfz__dropin *dfz__dropin_enter(struct dfz_site s);
+
+/**
+ * dfz__dropin_fail() - a finding the layer itself sees at the current
+ * call (an address outside L1/L2, a call outside a body): recorded as the
+ * run's verdict when it is the first.
+ */
+void dfz__dropin_fail(struct dfz__dropin *d, enum dfz_class cls,
+		      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/** dfz__dropin_fork() - run @fn(@arg) on @n cores, the schedule picking
+ * the core that runs at each switch point. Return as dfz__cores_fork(). */
+int dfz__dropin_fork(struct dfz__dropin *d, unsigned n, void (*fn)(void *),
+		     void *arg);
+
+/** dfz__dropin_print() - @r for a person, or as one JSON object. */
+void dfz__dropin_print(const struct dfz__result *r, const char *name,
+		       bool json, FILE *f);
+
+/** dfz__dropin_sarif() - @r as a SARIF 2.1.0 log, locations relative to
+ * @srcroot (uriBaseId SRCROOT). Return 0 or DFZ_EINVAL. */
+int dfz__dropin_sarif(const struct dfz__result *r, const char *srcroot,
+		      FILE *f);
+
+#endif /* DMAFUZZ_DROPIN_INT_H */

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The test binary's three uses (DROPIN 1): bare runs of N schedules, the
+ * replay of schedule files, and one fuzz execution. Bad use of the binary
+ * is one line on stderr and exit status 2; a finding is exit status 1.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dropin_int.h"
+
+#define MAX_SCHEDULE (1u << 20)
+#define EXIT_FINDING 1
+#define EXIT_USAGE 2
+
+struct opts {
+	unsigned long runs;
+	unsigned long long seed;
+	bool json;
+	const char *sarif;
+	const char *srcroot;
+	const char *save;
+	int nfiles;
+	char **files;
+};
+
+static const char usage[] =
+	"usage: %s [options] [SCHEDULE...]\n"
+	"Runs the test body under the dmafuzz engines and oracles.\n"
+	"  no SCHEDULE      try --runs schedules (the empty one first); at the\n"
+	"                   first finding print it, save its schedule, exit 1\n"
+	"  SCHEDULE...      replay each schedule file and print its verdict\n"
+	"  -n, --runs N     schedules of a bare run (default 200)\n"
+	"  -s, --seed S     seed of the bare run's schedules (default 1)\n"
+	"  -o, --save FILE  where a bare run saves the finding's schedule\n"
+	"                   (default dropin-finding.bin)\n"
+	"      --json       one JSON object per verdict\n"
+	"      --sarif FILE also write the first finding as SARIF 2.1.0\n"
+	"      --srcroot DIR  SARIF locations are relative to DIR (default .)\n"
+	"  -h, --help       this text\n"
+	"Exit status: 0 clean, 1 a finding, 2 bad use.\n"
+	"Built with -fsanitize=fuzzer or afl-clang-fast, the same file is a\n"
+	"fuzz target whose input bytes are the schedule.\n";
+
+static int bad_use(const char *prog, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", prog);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see --help)\n");
+	return EXIT_USAGE;
+}
+
+static bool parse_num(const char *s, unsigned long long *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return errno == 0 && *end == 0;
+}
+
+/* The value of option @argv[*i]: the next argument. */
+static const char *value(int argc, char **argv, int *i)
+{
+	return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+static int parse_opt(struct opts *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+	unsigned long long n;
+
+	if (!strcmp(a, "--json")) {
+		o->json = true;
+	} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		printf(usage, argv[0]);
+		exit(0);
+	} else if (!strcmp(a, "-n") || !strcmp(a, "--runs")) {
+		if (!parse_num(v = value(argc, argv, i), &n) || n == 0)
+			return bad_use(argv[0], "--runs wants a count above 0, "
+				       "not '%s'", v ? v : "");
+		o->runs = (unsigned long)n;
+	} else if (!strcmp(a, "-s") || !strcmp(a, "--seed")) {
+		if (!parse_num(v = value(argc, argv, i), &o->seed))
+			return bad_use(argv[0], "--seed wants a number, not '%s'",
+				       v ? v : "");
+	} else if (!strcmp(a, "-o") || !strcmp(a, "--save") ||
+		   !strcmp(a, "--sarif") || !strcmp(a, "--srcroot")) {
+		if (!(v = value(argc, argv, i)))
+			return bad_use(argv[0], "%s wants a path", a);
+		*(a[2] == 'a' ? &o->sarif : a[3] == 'r' ? &o->srcroot :
+		  &o->save) = v;
+	} else {
+		return bad_use(argv[0], "unknown option '%s'", a);
+	}
+	return 0;
+}
+
+static int parse(struct opts *o, int argc, char **argv)
+{
+	*o = (struct opts){ .runs = 200, .seed = 1, .srcroot = ".",
+			    .save = "dropin-finding.bin" };
+	o->files = calloc((size_t)argc, sizeof(*o->files));
+	if (!o->files)
+		return bad_use(argv[0], "%s", "out of memory");
+	for (int i = 1; i < argc; i++) {
+		int rc;
+
+		if (argv[i][0] != '-' || !argv[i][1]) {
+			o->files[o->nfiles++] = argv[i];
+			continue;
+		}
+		rc = parse_opt(o, argc, argv, &i);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ schedules */
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Schedule @run of a bare run: empty for run 0, then random bytes. */
+static size_t make_schedule(uint64_t seed, unsigned long run, uint8_t *buf)
+{
+	uint64_t s = seed * 0x100000001b3ull + run;
+	size_t n = run ? 8 + (size_t)(splitmix(&s) % 249) : 0;
+
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (uint8_t)splitmix(&s);
+	return n;
+}
+
+static int save(const char *path, const uint8_t *buf, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(buf, 1, n, f) == n;
+
+	if (f && fclose(f) != 0)
+		ok = false;
+	return ok ? 0 : -1;
+}
+
+static int report(const struct opts *o, const struct dfz__result *r,
+		  const char *name, const char *prog)
+{
+	FILE *f;
+
+	dfz__dropin_print(r, name, o->json, stdout);
+	if (!o->sarif || r->finding.cls == DFZ_CLASS_NONE)
+		return 0;
+	f = fopen(o->sarif, "w");
+	if (!f || dfz__dropin_sarif(r, o->srcroot, f) < 0 || fclose(f) != 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, o->sarif,
+			strerror(errno));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int bare(const struct dfz_dropin_test *t, const struct opts *o,
+		const char *prog)
+{
+	static uint8_t buf[256];
+	struct dfz__result r;
+	char name[64];
+
+	for (unsigned long run = 0; run < o->runs; run++) {
+		size_t n = make_schedule(o->seed, run, buf);
+
+		dfz__dropin_run(t, buf, n, &r);
+		if (r.finding.cls == DFZ_CLASS_NONE)
+			continue;
+		snprintf(name, sizeof(name), "schedule %lu of seed %llu", run,
+			 o->seed);
+		if (save(o->save, buf, n) < 0) {
+			fprintf(stderr, "%s: cannot write %s: %s\n", prog,
+				o->save, strerror(errno));
+			return EXIT_USAGE;
+		}
+		if (!o->json)
+			printf("SCHEDULE: %s (replay: %s %s)\n", o->save, prog,
+			       o->save);
+		if (report(o, &r, name, prog))
+			return EXIT_USAGE;
+		return EXIT_FINDING;
+	}
+	if (o->json)
+		printf("{\"verdict\":\"clean\",\"runs\":%lu}\n", o->runs);
+	else
+		printf("VERDICT: clean (%lu schedules, seed %llu)\n", o->runs,
+		       o->seed);
+	return 0;
+}
+
+/* The whole of file @path, at most MAX_SCHEDULE bytes. */
+static uint8_t *load(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = f ? malloc(MAX_SCHEDULE + 1) : NULL;
+
+	if (!buf) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	*n = fread(buf, 1, MAX_SCHEDULE + 1, f);
+	if (ferror(f) || *n > MAX_SCHEDULE) {
+		errno = ferror(f) ? errno : EFBIG;
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static int replay(const struct dfz_dropin_test *t, const struct opts *o,
+		  const char *prog)
+{
+	int status = 0;
+
+	for (int i = 0; i < o->nfiles; i++) {
+		struct dfz__result r;
+		size_t n;
+		uint8_t *buf = load(o->files[i], &n);
+
+		if (!buf) {
+			fprintf(stderr, "%s: cannot read %s: %s\n", prog,
+				o->files[i], strerror(errno));
+			return EXIT_USAGE;
+		}
+		dfz__dropin_run(t, buf, n, &r);
+		free(buf);
+		if (report(o, &r, o->files[i], prog))
+			return EXIT_USAGE;
+		if (r.finding.cls != DFZ_CLASS_NONE)
+			status = EXIT_FINDING;
+	}
+	return status;
+}
+
+int dfz_dropin_main(const struct dfz_dropin_test *t, int argc, char **argv)
+{
+	const char *prog = argc > 0 ? argv[0] : "dropin";
+	struct opts o;
+	int rc = parse(&o, argc, argv);
+
+	if (rc == 0) {
+		dfz__dropin_get();
+		rc = o.nfiles ? replay(t, &o, prog) : bare(t, &o, prog);
+	}
+	free(o.files);
+	return rc;
+}
+
+void dfz_dropin_fuzz_init(void)
+{
+	dfz__dropin_get()->fuzzing = true;
+}
+
+int dfz_dropin_fuzz_one(const struct dfz_dropin_test *t, const uint8_t *data,
+			size_t n)
+{
+	struct dfz__result r;
+
+	dfz__dropin_get()->fuzzing = true;
+	dfz__dropin_run(t, data, n, &r);
+	return 0;
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The PMSIS cluster names on the drop-in's cores, and the cluster DMA
+ * (pi_cl_dma_*) on the mchan engine with pulpos's semantics: every
+ * command allocates a TID of its own and pushes under it; its wait waits
+ * that TID and frees it. A command whose local side is not in L1, or whose
+ * external side is not in L2, is dma.bad-address at the caller's line, never a crash.
+ */
+#include "dropin_int.h"
+#include "dmafuzz/dropin/pmsis.h"
+
+int dfz_dropin_core_id(void)
+{
+	struct dfz__dropin *d = dfz__dropin_get();
+
+	return (int)dfz__cores_id(d->cores);
+}
+
+int dfz_dropin_nb_cores(void)
+{
+	return DFZ_DROPIN_CORES;
+}
+
+void dfz_dropin_team_fork(struct dfz_site s, int nb_cores,
+			  void (*entry)(void *), void *arg)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	unsigned n = nb_cores <= 0 ? DFZ_DROPIN_CORES : (unsigned)nb_cores;
+	int rc;
+
+	if (!d)
+		return;
+	rc = dfz__dropin_fork(d, n, entry, arg);
+	d->cur = s;
+	if (rc == DFZ_EHANG)
+		dfz__dropin_fail(d, DFZ_CLASS_DMA_HANG,
+				 "pi_cl_team_fork(%u): a team barrier can never "
+				 "complete (a core returned while the others "
+				 "wait at it)", n);
+	else if (rc < 0)
+		dfz__dropin_fail(d, DFZ_CLASS_RT_ERRCODE,
+				 "pi_cl_team_fork(%d) cannot run: %s (expected "
+				 "1..%d cores, not from inside a fork)",
+				 nb_cores, dfz_strerror(rc), DFZ_DROPIN_CORES);
+}
+
+void dfz_dropin_team_barrier(struct dfz_site s)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	if (d)
+		dfz__cores_barrier(d->cores);
+}
+
+int dfz_dropin_send_task(struct dfz_site s, struct pi_device *device,
+			 struct pi_cluster_task *task)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	(void)device;
+	if (!d || !task || !task->entry)
+		return -1;
+	task->entry(task->arg);
+	return 0;
+}
+
+/* ---------------------------------------------------------- cluster DMA */
+
+/* [a, a+n) lies whole inside @level. */
+static bool inside(struct dfz_rt *rt, unsigned level, uint32_t a, uint64_t n)
+{
+	struct dfz_span sp;
+
+	return n <= UINT32_MAX &&
+	       dfz_mem_locate(rt, (void *)(uintptr_t)a, n ? (uint32_t)n : 1,
+			      &sp) && sp.level == level;
+}
+
+/* Bytes a side spans: @size in lines of @length, @stride apart. */
+static uint64_t span_of(uint32_t size, uint32_t stride, uint32_t length,
+			bool is_2d)
+{
+	uint64_t lines;
+
+	if (!is_2d || length == 0 || length >= size)
+		return size;
+	lines = (size + (uint64_t)length - 1) / length;
+	return (lines - 1) * stride + (size - (lines - 1) * length);
+}
+
+/* The pulpos command word: 1-D or 2-D on the external side, incrementing,
+ * a completion event to the core. */
+static struct dfz_mchan_transfer command(uint32_t ext, uint32_t loc,
+					 uint32_t size, uint32_t stride,
+					 uint32_t length, int is_2d,
+					 pi_cl_dma_dir_e dir)
+{
+	struct dfz_mchan_transfer t = {
+		.cmd = dfz_mchan_cmd(size, dir == PI_CL_DMA_DIR_EXT2LOC, 1, 0,
+				     is_2d != 0, 0, 1, 0),
+		.size = size,
+		.loc = (void *)(uintptr_t)loc,
+		.loc_size_1d = size,
+		.loc_stride_1d = size,
+		.ext = (void *)(uintptr_t)ext,
+		.ext_size_1d = is_2d ? length : size,
+		.ext_stride_1d = is_2d ? stride : size,
+	};
+
+	return t;
+}
+
+void dfz_dropin_cl_dma(struct dfz_site s, uint32_t ext, uint32_t loc,
+		       uint32_t size, uint32_t stride, uint32_t length,
+		       int is_2d, pi_cl_dma_dir_e dir, int *id)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz_mchan *m;
+	int tid;
+
+	if (!d)
+		return;
+	m = dfz_mchan_get(d->rt);
+	if (!inside(d->rt, DFZ_L1, loc, size) ||
+	    !inside(d->rt, DFZ_L2, ext, span_of(size, stride, length, is_2d))) {
+		dfz__dropin_fail(d, DFZ_CLASS_DMA_BAD_ADDRESS,
+				 "pi_cl_dma_cmd%s(ext 0x%x, loc 0x%x, size %u): "
+				 "expected ext inside L2 and loc inside L1",
+				 is_2d ? "_2d" : "", ext, loc, size);
+		return;
+	}
+	tid = dfz_mchan_transfer_get_id(m);
+	*id = tid;
+	if (tid < 0)
+		return; /* every counter taken: the tid oracle judges it */
+	if (is_2d)
+		dfz_mchan_transfer_push_2d(m, tid, command(ext, loc, size,
+			stride, length, is_2d, dir));
+	else
+		dfz_mchan_transfer_push_1d(m, tid, command(ext, loc, size,
+			stride, length, is_2d, dir));
+}
+
+void dfz_dropin_cl_dma_wait(struct dfz_site s, int id)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz_mchan *m;
+
+	if (!d)
+		return;
+	m = dfz_mchan_get(d->rt);
+	dfz_mchan_transfer_wait(m, id);
+	dfz_mchan_transfer_free(m, id);
+}
+
+/* pulpos's barrier: every command pushed so far is done. */
+void dfz_dropin_cl_dma_flush(struct dfz_site s)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz_mchan *m;
+	uint32_t tids;
+
+	if (!d)
+		return;
+	m = dfz_mchan_get(d->rt);
+	tids = dfz_mchan_tids(m);
+	for (int t = 0; t < DFZ_MCHAN_NTIDS; t++)
+		if (tids & (1u << t))
+			dfz_mchan_transfer_wait(m, t);
+}

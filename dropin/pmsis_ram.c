@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The PMSIS memory and cluster-RAM names (bsp/ram.h, pmsis.h) on the
+ * runtime: the L2/L1 allocators (redzones around every block), Deeploy's
+ * cl_ram_malloc over L3, and pi_cl_ram_copy(_2d) / pi_cl_ram_copy_wait on
+ * the ram engine, the caller's request being the driver's queue node.
+ * A local address outside L1/L2 is dma.bad-address at the caller's line.
+ */
+#include "dropin_int.h"
+#include "dmafuzz/dropin/bsp/ram.h"
+
+static const char *const level_names[] = { "L3", "L2", "L1" };
+
+void *dfz_dropin_malloc(struct dfz_site s, int level, uint32_t size)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	void *p = NULL;
+
+	if (!d || (level != DFZ_L2 && level != DFZ_L1))
+		return NULL;
+	if (dfz_local_alloc(d->rt, (enum dfz_level)level, size, &p) < 0)
+		return NULL;
+	return p;
+}
+
+void dfz_dropin_free(struct dfz_site s, int level, void *ptr, uint32_t size)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz_span sp;
+
+	(void)size;
+	if (!d || !ptr)
+		return;
+	if (!dfz_mem_locate(d->rt, ptr, 1, &sp) || sp.level != level ||
+	    dfz_local_free(d->rt, ptr) < 0)
+		dfz__dropin_fail(d, DFZ_CLASS_DEV_MISUSE,
+				 "free of %p, which is not a live %s block "
+				 "(expected a pointer the %s allocator returned)",
+				 ptr, level_names[level % 3],
+				 level_names[level % 3]);
+}
+
+void *dfz_dropin_ram_malloc(struct dfz_site s, uint32_t size)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	uint32_t off;
+
+	if (!d || dfz_l3_alloc(d->rt, size, &off) < 0)
+		return NULL;
+	return (void *)(uintptr_t)off;
+}
+
+void dfz_dropin_ram_free(struct dfz_site s, void *ptr, uint32_t size)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	(void)size;
+	if (d && dfz_l3_free(d->rt, (uint32_t)(uintptr_t)ptr) < 0)
+		dfz__dropin_fail(d, DFZ_CLASS_DEV_MISUSE,
+				 "cl_ram_free of 0x%x, which is not a live L3 "
+				 "block (expected an address cl_ram_malloc "
+				 "returned)", (unsigned)(uintptr_t)ptr);
+}
+
+struct pi_device *dfz_dropin_ram_device(void)
+{
+	static struct pi_device ram;
+
+	return &ram;
+}
+
+int dfz_dropin_l3_write(uint32_t l3, const void *src, uint32_t n)
+{
+	return dfz_l3_write(dfz__dropin_get()->rt, l3, src, n) < 0 ? -1 : 0;
+}
+
+int dfz_dropin_l3_read(uint32_t l3, void *dst, uint32_t n)
+{
+	return dfz_l3_read(dfz__dropin_get()->rt, l3, dst, n) < 0 ? -1 : 0;
+}
+
+void dfz_dropin_ram_copy(struct dfz_site s, struct pi_device *device,
+			 uint32_t ram_addr, void *addr, uint32_t size,
+			 uint32_t stride, uint32_t length, int ext2loc,
+			 int is_2d, pi_cl_ram_req_t *req)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz_ram *ram;
+	int rc;
+
+	(void)device;
+	if (!d)
+		return;
+	ram = dfz_ram_get(d->rt);
+	rc = is_2d ? dfz_ram_copy_2d(ram, ram_addr, addr, size, stride, length,
+				     ext2loc, req) :
+		     dfz_ram_copy(ram, ram_addr, addr, size, ext2loc, req);
+	if (rc == DFZ_EFAULT)
+		dfz__dropin_fail(d, DFZ_CLASS_DMA_BAD_ADDRESS,
+				 "pi_cl_ram_copy%s: local address %p is outside "
+				 "L1/L2 (expected a buffer from pi_l2_malloc or "
+				 "pmsis_l1_malloc)", is_2d ? "_2d" : "", addr);
+	else if (rc < 0)
+		dfz__dropin_fail(d, DFZ_CLASS_RT_ERRCODE,
+				 "pi_cl_ram_copy%s(size %u, length %u) cannot "
+				 "be queued: %s", is_2d ? "_2d" : "", size,
+				 length, dfz_strerror(rc));
+}
+
+void dfz_dropin_ram_wait(struct dfz_site s, pi_cl_ram_req_t *req)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	if (d)
+		dfz_ram_wait_on(dfz_ram_get(d->rt), req);
+}

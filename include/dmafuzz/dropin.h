@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dmafuzz drop-in: the user-code harness (DROPIN.md 1, 7). The user's own
+ * code, compiled against the SDK-named headers of include/dmafuzz/dropin/
+ * (pmsis.h, bsp/ram.h), drives the runtime's engines; every oracle judges
+ * the run, and every finding names the user's source lines.
+ *
+ * A test file holds a body and one DFZ_DROPIN_MAIN(body, arg) line, which
+ * gives one binary that
+ *   - run bare, tries N schedules (the empty one first) and exits 0 when
+ *     all are clean, 1 at the first finding (its schedule saved), 2 on bad
+ *     use;
+ *   - given schedule files, replays each and prints its verdict;
+ *   - built with -fsanitize=fuzzer (libFuzzer) or afl-clang-fast (AFL++),
+ *     is a fuzz target whose input bytes are the schedule.
+ *
+ * A schedule is a choice stream: the engines' latency and bandwidth, the
+ * engine steps at each yield point (every DMA call and wait), and the core
+ * that runs next at each switch point. When the bytes run out every draw
+ * takes its simplest value: no steps at yields (waits drain the engine),
+ * one core at a time in core order.
+ */
+#ifndef DMAFUZZ_DROPIN_H
+#define DMAFUZZ_DROPIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dmafuzz/runtime.h"
+
+/* Where the drop-in maps the cluster's memories (the PULP memory map). */
+#define DFZ_DROPIN_L1_BASE 0x10000000u
+#define DFZ_DROPIN_L2_BASE 0x1C000000u
+#define DFZ_DROPIN_L1_SIZE (256u << 10)
+#define DFZ_DROPIN_L2_SIZE (1536u << 10)
+#define DFZ_DROPIN_CORES 8             /* cores of the cluster */
+
+/* A call site of the user's code: every entry point receives its own. */
+struct dfz_site {
+	const char *file;
+	int line;
+	const char *func;
+};
+
+#define DFZ_SITE ((struct dfz_site){ __FILE__, __LINE__, __func__ })
+
+/* What DFZ_DROPIN_MAIN() registers: the body run once per schedule. */
+struct dfz_dropin_test {
+	void (*body)(void *arg);
+	void *arg;
+	const char *file;                /* the test file (__FILE__) */
+};
+
+/**
+ * dfz_dropin_main() - the test binary's main: bare runs, schedule replay,
+ * and the options (--help lists them). @t: borrowed.
+ * Return: the exit status (0 clean, 1 finding, 2 bad use).
+ */
+int dfz_dropin_main(const struct dfz_dropin_test *t, int argc, char **argv);
+
+/**
+ * dfz_dropin_fuzz_one() - one fuzz execution: @data (@n bytes, borrowed)
+ * is the schedule. A finding is printed to stderr and ends the process
+ * with abort(), as the fuzzers expect. Return: 0.
+ */
+int dfz_dropin_fuzz_one(const struct dfz_dropin_test *t, const uint8_t *data,
+			size_t n);
+
+/**
+ * dfz_dropin_fuzz_init() - the one-time set-up of a fuzz target (the
+ * memories mapped, the oracles made), before the fuzzer forks or loops:
+ * LLVMFuzzerInitialize and AFL++'s deferred fork server call it.
+ */
+void dfz_dropin_fuzz_init(void);
+
+/*
+ * Test-body helpers (not SDK names): the host's view of L3, to put a
+ * tensor there before the code under test runs and read it back after,
+ * as a board's loader and debugger would. Return 0, or -1 when the range
+ * is outside L3.
+ */
+int dfz_dropin_l3_write(uint32_t l3, const void *src, uint32_t n);
+int dfz_dropin_l3_read(uint32_t l3, void *dst, uint32_t n);
+
+/**
+ * dfz_dropin_check() - the test body's own verdict: when @ok is false the
+ * run is a finding of class data.mismatch at the caller's line, with
+ * @what as its message (a golden check that failed). Use via
+ * DFZ_DROPIN_CHECK(cond).
+ */
+void dfz_dropin_check(struct dfz_site s, int ok, const char *what);
+#define DFZ_DROPIN_CHECK(cond) dfz_dropin_check(DFZ_SITE, !!(cond), #cond)
+
+/*
+ * DFZ_DROPIN_MAIN(body, arg) - the entry points of a test binary. Under
+ * afl-clang-fast, main is AFL++'s persistent loop over the shared-memory
+ * input; otherwise main is weak, so that libFuzzer's own main (linked in
+ * with -fsanitize=fuzzer) takes its place.
+ */
+#define DFZ__DROPIN_TEST(body, arg)                                          \
+	static const struct dfz_dropin_test dfz__dropin_test = {             \
+		(body), (arg), __FILE__ };                                   \
+	int LLVMFuzzerInitialize(int *dfz__argc, char ***dfz__argv);         \
+	int LLVMFuzzerInitialize(int *dfz__argc, char ***dfz__argv)          \
+	{                                                                    \
+		(void)dfz__argc;                                             \
+		(void)dfz__argv;                                             \
+		dfz_dropin_fuzz_init();                                      \
+		return 0;                                                    \
+	}                                                                    \
+	int LLVMFuzzerTestOneInput(const uint8_t *dfz__d, size_t dfz__n);    \
+	int LLVMFuzzerTestOneInput(const uint8_t *dfz__d, size_t dfz__n)     \
+	{                                                                    \
+		return dfz_dropin_fuzz_one(&dfz__dropin_test, dfz__d, dfz__n); \
+	}
+
+#ifdef __AFL_COMPILER
+#define DFZ_DROPIN_MAIN(body, arg)                                           \
+	DFZ__DROPIN_TEST(body, arg)                                          \
+	__AFL_FUZZ_INIT();                                                   \
+	int main(int argc, char **argv)                                      \
+	{                                                                    \
+		unsigned char *dfz__buf;                                     \
+		if (argc > 1)                                                \
+			return dfz_dropin_main(&dfz__dropin_test, argc, argv); \
+		dfz_dropin_fuzz_init();                                      \
+		__AFL_INIT();                                                \
+		dfz__buf = __AFL_FUZZ_TESTCASE_BUF;                          \
+		while (__AFL_LOOP(10000))                                    \
+			LLVMFuzzerTestOneInput(dfz__buf,                     \
+				(size_t)__AFL_FUZZ_TESTCASE_LEN);            \
+		return 0;                                                    \
+	}
+#else
+#define DFZ_DROPIN_MAIN(body, arg)                                           \
+	DFZ__DROPIN_TEST(body, arg)                                          \
+	int main(int argc, char **argv) __attribute__((weak));               \
+	int main(int argc, char **argv)                                      \
+	{                                                                    \
+		return dfz_dropin_main(&dfz__dropin_test, argc, argv);       \
+	}
+#endif
+
+#endif /* DMAFUZZ_DROPIN_H */

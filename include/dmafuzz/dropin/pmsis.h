@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dmafuzz drop-in for PMSIS (pulp-sdk pmsis_api): the cluster DMA
+ * (pi_cl_dma_*, pulpos semantics on dmafuzz's mchan engine: each command
+ * takes a TID of its own, which its wait frees), memory (pi_l2_malloc,
+ * pmsis_l1_malloc, pi_cl_l1_malloc and the PI_L2 / PI_CL_L1 / PI_L1
+ * placement attributes) and the cluster (pi_core_id, pi_cl_team_fork,
+ * pi_cl_team_barrier, pi_cluster_task, pi_cluster_send_task_to_cl).
+ *
+ * Each SDK name is a macro over a dfz_dropin_* function that also gets the
+ * caller's file, line and function (struct dfz_site), so that a finding
+ * names the user's line. Addresses the SDK carries as uint32_t stay
+ * uint32_t: L1 and L2 live at the PULP addresses (0x10000000,
+ * 0x1C000000), so the (uint32_t) casts of 32-bit code round-trip. Build
+ * with `pkg-config --cflags dmafuzz-dropin`: it also silences the
+ * pointer/int size warnings that such casts raise on a 64-bit host.
+ */
+#ifndef DMAFUZZ_DROPIN_PMSIS_H
+#define DMAFUZZ_DROPIN_PMSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dmafuzz/dropin.h"
+
+/* --------------------------------------------------------------- device */
+
+struct pi_device {
+	void *config;
+	void *data;
+	int id;
+};
+
+/* --------------------------------------------------------------- memory */
+
+/* Placement of statics, as the SDK's linker script does: sections that
+ * the drop-in's link flags (pkg-config --libs dmafuzz-dropin) put at the
+ * start of L2 and of the cluster's L1, so that the engines move them and
+ * the oracles see them like any L2/L1 byte. The fabric controller's own
+ * L1 is SoC-side memory: the model keeps it in L2. */
+#define PI_L2 __attribute__((section("dfz_l2"), aligned(8)))
+#define PI_FC_L1 __attribute__((section("dfz_l2"), aligned(8)))
+#define PI_L1 __attribute__((section("dfz_l1"), aligned(8)))
+#define PI_CL_L1 __attribute__((section("dfz_l1"), aligned(8)))
+
+void *dfz_dropin_malloc(struct dfz_site s, int level, uint32_t size);
+void dfz_dropin_free(struct dfz_site s, int level, void *ptr, uint32_t size);
+
+#define pi_l2_malloc(size) dfz_dropin_malloc(DFZ_SITE, DFZ_L2, (uint32_t)(size))
+#define pi_l2_free(ptr, size)                                                 \
+	dfz_dropin_free(DFZ_SITE, DFZ_L2, (ptr), (uint32_t)(size))
+#define pmsis_l2_malloc(size) pi_l2_malloc(size)
+#define pmsis_l2_malloc_free(ptr, size) pi_l2_free((ptr), (size))
+#define pmsis_l1_malloc(size)                                                 \
+	dfz_dropin_malloc(DFZ_SITE, DFZ_L1, (uint32_t)(size))
+#define pmsis_l1_malloc_free(ptr, size)                                       \
+	dfz_dropin_free(DFZ_SITE, DFZ_L1, (ptr), (uint32_t)(size))
+#define pi_cl_l1_malloc(dev, size)                                            \
+	((void)(dev), dfz_dropin_malloc(DFZ_SITE, DFZ_L1, (uint32_t)(size)))
+#define pi_cl_l1_free(dev, ptr, size)                                         \
+	((void)(dev), dfz_dropin_free(DFZ_SITE, DFZ_L1, (ptr), (uint32_t)(size)))
+
+/* -------------------------------------------------------------- cluster */
+
+struct pi_cluster_task {
+	void (*entry)(void *arg);
+	void *arg;
+	void *stacks;
+	uint32_t stack_size;
+	uint32_t slave_stack_size;
+	int nb_cores;
+};
+
+int dfz_dropin_core_id(void);
+int dfz_dropin_nb_cores(void);
+void dfz_dropin_team_fork(struct dfz_site s, int nb_cores,
+			  void (*entry)(void *), void *arg);
+void dfz_dropin_team_barrier(struct dfz_site s);
+int dfz_dropin_send_task(struct dfz_site s, struct pi_device *device,
+			 struct pi_cluster_task *task);
+
+static inline int pi_core_id(void) { return dfz_dropin_core_id(); }
+static inline int pi_cl_cluster_nb_cores(void) { return dfz_dropin_nb_cores(); }
+
+static inline struct pi_cluster_task *
+pi_cluster_task(struct pi_cluster_task *task, void (*entry)(void *), void *arg)
+{
+	*task = (struct pi_cluster_task){ .entry = entry, .arg = arg };
+	return task;
+}
+
+#define pi_cl_team_fork(nb_cores, entry, arg)                                 \
+	dfz_dropin_team_fork(DFZ_SITE, (nb_cores), (entry), (arg))
+#define pi_cl_team_barrier() dfz_dropin_team_barrier(DFZ_SITE)
+#define pi_cluster_send_task_to_cl(dev, task)                                 \
+	dfz_dropin_send_task(DFZ_SITE, (dev), (task))
+#define pi_cluster_send_task(dev, task) pi_cluster_send_task_to_cl(dev, task)
+
+/* ---------------------------------------------------------- cluster DMA */
+
+typedef enum {
+	PI_CL_DMA_DIR_LOC2EXT = 0,
+	PI_CL_DMA_DIR_EXT2LOC = 1,
+} pi_cl_dma_dir_e;
+
+/* A command: the TID its push took (pulpos pos/implem/dma.h). */
+typedef struct pi_cl_dma_cmd_s {
+	int id;
+	struct pi_cl_dma_cmd_s *next;
+} pi_cl_dma_cmd_t;
+
+/* A copy as pi_cl_dma_memcpy() takes it. */
+typedef struct pi_cl_dma_copy_s {
+	uint32_t ext;
+	uint32_t loc;
+	uint32_t id;
+	uint16_t size;
+	pi_cl_dma_dir_e dir;
+	uint8_t merge;
+	uint32_t stride;
+	uint32_t length;
+} pi_cl_dma_copy_t;
+
+typedef pi_cl_dma_copy_t pi_cl_dma_copy_2d_t;
+
+void dfz_dropin_cl_dma(struct dfz_site s, uint32_t ext, uint32_t loc,
+		       uint32_t size, uint32_t stride, uint32_t length,
+		       int is_2d, pi_cl_dma_dir_e dir, int *id);
+void dfz_dropin_cl_dma_wait(struct dfz_site s, int id);
+void dfz_dropin_cl_dma_flush(struct dfz_site s);
+
+#define DFZ__ADDR(a) ((uint32_t)(uintptr_t)(a))
+
+#define pi_cl_dma_cmd(ext, loc, size, dir, cmd)                               \
+	dfz_dropin_cl_dma(DFZ_SITE, DFZ__ADDR(ext), DFZ__ADDR(loc), (size), 0, \
+			  0, 0, (dir), &(cmd)->id)
+#define pi_cl_dma_cmd_2d(ext, loc, size, stride, length, dir, cmd)            \
+	dfz_dropin_cl_dma(DFZ_SITE, DFZ__ADDR(ext), DFZ__ADDR(loc), (size),   \
+			  (stride), (length), 1, (dir), &(cmd)->id)
+#define pi_cl_dma_cmd_wait(cmd) dfz_dropin_cl_dma_wait(DFZ_SITE, (cmd)->id)
+#define pi_cl_dma_memcpy(copy)                                                \
+	dfz_dropin_cl_dma(DFZ_SITE, (copy)->ext, (copy)->loc, (copy)->size, 0, \
+			  0, 0, (copy)->dir, (int *)&(copy)->id)
+#define pi_cl_dma_memcpy_2d(copy)                                             \
+	dfz_dropin_cl_dma(DFZ_SITE, (copy)->ext, (copy)->loc, (copy)->size,   \
+			  (copy)->stride, (copy)->length, 1, (copy)->dir,     \
+			  (int *)&(copy)->id)
+#define pi_cl_dma_wait(copy)                                                  \
+	dfz_dropin_cl_dma_wait(DFZ_SITE, (int)((pi_cl_dma_copy_t *)(copy))->id)
+#define pi_cl_dma_flush() dfz_dropin_cl_dma_flush(DFZ_SITE)
+
+#endif /* DMAFUZZ_DROPIN_PMSIS_H */

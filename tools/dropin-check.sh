@@ -1,0 +1,215 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# make dropin-check: every example under examples/ built against the
+# drop-in headers, library and pkg-config file as `make install` lays them
+# out (under ROOT), run bare, and its verdict compared with the one its
+# `expect` file names. Each line of examples/<name>/expect is
+#   variant; sources; mode; class; site
+# mode:  plain     gcc and clang (when present) at -Wall -Wextra -Werror,
+#                  the bare run's JSON verdict must have that class (an
+#                  extended regex; "clean" for none)
+#        asan      clang with ASan: the run must end in an ASan report
+#        valgrind  the gcc build under memcheck: an invalid read
+#        fuzz      clang -fsanitize=fuzzer (libFuzzer) with ASan and UBSan,
+#                  -runs=FUZZ_RUNS executions: clean, or the class (its
+#                  finding report on stderr) for a flagged variant
+# site:  FILE:MARK, the line of FILE holding "dfz-expect: MARK", which the
+#        verdict (plain) or the report (asan, valgrind) must name; "-" for
+#        none.
+# schedule: hex bytes of one schedule to replay instead of the bare run
+#        (asan, valgrind and plain modes), e.g. one where the engine
+#        finishes a transfer long before the code waits for it.
+# -m picks the modes to run (default plain,asan,valgrind); -f sets
+# FUZZ_RUNS (default 100000).
+# Usage: dropin-check.sh -r ROOT [-n RUNS] [-m MODES] [-f FUZZ_RUNS] DIR...
+set -u
+usage() { echo "usage: dropin-check.sh -r ROOT [-n RUNS] [-m MODES] [-f N] DIR..." >&2; exit 2; }
+root=
+runs=200
+modes=plain,asan,valgrind
+fuzz_runs=100000
+while getopts r:n:m:f: o; do
+	case $o in
+	r) root=$OPTARG ;;
+	n) runs=$OPTARG ;;
+	m) modes=$OPTARG ;;
+	f) fuzz_runs=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ -n "$root" ] && [ $# -gt 0 ] || usage
+root=$(cd "$root" && pwd) || exit 2
+pc=$(find "$root" -name dmafuzz-dropin.pc | head -n 1)
+[ -n "$pc" ] || { echo "dropin-check: no dmafuzz-dropin.pc under $root" >&2; exit 2; }
+pkgconf() { PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_PATH=$(dirname "$pc") \
+	pkg-config "$@"; }
+flags=$(pkgconf --cflags --libs dmafuzz-dropin) || exit 2
+# Fuzz builds link the library built for coverage when it is installed.
+fuzz_flags=$(pkgconf --cflags --libs dmafuzz-dropin-fuzz 2>/dev/null) ||
+	fuzz_flags=$flags
+out=$root/dropin
+rm -rf "$out"
+mkdir -p "$out"
+pass=0
+fail=0
+
+trim() { printf '%s' "$1" | sed 's/^ *//; s/ *$//'; }
+
+# The line number of "dfz-expect: MARK" in FILE.
+mark_line() { grep -n "dfz-expect: $2\\b" "$1" | head -n 1 | cut -d: -f1; }
+
+build() { # CC BIN DIR SOURCES EXTRA...
+	cc=$1 bin=$2 dir=$3 srcs=$4
+	shift 4
+	set -- $(for s in $srcs; do printf '%s ' "$dir/$s"; done) "$@"
+	f=$flags
+	[ "$mode" = fuzz ] && f=$fuzz_flags
+	"$cc" -std=c11 -g -Wall -Wextra -Werror "$@" -o "$bin" $f \
+		> "$bin.build" 2>&1
+}
+
+# The value of "key" in the one-line JSON verdict of FILE.
+json_str() { sed -n "s/.*\"$2\":\"\\([^\"]*\\)\".*/\\1/p" "$1" | head -n 1; }
+json_site() { sed -n 's/.*"site":{"file":"\([^"]*\)","line":\([0-9]*\).*/\1:\2/p' "$1"; }
+
+judge_plain() { # BIN CLASS SITE
+	"$1" --json $(run_args "$1" "$runs") > "$1.out" 2> "$1.err"
+	rc=$?
+	j_verdict=$(json_str "$1.out" verdict)
+	j_class=$(json_str "$1.out" class)
+	[ "$j_verdict" = clean ] && j_class=clean
+	if ! printf '%s\n' "$j_class" | grep -Eqx "$2"; then
+		echo "expected $2, got ${j_class:-nothing} (exit $rc)"
+		sed 's/^/    /' "$1.out" "$1.err" | head -n 8
+		return 1
+	fi
+	[ "$3" = - ] && return 0
+	got=$(json_site "$1.out")
+	case $got in
+	*"$3") return 0 ;;
+	esac
+	echo "expected the finding at $3, got ${got:-no site}"
+	return 1
+}
+
+# The arguments of a run: the bare run's, or the schedule file of $1.
+run_args() { # BIN COUNT
+	if [ -n "$sched" ]; then
+		printf '%s' "$sched" | sed 's/\(..\)/\\x\1/g' |
+			xargs -0 printf > "$1.sched"
+		printf '%s' "$1.sched"
+	else
+		printf -- '-n %s -o %s' "$2" "$1.finding"
+	fi
+}
+
+judge_report() { # BIN MODE CLASS SITE: the report names the site
+	case $2 in
+	asan) "$1" $(run_args "$1" "$runs") > "$1.out" 2> "$1.err"
+	      want="ERROR: AddressSanitizer" ;;
+	valgrind) valgrind -q --error-exitcode=99 "$1" $(run_args "$1" 20) \
+		      > "$1.out" 2> "$1.err"
+	      want="Invalid read" ;;
+	esac
+	rc=$?
+	if [ "$3" = clean ]; then
+		[ "$rc" -eq 0 ] && ! grep -q "$want" "$1.err" && return 0
+		echo "expected a clean run (exit $rc)"
+		sed 's/^/    /' "$1.out" "$1.err" | head -n 8
+		return 1
+	fi
+	if ! grep -q "$want" "$1.err"; then
+		echo "expected \"$want\" on stderr"
+		sed 's/^/    /' "$1.out" "$1.err" | head -n 8
+		return 1
+	fi
+	[ "$4" = - ] || grep -q "$4" "$1.err" && return 0
+	echo "expected the report to name $4"
+	return 1
+}
+
+judge_fuzz() { # BIN CLASS
+	mkdir -p "$1.corpus"
+	t0=$(date +%s%N)
+	"$1" -runs="$fuzz_runs" -seed=1 -max_len=256 -artifact_prefix="$1." \
+		"$1.corpus" > "$1.out" 2> "$1.err"
+	rc=$?
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	execs=$(sed -n 's/^#\([0-9]*\).*DONE.*/\1/p' "$1.err" | tail -n 1)
+	cov=$(sed -n 's/^#[0-9]*.*DONE *cov: \([0-9]*\).*/\1/p' "$1.err" | tail -n 1)
+	if [ "$2" = clean ]; then
+		[ "$rc" -eq 0 ] && echo "clean over ${execs:-?} executions in" \
+			"$ms ms, cov ${cov:-?}" && return 0
+		echo "expected clean, exit $rc"
+		grep -E "CLASS|AT|ERROR" "$1.err" | head -n 5 | sed 's/^/    /'
+		return 1
+	fi
+	got=$(sed -n 's/^CLASS: //p' "$1.err" | head -n 1)
+	if [ "$rc" -ne 0 ] && printf '%s\n' "$got" | grep -Eqx "$2"; then
+		echo "found $got in $ms ms"
+		return 0
+	fi
+	echo "expected $2, got ${got:-nothing} (exit $rc)"
+	return 1
+}
+
+check_line() { # DIR LINE
+	dir=$1
+	IFS=';' read -r variant srcs mode class site sched <<EOF
+$2
+EOF
+	variant=$(trim "$variant"); srcs=$(trim "$srcs"); mode=$(trim "$mode")
+	class=$(trim "$class"); site=$(trim "$site"); sched=$(trim "${sched:-}")
+	if [ "$site" != - ]; then
+		line=$(mark_line "$dir/${site%%:*}" "${site#*:}")
+		site="$(basename "${site%%:*}"):$line"
+	fi
+	name=$(basename "$dir")-$variant${sched:+-sched}
+	case $mode in
+	plain) ccs="gcc"; command -v clang > /dev/null 2>&1 && ccs="gcc clang"
+	       extra= ;;
+	asan) ccs=gcc; command -v clang > /dev/null 2>&1 && ccs=clang
+	      extra="-fsanitize=address,undefined -fno-omit-frame-pointer" ;;
+	valgrind) ccs=gcc; extra= ;;
+	fuzz) ccs=clang
+	      extra="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined" ;;
+	*) echo "dropin-check: $dir/expect: unknown mode '$mode'" >&2; exit 2 ;;
+	esac
+	case ",$modes," in
+	*",$mode,"*) ;;
+	*) return 0 ;;
+	esac
+	for cc in $ccs; do
+		bin=$out/$name-$mode-$cc
+		if ! build "$cc" "$bin" "$dir" "$srcs" $extra; then
+			res="FAIL: does not build"
+			sed 's/^/    /' "$bin.build" | head -n 6 > "$bin.why"
+		elif [ "$mode" = fuzz ]; then
+			judge_fuzz "$bin" "$class" > "$bin.why" &&
+				res="ok: $(cat "$bin.why")" || res=FAIL
+		elif [ "$mode" = plain ]; then
+			judge_plain "$bin" "$class" "$site" > "$bin.why" &&
+				res="ok: $class$( [ "$site" = - ] || echo " at $site")" || res=FAIL
+		else
+			judge_report "$bin" "$mode" "$class" "$site" \
+				> "$bin.why" && res="ok: $mode $class $site" ||
+				res=FAIL
+		fi
+		printf '%-34s %-8s %-6s %s\n' "$name" "$mode" "$cc" "$res"
+		case $res in
+		ok*) pass=$((pass + 1)) ;;
+		*) fail=$((fail + 1)); cat "$bin.why" ;;
+		esac
+	done
+}
+
+for dir in "$@"; do
+	[ -f "$dir/expect" ] || continue
+	while IFS= read -r l; do
+		case $l in ''|'#'*) continue ;; esac
+		check_line "$dir" "$l"
+	done < "$dir/expect"
+done
+echo "dropin-check: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
