@@ -13,7 +13,7 @@ dropin-check: $(LIB) $(CLI) | deps-memcheck
 	rm -rf $(DROPIN_ROOT)
 	$(MAKE) --no-print-directory install PREFIX=/usr/local FUZZLIB=0 \
 	    DESTDIR=$(abspath $(DROPIN_ROOT)) > /dev/null
-	sh tools/dropin-check.sh -r $(DROPIN_ROOT) -n $(DROPIN_RUNS) \
+	sh tools/dropin-check.sh -r $(DROPIN_ROOT) -c $(CLI) -n $(DROPIN_RUNS) \
 	    $(DROPIN_EXAMPLES)
 
 # The bench's drop-in target (make bench): seed 000's fixed loop, its
@@ -41,7 +41,7 @@ bench-build: $(FZ)/afl/dropin $(FZ)/libfuzzer/dropin $(FZ)/seeds/dropin/.stamp
 # example as a libFuzzer target (against libdmafuzz-fuzz.a when installed)
 # for DROPIN_FUZZ_RUNS executions: the fixed variants clean, the flagged
 # ones caught.
-DROPIN_FUZZ_RUNS ?= 100000
+DROPIN_FUZZ_RUNS ?= 20000
 .PHONY: dropin-fuzz-smoke
 fuzz-smoke: dropin-fuzz-smoke
 dropin-fuzz-smoke: $(LIB) $(CLI) | deps-libfuzzer

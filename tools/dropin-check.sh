@@ -12,7 +12,8 @@
 #        valgrind  the gcc build under memcheck: an invalid read
 #        fuzz      clang -fsanitize=fuzzer (libFuzzer) with ASan and UBSan,
 #                  -runs=FUZZ_RUNS executions: clean, or the class (its
-#                  finding report on stderr) for a flagged variant
+#                  finding report on stderr; asan:KIND for an ASan report,
+#                  a read of an in-flight destination) of a flagged one
 # site:  FILE:MARK, the line of FILE holding "dfz-expect: MARK", which the
 #        verdict (plain) or the report (asan, valgrind) must name; "-" for
 #        none.
@@ -21,16 +22,22 @@
 #        finishes a transfer long before the code waits for it.
 # -m picks the modes to run (default plain,asan,valgrind); -f sets
 # FUZZ_RUNS (default 100000).
-# Usage: dropin-check.sh -r ROOT [-n RUNS] [-m MODES] [-f FUZZ_RUNS] DIR...
+# With -c DMAFUZZ, each flagged plain variant (its gcc build) also gets a
+# 48-byte schedule that reproduces its finding shrunk by `dmafuzz min
+# --exec`, which must keep the class and the line and not grow it.
+# Usage: dropin-check.sh -r ROOT [-c DMAFUZZ] [-n RUNS] [-m MODES]
+#                        [-f FUZZ_RUNS] DIR...
 set -u
 usage() { echo "usage: dropin-check.sh -r ROOT [-n RUNS] [-m MODES] [-f N] DIR..." >&2; exit 2; }
 root=
+cli=
 runs=200
 modes=plain,asan,valgrind
 fuzz_runs=100000
-while getopts r:n:m:f: o; do
+while getopts r:c:n:m:f: o; do
 	case $o in
 	r) root=$OPTARG ;;
+	c) cli=$OPTARG ;;
 	n) runs=$OPTARG ;;
 	m) modes=$OPTARG ;;
 	f) fuzz_runs=$OPTARG ;;
@@ -146,12 +153,51 @@ judge_fuzz() { # BIN CLASS
 		return 1
 	fi
 	got=$(sed -n 's/^CLASS: //p' "$1.err" | head -n 1)
+	# A read of an in-flight destination ends the run in ASan first.
+	[ -n "$got" ] || got=$(sed -n \
+		's/.*ERROR: AddressSanitizer: \([a-z-]*\).*/asan:\1/p' "$1.err" |
+		head -n 1)
 	if [ "$rc" -ne 0 ] && printf '%s\n' "$got" | grep -Eqx "$2"; then
 		echo "found $got in $ms ms"
 		return 0
 	fi
 	echo "expected $2, got ${got:-nothing} (exit $rc)"
 	return 1
+}
+
+# `dmafuzz min --exec` on a 48-byte schedule of BIN with the finding of
+# CLASS at SITE: it reproduces, and shrinks keeping both.
+judge_min() { # BIN CLASS SITE
+	i=0
+	: > "$1.long"
+	while [ $i -lt 48 ]; do
+		printf "\\$(printf '%03o' $(( (i * 37 + 11) % 256 )))" >> "$1.long"
+		i=$((i + 1))
+	done
+	"$1" --json "$1.long" > "$1.lout" 2>&1
+	if [ "$(json_str "$1.lout" class)" = "" ]; then
+		echo "min: the 48-byte schedule does not reproduce"
+		return 1
+	fi
+	"$cli" min --exec "$1" --json -o "$1.min" "$1.long" > "$1.mout" 2>&1 ||
+		{ echo "min: exit $?"; sed 's/^/    /' "$1.mout"; return 1; }
+	m_class=$(json_str "$1.mout" class)
+	m_site=$(json_str "$1.mout" site)
+	m_in=$(sed -n 's/.*"bytes_in":\([0-9]*\).*/\1/p' "$1.mout")
+	m_out=$(sed -n 's/.*"bytes_out":\([0-9]*\).*/\1/p' "$1.mout")
+	ok=1
+	printf '%s\n' "$m_class" | grep -Eqx "$2" || ok=0
+	if [ "$3" != - ]; then
+		case $m_site in *"$3") ;; *) ok=0 ;; esac
+	fi
+	[ "${m_out:-1}" -le "${m_in:-0}" ] || ok=0
+	"$1" "$1.min" > /dev/null 2>&1
+	[ $? -eq 1 ] || ok=0
+	if [ $ok = 0 ]; then
+		echo "min: kept $m_class at $m_site, $m_in -> $m_out bytes"
+		return 1
+	fi
+	echo "min $m_in -> $m_out bytes"
 }
 
 check_line() { # DIR LINE
@@ -191,6 +237,11 @@ EOF
 		elif [ "$mode" = plain ]; then
 			judge_plain "$bin" "$class" "$site" > "$bin.why" &&
 				res="ok: $class$( [ "$site" = - ] || echo " at $site")" || res=FAIL
+			if [ "$res" != FAIL ] && [ -n "$cli" ] && [ "$cc" = gcc ] &&
+			   [ "$class" != clean ] && [ -z "$sched" ]; then
+				judge_min "$bin" "$class" "$site" > "$bin.why" &&
+					res="$res, $(cat "$bin.why")" || res=FAIL
+			fi
 		else
 			judge_report "$bin" "$mode" "$class" "$site" \
 				> "$bin.why" && res="ok: $mode $class $site" ||

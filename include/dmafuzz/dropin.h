@@ -115,6 +115,7 @@ void dfz_dropin_check(struct dfz_site s, int ok, const char *what);
 	}
 
 #ifdef __AFL_COMPILER
+#include <unistd.h> /* read(), in __AFL_FUZZ_TESTCASE_LEN */
 #define DFZ_DROPIN_MAIN(body, arg)                                           \
 	DFZ__DROPIN_TEST(body, arg)                                          \
 	__AFL_FUZZ_INIT();                                                   \
