@@ -354,7 +354,12 @@ struct dfz_ram;
 struct dfz_ram_req {
 	struct dfz_ram *device; /* engine the request was issued on */
 	void *addr;             /* L2 side, contiguous */
-	uint32_t ram_addr;      /* L3 offset */
+	union {
+		uint32_t ram_addr;      /* L3 offset */
+		uint32_t pi_ram_addr;   /* the same, by the PMSIS name
+					 * (pi_cl_ram_req_t), which generated
+					 * code may set or read */
+	};
 	uint32_t size;          /* total bytes */
 	uint32_t stride;        /* RAM side: line start to next line start */
 	uint32_t length;        /* bytes per line */

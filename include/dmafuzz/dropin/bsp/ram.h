@@ -17,8 +17,10 @@
 
 #include "dmafuzz/dropin/pmsis.h"
 
-/* The request: the ram engine's own node type (runtime.h). Its fields are
- * the driver's; code reads .size at most, as Deeploy's guards do. */
+/* The request: the ram engine's own node type (runtime.h), with the
+ * members pulp-sdk's struct pi_cl_ram_req_s has and generated code touches
+ * (addr, pi_ram_addr, size, stride, length, ext2loc, is_2d, done, next):
+ * Deeploy's guards read and clear .size, older templates fill the rest. */
 typedef struct dfz_ram_req pi_cl_ram_req_t;
 
 void dfz_dropin_ram_copy(struct dfz_site s, struct pi_device *device,
