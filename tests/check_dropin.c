@@ -387,6 +387,92 @@ START_TEST(test_json_sites)
 }
 END_TEST
 
+/* ------------------------------------------------------------ the team */
+
+static uint8_t *team_tile;
+static uint32_t team_l3;
+static int order[64], norder;
+
+/* Each core loads its eighth of the tile on its own request, waits, and
+ * meets the others at the barrier; core 0 then checks the whole tile. */
+static void team_kernel(void *arg)
+{
+	int id = pi_core_id();
+	pi_cl_ram_req_t req;
+	uint8_t host[N];
+
+	(void)arg;
+	if (norder < 64)
+		order[norder++] = id;
+	pi_cl_ram_copy(get_ram_ptr(), team_l3 + id * (N / 8),
+		       team_tile + id * (N / 8), N / 8, 1, &req);
+	if (norder < 64)
+		order[norder++] = id;
+	pi_cl_ram_copy_wait(&req);
+	pi_cl_team_barrier();
+	if (id == 0) {
+		dfz_dropin_l3_read(team_l3, host, N);
+		DFZ_DROPIN_CHECK(memcmp(team_tile, host, N) == 0);
+	}
+}
+
+static void body_team(void *arg)
+{
+	(void)arg;
+	team_l3 = l3_pattern(N);
+	team_tile = pi_l2_malloc(N);
+	norder = 0;
+	pi_cl_team_fork(pi_cl_cluster_nb_cores(), team_kernel, NULL);
+}
+
+START_TEST(test_team_fork)
+{
+	uint8_t sched[64];
+	int first[64], nfirst;
+	bool differs = false;
+
+	ck_assert_int_eq(run(body_team, NULL, 0).finding.cls, DFZ_CLASS_NONE);
+	/* The empty schedule: one core at a time, in core order. */
+	for (int i = 0; i < 16; i++)
+		ck_assert_int_eq(order[i], i / 2);
+	memcpy(first, order, sizeof(first));
+	nfirst = norder;
+	for (unsigned k = 1; k < 40; k++) {
+		for (unsigned i = 0; i < sizeof(sched); i++)
+			sched[i] = (uint8_t)(i * 59 + k * 17);
+		ck_assert_int_eq(run(body_team, sched, sizeof(sched))
+					 .finding.cls, DFZ_CLASS_NONE);
+		differs |= norder != nfirst ||
+			   memcmp(order, first, sizeof(first)) != 0;
+	}
+	ck_assert_msg(differs, "no schedule changed the interleaving");
+}
+END_TEST
+
+/* A core that leaves the team before the barrier: a hang, at the fork. */
+static void team_deserter(void *arg)
+{
+	(void)arg;
+	if (pi_core_id() != 3)
+		pi_cl_team_barrier();
+}
+
+static void body_deserter(void *arg)
+{
+	(void)arg;
+	want_line = __LINE__ + 1;
+	pi_cl_team_fork(8, team_deserter, NULL);
+}
+
+START_TEST(test_team_barrier_hang)
+{
+	struct dfz__result r = run(body_deserter, NULL, 0);
+
+	ck_assert_str_eq(dfz_class_name(r.finding.cls), "dma.hang");
+	ck_assert_int_eq(r.site.line, want_line);
+}
+END_TEST
+
 /* --------------------------------------------------------- determinism */
 
 START_TEST(test_same_bytes_same_verdict)
@@ -421,6 +507,8 @@ Suite *suite_dropin(void)
 	tcase_add_test(tc, test_cldma_clean);
 	tcase_add_test(tc, test_same_bytes_same_verdict);
 	tcase_add_test(tc, test_sarif_locations);
+	tcase_add_test(tc, test_team_fork);
+	tcase_add_test(tc, test_team_barrier_hang);
 	tcase_add_test(tc, test_json_sites);
 	suite_add_tcase(s, tc);
 	return s;
