@@ -4,8 +4,11 @@
  * UIs. One rule per bug class seen (its id is the class id), one result per
  * bucket: located at the first symbolized frame of a signal crash (file and
  * line, under %SRCROOT%), else at the minimized plan; the reproducer, the
- * plan and the emitted C as related locations and attachments; the bucket
- * signature as a partial fingerprint, so a rerun matches its alerts.
+ * plan and the emitted C as related locations and attachments, under
+ * TRIAGEROOT (the triage directory the buckets hang off, an absolute
+ * file: URI in originalUriBaseIds), so that a code-scanning UI can place
+ * them; the bucket signature as a partial fingerprint, so a rerun matches
+ * its alerts.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,9 +52,14 @@ static const struct {
 	{ "crash", "A signal in the runtime." },
 };
 
+/* The base ids: artifacts point at these, and compare by address. */
+static const char SRCROOT[] = "%SRCROOT%";
+static const char TRIAGEROOT[] = "TRIAGEROOT";
+
 struct artifact {
 	char uri[URI_MAX];
-	bool src;                         /* under %SRCROOT% */
+	const char *base;                 /* SRCROOT, TRIAGEROOT, or NULL: an
+					   * absolute file: URI */
 	const char *what;                 /* description */
 };
 
@@ -83,17 +91,17 @@ static size_t rule_index(struct sarif *s, const char *cls)
 	return i;
 }
 
-/* The index of artifact @uri, added when new. */
-static size_t artifact_index(struct sarif *s, const char *uri, bool src,
-			     const char *what)
+/* The index of artifact @uri (relative to @base), added when new. */
+static size_t artifact_index(struct sarif *s, const char *uri,
+			     const char *base, const char *what)
 {
 	size_t i;
 
 	for (i = 0; i < s->nart; i++)
-		if (s->art[i].src == src && !strcmp(s->art[i].uri, uri))
+		if (s->art[i].base == base && !strcmp(s->art[i].uri, uri))
 			return i;
 	snprintf(s->art[i].uri, URI_MAX, "%s", uri);
-	s->art[i].src = src;
+	s->art[i].base = base;
 	s->art[i].what = what;
 	s->nart++;
 	return i;
@@ -119,8 +127,8 @@ static void artifact_location(struct sarif *s, size_t idx)
 	dfz__jw_key(w, "artifactLocation");
 	dfz__jw_open(w, '{');
 	dfz__jw_kstr(w, "uri", s->art[idx].uri);
-	if (s->art[idx].src)
-		dfz__jw_kstr(w, "uriBaseId", "%SRCROOT%");
+	if (s->art[idx].base)
+		dfz__jw_kstr(w, "uriBaseId", s->art[idx].base);
 	dfz__jw_knum(w, "index", (double)idx);
 	dfz__jw_close(w, '}');
 }
@@ -139,9 +147,40 @@ static size_t source_artifact(struct sarif *s, const char *file)
 	char uri[URI_MAX] = "file://";
 
 	if (file[0] != '/')
-		return artifact_index(s, file, true, "source file");
+		return artifact_index(s, file, SRCROOT, "source file");
 	snprintf(uri + 7, sizeof(uri) - 7, "%s", file);
-	return artifact_index(s, uri, false, "source file");
+	return artifact_index(s, uri, NULL, "source file");
+}
+
+/* @p percent-encoded into @out (RFC 3986: all but the unreserved bytes
+ * and '/'). */
+static char *uri_path(const char *p, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (; *p && n + 4 < len; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || strchr("/._-~", c))
+			out[n++] = (char)c;
+		else
+			n += (size_t)snprintf(out + n, len - n, "%%%02X", c);
+	}
+	out[n] = 0;
+	return out;
+}
+
+/* A file of a bucket: @rel hangs off the triage directory, TRIAGEROOT. */
+static size_t triage_artifact(struct sarif *s, const char *rel,
+			      const char *what)
+{
+	char uri[URI_MAX];
+
+	while (rel[0] == '.' && rel[1] == '/')
+		rel += 2;
+	return artifact_index(s, uri_path(rel, uri, sizeof(uri)), TRIAGEROOT,
+			      what);
 }
 
 /* The physical location of @b's result: its source frame, else its plan. */
@@ -285,19 +324,13 @@ static void result_properties(struct dfz__jw *w, const struct dfz__bucket *b)
 static void result(struct sarif *s, const struct dfz__bucket *b)
 {
 	struct dfz__jw *w = &s->w;
-	char uri[URI_MAX], text[1024], fp[256];
+	char text[1024], fp[256];
 	size_t idx[3];
 
-	idx[0] = artifact_index(s, dfz__artifact_uri(s->c, b->reproducer, uri,
-						     sizeof(uri)),
-				false, "minimized reproducer (bare stream)");
-	idx[1] = artifact_index(s, dfz__artifact_uri(s->c, b->plan, uri,
-						     sizeof(uri)),
-				false, "minimized reproducer plan");
-	idx[2] = b->c ? artifact_index(s, dfz__artifact_uri(s->c, b->c, uri,
-							    sizeof(uri)),
-				       false, "standalone C reproducer")
-		      : 0;
+	idx[0] = triage_artifact(s, b->reproducer,
+				 "minimized reproducer (bare stream)");
+	idx[1] = triage_artifact(s, b->plan, "minimized reproducer plan");
+	idx[2] = b->c ? triage_artifact(s, b->c, "standalone C reproducer") : 0;
 	dfz__jw_open(w, '{');
 	dfz__jw_kstr(w, "ruleId", b->cls);
 	dfz__jw_knum(w, "ruleIndex", (double)rule_index(s, b->cls));
@@ -358,11 +391,11 @@ static void artifacts(struct sarif *s)
 		dfz__jw_key(w, "location");
 		dfz__jw_open(w, '{');
 		dfz__jw_kstr(w, "uri", s->art[i].uri);
-		if (s->art[i].src)
-			dfz__jw_kstr(w, "uriBaseId", "%SRCROOT%");
+		if (s->art[i].base)
+			dfz__jw_kstr(w, "uriBaseId", s->art[i].base);
 		dfz__jw_close(w, '}');
 		message(w, "description", s->art[i].what);
-		if (!s->art[i].src) {
+		if (s->art[i].base != SRCROOT) {
 			dfz__jw_key(w, "roles");
 			dfz__jw_open(w, '[');
 			dfz__jw_str(w, "attachment");
@@ -377,23 +410,18 @@ static void artifacts(struct sarif *s)
  * them, so the tool and artifacts can be written first. */
 static void collect(struct sarif *s)
 {
-	char uri[URI_MAX], func[256], file[1024];
+	char func[256], file[1024];
 	unsigned long line;
 
 	for (size_t i = 0; i < s->c->tr.nb; i++) {
 		const struct dfz__bucket *b = &s->c->tr.b[i];
 		const struct dfz_json *fr = dfz_json_get(b->signal, "frames");
 
-		artifact_index(s, dfz__artifact_uri(s->c, b->reproducer, uri,
-						    sizeof(uri)),
-			       false, "minimized reproducer (bare stream)");
-		artifact_index(s, dfz__artifact_uri(s->c, b->plan, uri,
-						    sizeof(uri)),
-			       false, "minimized reproducer plan");
+		triage_artifact(s, b->reproducer,
+				"minimized reproducer (bare stream)");
+		triage_artifact(s, b->plan, "minimized reproducer plan");
 		if (b->c)
-			artifact_index(s, dfz__artifact_uri(s->c, b->c, uri,
-							    sizeof(uri)),
-				       false, "standalone C reproducer");
+			triage_artifact(s, b->c, "standalone C reproducer");
 		rule_index(s, b->cls);
 		for (size_t k = 0; k < dfz_json_len(fr); k++)
 			if (dfz__frame_split(dfz_json_str(dfz_json_at(fr, k)),
@@ -401,6 +429,30 @@ static void collect(struct sarif *s)
 					     sizeof(file), &line))
 				source_artifact(s, file);
 	}
+}
+
+/* TRIAGEROOT: the triage directory, as an absolute file: URI when its
+ * real path is known (a SARIF consumer resolves the reproducers' URIs
+ * against it). */
+static void triage_root(struct sarif *s)
+{
+	struct dfz__jw *w = &s->w;
+	const char *abs = s->c->tr.base_abs;
+	char uri[URI_MAX] = "file://";
+	size_t n;
+
+	dfz__jw_key(w, TRIAGEROOT);
+	dfz__jw_open(w, '{');
+	if (abs && abs[0] == '/') {
+		uri_path(abs, uri + 7, sizeof(uri) - 8);
+		n = strlen(uri);
+		if (uri[n - 1] != '/')
+			snprintf(uri + n, sizeof(uri) - n, "/");
+		dfz__jw_kstr(w, "uri", uri);
+	}
+	message(w, "description", "The triage directory: every bucket's "
+		"reproducer, plan and C program hangs off it.");
+	dfz__jw_close(w, '}');
 }
 
 static void run_body(struct sarif *s)
@@ -411,10 +463,11 @@ static void run_body(struct sarif *s)
 	driver(s);
 	dfz__jw_key(w, "originalUriBaseIds");
 	dfz__jw_open(w, '{');
-	dfz__jw_key(w, "%SRCROOT%");
+	dfz__jw_key(w, SRCROOT);
 	dfz__jw_open(w, '{');
 	message(w, "description", "The root of the dmafuzz source tree.");
 	dfz__jw_close(w, '}');
+	triage_root(s);
 	dfz__jw_close(w, '}');
 	artifacts(s);
 	dfz__jw_key(w, "results");

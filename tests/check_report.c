@@ -332,6 +332,39 @@ static void check_result(const struct dfz_json *run, const struct dfz_json *r)
 	}
 }
 
+/* Every location of every result is relative to a base id that
+ * originalUriBaseIds defines; TRIAGEROOT is an absolute directory URI. */
+static void check_base_ids(const struct dfz_json *run)
+{
+	const struct dfz_json *res = dfz_json_get(run, "results");
+	const char *root = str_at(run, "originalUriBaseIds.TRIAGEROOT.uri");
+
+	ck_assert_ptr_nonnull(root);
+	ck_assert_int_eq(strncmp(root, "file:///", 8), 0);
+	ck_assert_int_eq(root[strlen(root) - 1], '/');
+	ck_assert_ptr_nonnull(strstr(root, "/triage/"));
+	for (size_t i = 0; i < dfz_json_len(res); i++) {
+		const struct dfz_json *r = dfz_json_at(res, i);
+		const struct dfz_json *rel = dfz_json_get(r, "relatedLocations");
+
+		for (size_t k = 0; k <= dfz_json_len(rel); k++) {
+			const struct dfz_json *loc = k == 0 ?
+				path_get(r, "locations.0") : dfz_json_at(rel, k - 1);
+			const char *uri = str_at(loc, "physicalLocation."
+						 "artifactLocation.uri");
+			const char *base = str_at(loc, "physicalLocation."
+						  "artifactLocation.uriBaseId");
+
+			ck_assert_ptr_nonnull(uri);
+			ck_assert_ptr_nonnull(base);
+			ck_assert_int_ne(uri[0], '/');
+			ck_assert_int_ne(strncmp(uri, "../", 3), 0);
+			ck_assert_ptr_nonnull(dfz_json_get(dfz_json_get(run,
+				"originalUriBaseIds"), base));
+		}
+	}
+}
+
 static void check_sarif(const char *path)
 {
 	struct dfz_json *s = parse_file(path);
@@ -354,12 +387,17 @@ static void check_sarif(const char *path)
 		check_result(run, dfz_json_at(dfz_json_get(run, "results"), i));
 	/* b01: no signal, located at its plan; b02: at the faulting frame. */
 	ck_assert_str_eq(str_at(run, "results.0.ruleId"), "handle.reuse");
+	/* The reproducers hang off TRIAGEROOT, which a consumer resolves: a
+	 * relative path under it, never one that leaves it. */
 	ck_assert_str_eq(str_at(run, "results.0.locations.0.physicalLocation."
 				"artifactLocation.uri"),
-			 "triage/buckets/b01/repro.plan");
+			 "buckets/b01/repro.plan");
+	ck_assert_str_eq(str_at(run, "results.0.locations.0.physicalLocation."
+				"artifactLocation.uriBaseId"), "TRIAGEROOT");
 	ck_assert_str_eq(str_at(run, "results.0.relatedLocations.2."
 				"physicalLocation.artifactLocation.uri"),
-			 "triage/buckets/b01/repro.c");
+			 "buckets/b01/repro.c");
+	check_base_ids(run);
 	ck_assert_str_eq(str_at(run, "results.1.ruleId"), "crash");
 	ck_assert_str_eq(str_at(run, "results.1.locations.0.physicalLocation."
 				"artifactLocation.uri"), "runtime/host.c");
@@ -481,9 +519,12 @@ START_TEST(test_report_outputs)
 		struct dfz_json *s = parse_file(OUT "/c/report/findings.sarif");
 
 		ck_assert_ptr_nonnull(strstr(m, "plan `../triage/buckets/b01/repro.plan`"));
+		/* SARIF: the same path under TRIAGEROOT wherever the
+		 * report is written; no "..". */
 		ck_assert_str_eq(str_at(s, "runs.0.results.0.relatedLocations.0."
 					"physicalLocation.artifactLocation.uri"),
-				 "../triage/buckets/b01/repro.bin");
+				 "buckets/b01/repro.bin");
+		check_base_ids(path_get(s, "runs.0"));
 		free(m);
 		dfz_json_free(s);
 	}
