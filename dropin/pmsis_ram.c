@@ -79,6 +79,32 @@ int dfz_dropin_l3_read(uint32_t l3, void *dst, uint32_t n)
 	return dfz_l3_read(dfz__dropin_get()->rt, l3, dst, n) < 0 ? -1 : 0;
 }
 
+/* ram_write(dest L3, src, n) or ram_read(dest, src L3, n): a copy between
+ * L3 and CPU memory that is over when it returns. */
+void dfz_dropin_ram_load(struct dfz_site s, void *dest, const void *src,
+			 size_t size, int to_l3)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	int rc;
+
+	if (!d)
+		return;
+	if (size > UINT32_MAX)
+		rc = DFZ_ERANGE;
+	else if (to_l3)
+		rc = dfz_l3_write(d->rt, (uint32_t)(uintptr_t)dest, src,
+				  (uint32_t)size);
+	else
+		rc = dfz_l3_read(d->rt, (uint32_t)(uintptr_t)src, dest,
+				 (uint32_t)size);
+	if (rc < 0)
+		dfz__dropin_fail(d, DFZ_CLASS_DMA_BAD_ADDRESS,
+				 "%s of %zu bytes at L3 0x%x: outside L3 "
+				 "(expected an address cl_ram_malloc returned)",
+				 to_l3 ? "ram_write" : "ram_read", size,
+				 (unsigned)(uintptr_t)(to_l3 ? dest : src));
+}
+
 void dfz_dropin_ram_copy(struct dfz_site s, struct pi_device *device,
 			 uint32_t ram_addr, void *addr, uint32_t size,
 			 uint32_t stride, uint32_t length, int ext2loc,

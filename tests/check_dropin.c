@@ -98,6 +98,33 @@ START_TEST(test_mapping_taken)
 }
 END_TEST
 
+/* Deeploy's blocking helpers: ram_write then ram_read round-trip; a read
+ * past L3 is dma.bad-address at its line. */
+static void body_ram_helpers(void *arg)
+{
+	uint8_t out[64], back[64];
+	void *l3 = ram_malloc(64);
+
+	(void)arg;
+	for (int i = 0; i < 64; i++)
+		out[i] = (uint8_t)(i * 3 + 1);
+	ram_write(l3, out, 64);
+	ram_read(back, l3, 64);
+	ck_assert_mem_eq(out, back, 64);
+	want_line = __LINE__ + 1;
+	cl_ram_read(back, (void *)(uintptr_t)0xfffffff0u, 64);
+	ram_free(l3, 64);
+}
+
+START_TEST(test_ram_helpers)
+{
+	struct dfz__result r = run(body_ram_helpers, NULL, 0);
+
+	ck_assert_str_eq(dfz_class_name(r.finding.cls), "dma.bad-address");
+	ck_assert_int_eq(r.site.line, want_line);
+}
+END_TEST
+
 /* ----------------------------------------------- requests in user memory */
 
 /* One request per copy, on the stack, the heap and in a static: clean,
@@ -497,6 +524,7 @@ Suite *suite_dropin(void)
 
 	tcase_add_test(tc, test_pulp_addresses);
 	tcase_add_test(tc, test_mapping_taken);
+	tcase_add_test(tc, test_ram_helpers);
 	tcase_add_test(tc, test_requests_anywhere);
 	tcase_add_test(tc, test_shared_request_site);
 	tcase_add_test(tc, test_clobbered_request);

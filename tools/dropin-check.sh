@@ -23,8 +23,9 @@
 # -m picks the modes to run (default plain,asan,valgrind); -f sets
 # FUZZ_RUNS (default 100000).
 # With -c DMAFUZZ, each flagged plain variant (its gcc build) also gets a
-# 48-byte schedule that reproduces its finding shrunk by `dmafuzz min
-# --exec`, which must keep the class and the line and not grow it.
+# schedule with a finding (a 48-byte one, else the bare run's) shrunk by
+# `dmafuzz min --exec`, which must keep the class and the line and not
+# grow it.
 # Usage: dropin-check.sh -r ROOT [-c DMAFUZZ] [-n RUNS] [-m MODES]
 #                        [-f FUZZ_RUNS] DIR...
 set -u
@@ -165,39 +166,45 @@ judge_fuzz() { # BIN CLASS
 	return 1
 }
 
-# `dmafuzz min --exec` on a 48-byte schedule of BIN with the finding of
-# CLASS at SITE: it reproduces, and shrinks keeping both.
-judge_min() { # BIN CLASS SITE
+# `dmafuzz min --exec` on a 48-byte schedule of BIN (or, when that one
+# runs clean, the bare run's saved finding): it shrinks, keeps the class
+# and the site that schedule's replay shows, and the result replays them.
+judge_min() { # BIN
 	i=0
 	: > "$1.long"
 	while [ $i -lt 48 ]; do
 		printf "\\$(printf '%03o' $(( (i * 37 + 11) % 256 )))" >> "$1.long"
 		i=$((i + 1))
 	done
-	"$1" --json "$1.long" > "$1.lout" 2>&1
-	if [ "$(json_str "$1.lout" class)" = "" ]; then
-		echo "min: the 48-byte schedule does not reproduce"
+	in=$1.long
+	"$1" --json "$in" > "$1.lout" 2>&1
+	if [ -z "$(json_str "$1.lout" class)" ]; then
+		in=$1.finding
+		"$1" --json "$in" > "$1.lout" 2>&1
+	fi
+	w_class=$(json_str "$1.lout" class)
+	w_site=$(json_site "$1.lout")
+	if [ -z "$w_class" ]; then
+		echo "min: no schedule reproduces the finding"
 		return 1
 	fi
-	"$cli" min --exec "$1" --json -o "$1.min" "$1.long" > "$1.mout" 2>&1 ||
+	"$cli" min --exec "$1" --json -o "$1.min" "$in" > "$1.mout" 2>&1 ||
 		{ echo "min: exit $?"; sed 's/^/    /' "$1.mout"; return 1; }
-	m_class=$(json_str "$1.mout" class)
-	m_site=$(json_str "$1.mout" site)
 	m_in=$(sed -n 's/.*"bytes_in":\([0-9]*\).*/\1/p' "$1.mout")
 	m_out=$(sed -n 's/.*"bytes_out":\([0-9]*\).*/\1/p' "$1.mout")
+	"$1" --json "$1.min" > "$1.rout" 2>&1
 	ok=1
-	printf '%s\n' "$m_class" | grep -Eqx "$2" || ok=0
-	if [ "$3" != - ]; then
-		case $m_site in *"$3") ;; *) ok=0 ;; esac
-	fi
+	[ "$(json_str "$1.mout" class)" = "$w_class" ] || ok=0
+	[ "$(json_str "$1.mout" site)" = "$w_site" ] || ok=0
+	[ "$(json_str "$1.rout" class)" = "$w_class" ] || ok=0
+	[ "$(json_site "$1.rout")" = "$w_site" ] || ok=0
 	[ "${m_out:-1}" -le "${m_in:-0}" ] || ok=0
-	"$1" "$1.min" > /dev/null 2>&1
-	[ $? -eq 1 ] || ok=0
 	if [ $ok = 0 ]; then
-		echo "min: kept $m_class at $m_site, $m_in -> $m_out bytes"
+		echo "min: $w_class at $w_site became"
+		sed 's/^/    /' "$1.mout" "$1.rout"
 		return 1
 	fi
-	echo "min $m_in -> $m_out bytes"
+	echo "min $m_in -> $m_out bytes ($w_class)"
 }
 
 check_line() { # DIR LINE
@@ -239,7 +246,7 @@ EOF
 				res="ok: $class$( [ "$site" = - ] || echo " at $site")" || res=FAIL
 			if [ "$res" != FAIL ] && [ -n "$cli" ] && [ "$cc" = gcc ] &&
 			   [ "$class" != clean ] && [ -z "$sched" ]; then
-				judge_min "$bin" "$class" "$site" > "$bin.why" &&
+				judge_min "$bin" > "$bin.why" &&
 					res="$res, $(cat "$bin.why")" || res=FAIL
 			fi
 		else

@@ -54,10 +54,26 @@ struct pi_device *dfz_dropin_ram_device(void);
 #define pi_cl_ram_read_wait(req) dfz_dropin_ram_wait(DFZ_SITE, (req))
 #define pi_cl_ram_write_wait(req) dfz_dropin_ram_wait(DFZ_SITE, (req))
 
-/* Deeploy's PULPOpen helpers over the board's RAM device. */
+/*
+ * Deeploy's PULPOpen memory helpers (TargetLibraries/PULPOpen, mem.h) over
+ * the board's RAM device. The allocators hand out L3 addresses as void *;
+ * the reads and writes are the fabric controller's blocking copies, which
+ * the model performs at once (the loader's view of L3), as a test's set-up
+ * and read-back need: ram_read(dest, src, size) copies L3 @src to @dest.
+ */
+void dfz_dropin_ram_load(struct dfz_site s, void *dest, const void *src,
+			 size_t size, int to_l3);
 #define cl_ram_malloc(size) dfz_dropin_ram_malloc(DFZ_SITE, (uint32_t)(size))
 #define cl_ram_free(ptr, size)                                                \
 	dfz_dropin_ram_free(DFZ_SITE, (void *)(uintptr_t)(ptr), (uint32_t)(size))
+#define ram_malloc(size) cl_ram_malloc(size)
+#define ram_free(ptr, size) cl_ram_free((ptr), (size))
+#define ram_read(dest, src, size)                                             \
+	dfz_dropin_ram_load(DFZ_SITE, (dest), (src), (size), 0)
+#define ram_write(dest, src, size)                                            \
+	dfz_dropin_ram_load(DFZ_SITE, (dest), (src), (size), 1)
+#define cl_ram_read(dest, src, size) ram_read((dest), (src), (size))
+#define cl_ram_write(dest, src, size) ram_write((dest), (src), (size))
 #define get_ram_ptr() dfz_dropin_ram_device()
 
 #endif /* DMAFUZZ_DROPIN_BSP_RAM_H */
