@@ -13,7 +13,8 @@ dropin-check: $(LIB) $(CLI) | deps-memcheck
 	rm -rf $(DROPIN_ROOT)
 	$(MAKE) --no-print-directory install PREFIX=/usr/local FUZZLIB=0 \
 	    DESTDIR=$(abspath $(DROPIN_ROOT)) > /dev/null
-	sh tools/dropin-check.sh -r $(DROPIN_ROOT) -c $(CLI) -n $(DROPIN_RUNS) \
+	README=README.md sh tools/dropin-check.sh -r $(DROPIN_ROOT) -c $(CLI) \
+	    -n $(DROPIN_RUNS) \
 	    $(DROPIN_EXAMPLES)
 
 # The bench's drop-in target (make bench): seed 000's fixed loop, its

@@ -26,6 +26,8 @@
 # schedule with a finding (a 48-byte one, else the bare run's) shrunk by
 # `dmafuzz min --exec`, which must keep the class and the line and not
 # grow it.
+# With README=FILE in the environment, its "AT: examples/..." lines (the
+# README's worked example) must name the line of the AT marker.
 # Usage: dropin-check.sh -r ROOT [-c DMAFUZZ] [-n RUNS] [-m MODES]
 #                        [-f FUZZ_RUNS] DIR...
 set -u
@@ -261,6 +263,26 @@ EOF
 		esac
 	done
 }
+
+# The README's "AT: examples/DIR/FILE:LINE" lines name the AT marker's line.
+if [ -n "${README:-}" ]; then
+	grep -o 'AT: examples/[^:]*:[0-9]*' "$README" | while read -r _ at; do
+		f=${at%:*}
+		want=$(mark_line "$f" AT)
+		if [ "${at##*:}" = "$want" ]; then
+			echo "$README: $at ok"
+		else
+			echo "$README: $at, but the marker of $f is line $want"
+			echo FAIL
+		fi
+	done > "$out/readme"
+	cat "$out/readme"
+	if grep -q FAIL "$out/readme"; then
+		fail=$((fail + 1))
+	else
+		pass=$((pass + 1))
+	fi
+fi
 
 for dir in "$@"; do
 	[ -f "$dir/expect" ] || continue

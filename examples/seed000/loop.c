@@ -5,11 +5,9 @@
  * (pi_cl_ram_copy_2d): one 2-D copy per index of the outermost dimension,
  * every copy on the same request, one wait after the loop. The request is
  * the driver's queue node: the second copy re-issues it while the first
- * is still queued. Only the two include lines are added to the generated
- * code.
+ * is still queued. Only the include line is added to the generated code.
  */
 #include <pmsis.h>
-#include <bsp/ram.h>
 
 void load_tile(void *local, uint32_t ext, uint32_t d0, uint32_t d1,
 	       uint32_t d2, uint32_t ext_d1, uint32_t ext_d2)

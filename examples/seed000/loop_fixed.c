@@ -4,7 +4,6 @@
  * issued again (the generator's wait-each decomposition).
  */
 #include <pmsis.h>
-#include <bsp/ram.h>
 
 void load_tile(void *local, uint32_t ext, uint32_t d0, uint32_t d1,
 	       uint32_t d2, uint32_t ext_d1, uint32_t ext_d2)

@@ -149,4 +149,8 @@ void dfz_dropin_cl_dma_flush(struct dfz_site s);
 	dfz_dropin_cl_dma_wait(DFZ_SITE, (int)((pi_cl_dma_copy_t *)(copy))->id)
 #define pi_cl_dma_flush() dfz_dropin_cl_dma_flush(DFZ_SITE)
 
+/* The cluster RAM API too: generated code that calls pi_cl_ram_* (and
+ * Deeploy's get_ram_ptr) compiles with pmsis.h as its one include. */
+#include "dmafuzz/dropin/bsp/ram.h"
+
 #endif /* DMAFUZZ_DROPIN_PMSIS_H */
