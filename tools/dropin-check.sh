@@ -291,5 +291,30 @@ for dir in "$@"; do
 		check_line "$dir" "$l"
 	done < "$dir/expect"
 done
+# The test binary's bad use: one line on stderr, exit 2, nothing run.
+bad_use() { # BIN ARGS...
+	b=$1
+	shift
+	"$b" "$@" > "$out/bad.out" 2> "$out/bad.err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(wc -l < "$out/bad.err")" -eq 1 ] &&
+	   [ ! -s "$out/bad.out" ]; then
+		printf '%-34s %-8s %-6s ok: %s\n' "bad use" "$*" "-" \
+			"$(cat "$out/bad.err")"
+		pass=$((pass + 1))
+	else
+		printf '%-34s %-8s %-6s FAIL: exit %s\n' "bad use" "$*" "-" "$rc"
+		sed 's/^/    /' "$out/bad.out" "$out/bad.err"
+		fail=$((fail + 1))
+	fi
+}
+any=$(ls "$out"/*-plain-gcc 2>/dev/null | head -n 1)
+if [ -n "$any" ]; then
+	bad_use "$any" --bogus
+	bad_use "$any" --runs 0
+	bad_use "$any" "$out/no-such-schedule"
+	bad_use "$any" --sarif
+fi
+
 echo "dropin-check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
