@@ -59,6 +59,9 @@ struct dfz__dropin {
 	struct dfz_site issue_site[DFZ__DROPIN_SITES];
 	uint32_t nkeys;
 	struct dfz__key key[DFZ__DROPIN_KEYS];
+	int last_tid[DFZ_DROPIN_CORES];  /* mchan v7: the counter each core
+					  * allocated last (-1: none), which
+					  * its pushes carry */
 };
 
 /**

@@ -267,6 +267,8 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	d->sited = false;
 	d->nissue = 0;
 	d->nkeys = 0;
+	for (unsigned i = 0; i < DFZ_DROPIN_CORES; i++)
+		d->last_tid[i] = -1;
 }
 
 void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,

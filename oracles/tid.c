@@ -202,7 +202,7 @@ static void on_alloc(struct tid *o, const struct dfz_event *ev)
 		return;
 	}
 	*e = (struct tid_entry){ .state = T_ALLOC, .ever = true,
-				 .alloc_step = ev->step };
+				 .alloc_step = ev->step, .push_xfer = -1 };
 }
 
 static void on_free(struct tid *o, const struct dfz_event *ev)
@@ -302,7 +302,9 @@ static void mchan_end(struct tid *o, const struct dfz_event *now)
 			 (unsigned long long)e->wait_step);
 	else
 		snprintf(what, sizeof(what), "never waited");
-	x = dfz__evidence_of(now, e->pending ? e->push_xfer : -1);
+	/* The evidence names the TID's first push since its last wait (or
+	 * since its allocation): the transfer whose counter leaks. */
+	x = dfz__evidence_of(now, e->push_xfer);
 	x.handle = NULL;
 	dfz_oracle_fail(o->set, "tid", DFZ_CLASS_HANDLE_LEAK, &x,
 			"TID %d allocated at step %llu, %s, never freed "

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Deeploy's mchan_v7.h names under the drop-in: pushes carry the counter
+ * their core allocated last, the engine decodes the caller's command word
+ * as the hardware does, and misuse is a finding at the caller's line.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "dropin_int.h"
+#include "dmafuzz/dropin/mchan_siracusa.h"
+
+#define N 64
+#define CMD_IN(n) ((uint32_t)(MCHAN_CMD_FLAG_DIRECTION_EXT2LOC |          \
+			      MCHAN_CMD_FLAG_INCREMENTAL |                 \
+			      MCHAN_CMD_FLAG_EVENT_ENABLE) + (n))
+
+static int want_line;
+static uint8_t got[N];
+
+static struct dfz__result run(void (*body)(void *))
+{
+	struct dfz_dropin_test t = { body, NULL, __FILE__ };
+	struct dfz__result r;
+
+	dfz__dropin_run(&t, NULL, 0, &r);
+	return r;
+}
+
+static void fill(uint8_t *p, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)(i * 7 + 3);
+}
+
+/* Two 1-D pushes and one 2-D push (rows of 16 of a 32-byte-wide L2
+ * matrix) under one channel, one wait, one free: clean, bytes in place. */
+static void body_clean(void *arg)
+{
+	uint8_t *l2 = pi_l2_malloc(4 * N), *l1 = pmsis_l1_malloc(2 * N);
+	uint32_t ch;
+
+	(void)arg;
+	fill(l2, 4 * N);
+	ch = mchan_channel_alloc();
+	ck_assert_uint_le(ch, MCHAN_CHANNEL_ID_MAX);
+	mchan_transfer_1d(CMD_IN(32), l1, l2);
+	mchan_transfer_1d(CMD_IN(32), l1 + 32, l2 + 32);
+	mchan_transfer_2d_ext_strided(CMD_IN(N) | MCHAN_CMD_FLAG_2D_TRANSFER_EXTERNAL,
+				      l1 + N, l2 + N, 16, 32);
+	mchan_channel_wait(ch);
+	ck_assert_uint_eq(mchan_channel_is_busy(ch), 0);
+	mchan_channel_free(ch);
+	memcpy(got, l1 + N, N);
+	ck_assert_mem_eq(l1, l2, N);
+	for (unsigned r = 0; r < 4; r++)
+		ck_assert_mem_eq(got + r * 16, l2 + N + r * 32, 16);
+}
+
+START_TEST(test_mchan_clean)
+{
+	ck_assert_int_eq(run(body_clean).finding.cls, DFZ_CLASS_NONE);
+}
+END_TEST
+
+static void body_no_alloc(void *arg)
+{
+	uint8_t *l2 = pi_l2_malloc(N), *l1 = pmsis_l1_malloc(N);
+
+	(void)arg;
+	want_line = __LINE__ + 1;
+	mchan_transfer_1d(CMD_IN(N), l1, l2);
+}
+
+START_TEST(test_push_without_channel)
+{
+	struct dfz__result r = run(body_no_alloc);
+
+	ck_assert_str_eq(dfz_class_name(r.finding.cls), "handle.stale");
+	ck_assert_int_eq(r.site.line, want_line);
+}
+END_TEST
+
+/* The sides swapped: the local address in L2. */
+static void body_swapped(void *arg)
+{
+	uint8_t *l2 = pi_l2_malloc(N), *l1 = pmsis_l1_malloc(N);
+	uint32_t ch = mchan_channel_alloc();
+
+	(void)arg;
+	want_line = __LINE__ + 1;
+	mchan_transfer_1d(CMD_IN(N), l2, l1);
+	mchan_channel_wait(ch);
+	mchan_channel_free(ch);
+}
+
+START_TEST(test_push_bad_address)
+{
+	struct dfz__result r = run(body_swapped);
+
+	ck_assert_str_eq(dfz_class_name(r.finding.cls), "dma.bad-address");
+	ck_assert_int_eq(r.site.line, want_line);
+}
+END_TEST
+
+/* A channel allocated, used, waited and never freed: handle.leak at the
+ * push whose counter leaks. */
+static void body_leak(void *arg)
+{
+	uint8_t *l2 = pi_l2_malloc(N), *l1 = pmsis_l1_malloc(N);
+	uint32_t ch = mchan_channel_alloc();
+
+	(void)arg;
+	want_line = __LINE__ + 1;
+	mchan_transfer_1d(CMD_IN(N), l1, l2);
+	mchan_channel_wait(ch);
+}
+
+START_TEST(test_channel_leak)
+{
+	struct dfz__result r = run(body_leak);
+
+	ck_assert_str_eq(dfz_class_name(r.finding.cls), "handle.leak");
+	ck_assert_int_eq(r.site.line, want_line);
+}
+END_TEST
+
+Suite *suite_dropin_mchan(void)
+{
+	Suite *s = suite_create("dropin_mchan");
+	TCase *tc = tcase_create("mchan_v7");
+
+	tcase_add_test(tc, test_mchan_clean);
+	tcase_add_test(tc, test_push_without_channel);
+	tcase_add_test(tc, test_push_bad_address);
+	tcase_add_test(tc, test_channel_leak);
+	suite_add_tcase(s, tc);
+	return s;
+}
