@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Deeploy's mchan_v7.h names (include/dmafuzz/dropin/mchan_v7.h) on the
- * mchan engine. The caller's command word goes to the engine as written;
+ * Deeploy's mchan_v7.h and GAP9 mchan.h names (include/dmafuzz/dropin/) on
+ * the mchan engine. The caller's command word goes to the engine as written;
  * a push carries the counter its core allocated last, as on the hardware
  * (a push with none allocated is handle.stale at its line, since nothing
  * could ever wait for it); a local side outside L1 or an external side
  * outside L2 is dma.bad-address, never a fault of the harness.
  */
+#define MCHAN_VERSION 7
 #include "dropin_int.h"
-#include "dmafuzz/dropin/mchan_v7.h"
+#include "dmafuzz/dropin/mchan.h"
 
 static bool in_level(struct dfz_rt *rt, const void *p, unsigned level)
 {
@@ -17,10 +18,40 @@ static bool in_level(struct dfz_rt *rt, const void *p, unsigned level)
 	return dfz_mem_locate(rt, p, 1, &sp) && sp.level == level;
 }
 
+/* Push @t on the counter the calling core allocated last, as @kind says
+ * which words go to the FIFO. */
+static void push(struct dfz__dropin *d, struct dfz_mchan_transfer t,
+		 enum dfz_mchan_push_kind kind)
+{
+	unsigned core = dfz__cores_id(d->cores);
+	struct dfz_mchan *m = dfz_mchan_get(d->rt);
+	int tid = d->last_tid[core];
+
+	if (tid < 0) {
+		dfz__dropin_fail(d, DFZ_CLASS_HANDLE_STALE,
+				 "mchan push on core %u, which allocated no "
+				 "channel (expected an allocation before the "
+				 "push)", core);
+		return;
+	}
+	if (!in_level(d->rt, t.loc, DFZ_L1) || !in_level(d->rt, t.ext, DFZ_L2)) {
+		dfz__dropin_fail(d, DFZ_CLASS_DMA_BAD_ADDRESS,
+				 "mchan push (cmd 0x%08x, loc %p, ext %p): "
+				 "expected loc inside L1 and ext inside L2",
+				 t.cmd, t.loc, t.ext);
+		return;
+	}
+	if (kind == DFZ_MCHAN_PUSH_1D)
+		dfz_mchan_transfer_push_1d(m, tid, t);
+	else if (kind == DFZ_MCHAN_PUSH_2D)
+		dfz_mchan_transfer_push_2d(m, tid, t);
+	else
+		dfz_mchan_transfer_push(m, tid, t);
+}
+
 void dfz_dropin_mchan_push(struct dfz_site s, struct dfz_mchan_v7_push p)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
-	unsigned core;
 	struct dfz_mchan_transfer t = {
 		.cmd = p.cmd,
 		.size = p.cmd & DFZ_MCHAN_LEN_MASK,
@@ -32,24 +63,27 @@ void dfz_dropin_mchan_push(struct dfz_site s, struct dfz_mchan_v7_push p)
 		.ext_stride_1d = p.ext_stride_2d,
 	};
 
-	if (!d)
-		return;
-	core = dfz__cores_id(d->cores);
-	if (d->last_tid[core] < 0) {
-		dfz__dropin_fail(d, DFZ_CLASS_HANDLE_STALE,
-				 "mchan push on core %u, which allocated no "
-				 "channel (expected mchan_channel_alloc() "
-				 "before the push)", core);
-		return;
-	}
-	if (!in_level(d->rt, p.loc, DFZ_L1) || !in_level(d->rt, p.ext, DFZ_L2)) {
-		dfz__dropin_fail(d, DFZ_CLASS_DMA_BAD_ADDRESS,
-				 "mchan push (cmd 0x%08x, loc %p, ext %p): "
-				 "expected loc inside L1 and ext inside L2",
-				 p.cmd, p.loc, p.ext);
-		return;
-	}
-	dfz_mchan_transfer_push(dfz_mchan_get(d->rt), d->last_tid[core], t);
+	if (d)
+		push(d, t, DFZ_MCHAN_PUSH_GENERIC);
+}
+
+void dfz_dropin_mchan_push_t(struct dfz_site s, mchan_transfer_t g,
+			     enum dfz_mchan_push_kind kind)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz_mchan_transfer t = {
+		.cmd = (uint32_t)g.cmd,
+		.size = (uint32_t)g.size,
+		.loc = g.loc,
+		.loc_size_1d = (uint32_t)g.loc_size_1d,
+		.loc_stride_1d = (uint32_t)g.loc_stride_1d,
+		.ext = g.ext,
+		.ext_size_1d = (uint32_t)g.ext_size_1d,
+		.ext_stride_1d = (uint32_t)g.ext_stride_1d,
+	};
+
+	if (d)
+		push(d, t, kind);
 }
 
 uint32_t dfz_dropin_mchan_alloc(struct dfz_site s)

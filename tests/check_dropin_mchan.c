@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * Deeploy's mchan_v7.h names under the drop-in: pushes carry the counter
+ * Deeploy's mchan_v7.h and GAP9 mchan.h names under the drop-in: pushes carry the counter
  * their core allocated last, the engine decodes the caller's command word
  * as the hardware does, and misuse is a finding at the caller's line.
  */
 #include <check.h>
 #include <string.h>
 
+#define MCHAN_VERSION 7
 #include "dropin_int.h"
 #include "dmafuzz/dropin/mchan_siracusa.h"
+#include "dmafuzz/dropin/mchan.h"
 
 #define N 64
 #define CMD_IN(n) ((uint32_t)(MCHAN_CMD_FLAG_DIRECTION_EXT2LOC |          \
@@ -125,6 +127,49 @@ START_TEST(test_channel_leak)
 }
 END_TEST
 
+/* GAP9's API: descriptors by value, 1-D, 2-D and generic pushes under
+ * one counter, MCHAN_CMD() building the words. */
+static void body_gap9(void *arg)
+{
+	uint8_t *l2 = pi_l2_malloc(4 * N), *l1 = pmsis_l1_malloc(3 * N);
+	mchan_transfer_t t = {
+		.cmd = MCHAN_CMD(N, MCHAN_DMA_TRANSFER_DIRECTION_EXT2LOC,
+				 MCHAN_CMD_FLAG_INCREMENTAL, 0, 0, 0,
+				 MCHAN_CMD_FLAG_EVENT_ENABLE, 0),
+		.size = N, .loc = l1, .ext = l2,
+		.loc_size_1d = N, .ext_size_1d = N,
+	};
+	int tid;
+
+	(void)arg;
+	fill(l2, 4 * N);
+	tid = mchan_transfer_get_id();
+	mchan_transfer_push_1d(t);
+	t.cmd |= MCHAN_CMD_FLAG_2D_TRANSFER_EXTERNAL;
+	t.loc = l1 + N;
+	t.ext = l2 + N;
+	t.ext_size_1d = 16;
+	t.ext_stride_1d = 32;
+	mchan_transfer_push_2d(t);
+	t.loc = l1 + 2 * N;
+	mchan_transfer_push(t);
+	mchan_transfer_wait(tid);
+	ck_assert_int_eq(mchan_transfer_busy(tid), 0);
+	mchan_transfer_free(tid);
+	ck_assert_mem_eq(l1, l2, N);
+	for (unsigned r = 0; r < 4; r++) {
+		ck_assert_mem_eq(l1 + N + r * 16, l2 + N + r * 32, 16);
+		ck_assert_mem_eq(l1 + 2 * N + r * 16, l2 + N + r * 32, 16);
+	}
+}
+
+START_TEST(test_gap9_clean)
+{
+	ck_assert_int_eq(MCHAN_TRANSFER_LEN_SIZE, 17);
+	ck_assert_int_eq(run(body_gap9).finding.cls, DFZ_CLASS_NONE);
+}
+END_TEST
+
 Suite *suite_dropin_mchan(void)
 {
 	Suite *s = suite_create("dropin_mchan");
@@ -134,6 +179,7 @@ Suite *suite_dropin_mchan(void)
 	tcase_add_test(tc, test_push_without_channel);
 	tcase_add_test(tc, test_push_bad_address);
 	tcase_add_test(tc, test_channel_leak);
+	tcase_add_test(tc, test_gap9_clean);
 	suite_add_tcase(s, tc);
 	return s;
 }

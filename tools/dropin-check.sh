@@ -316,5 +316,20 @@ if [ -n "$any" ]; then
 	bad_use "$any" --sarif
 fi
 
+# GAP9's mchan.h without MCHAN_VERSION: a compile error, not the SDK's
+# silent fallback to the v6 encoding.
+printf '#include <mchan.h>\nint main(void) { return 0; }\n' > "$out/v6.c"
+if cc -c $flags "$out/v6.c" -o "$out/v6.o" > "$out/v6.err" 2>&1; then
+	echo "mchan.h without MCHAN_VERSION compiles: FAIL"
+	fail=$((fail + 1))
+elif grep -q "MCHAN_VERSION is not defined" "$out/v6.err"; then
+	echo "mchan.h without MCHAN_VERSION: a compile error, ok"
+	pass=$((pass + 1))
+else
+	echo "mchan.h without MCHAN_VERSION: another error: FAIL"
+	sed 's/^/    /' "$out/v6.err" | head -n 4
+	fail=$((fail + 1))
+fi
+
 echo "dropin-check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
