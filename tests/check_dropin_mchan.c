@@ -170,6 +170,36 @@ START_TEST(test_gap9_clean)
 }
 END_TEST
 
+/* Exactly 2^17 bytes: the length spills into the direction bit. GAP9's
+ * descriptor says the size it meant, so the word is judged at the push. */
+static void body_len_overflow(void *arg)
+{
+	uint8_t *l2 = pi_l2_malloc(1u << 17), *l1 = pmsis_l1_malloc(1u << 17);
+	mchan_transfer_t t = {
+		.cmd = MCHAN_CMD(1 << 17, MCHAN_DMA_TRANSFER_DIRECTION_EXT2LOC,
+				 MCHAN_CMD_FLAG_INCREMENTAL, 0, 0, 0,
+				 MCHAN_CMD_FLAG_EVENT_ENABLE, 0),
+		.size = 1 << 17, .loc = l1, .ext = l2,
+		.loc_size_1d = 1 << 17, .ext_size_1d = 1 << 17,
+	};
+	int tid = mchan_transfer_get_id();
+
+	(void)arg;
+	want_line = __LINE__ + 1;
+	mchan_transfer_push_1d(t);
+	mchan_transfer_wait(tid);
+	mchan_transfer_free(tid);
+}
+
+START_TEST(test_len_overflow)
+{
+	struct dfz__result r = run(body_len_overflow);
+
+	ck_assert_str_eq(dfz_class_name(r.finding.cls), "cmd.encoding");
+	ck_assert_int_eq(r.site.line, want_line);
+}
+END_TEST
+
 Suite *suite_dropin_mchan(void)
 {
 	Suite *s = suite_create("dropin_mchan");
@@ -180,6 +210,7 @@ Suite *suite_dropin_mchan(void)
 	tcase_add_test(tc, test_push_bad_address);
 	tcase_add_test(tc, test_channel_leak);
 	tcase_add_test(tc, test_gap9_clean);
+	tcase_add_test(tc, test_len_overflow);
 	suite_add_tcase(s, tc);
 	return s;
 }
