@@ -50,6 +50,7 @@ struct dfz__dropin {
 	struct dfz_observer oracles;     /* the set's observer */
 	struct dfz__sched sched;
 	bool in_run;                     /* a body is running */
+	unsigned team;                   /* cores of the last team fork */
 	bool fuzzing;                    /* a fuzz execution: abort() at the
 					  * first finding */
 	struct dfz_site cur;             /* the call being served */

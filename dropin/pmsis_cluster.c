@@ -25,11 +25,16 @@ void dfz_dropin_team_fork(struct dfz_site s, int nb_cores,
 			  void (*entry)(void *), void *arg)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
-	unsigned n = nb_cores <= 0 ? DFZ_DROPIN_CORES : (unsigned)nb_cores;
+	unsigned n;
 	int rc;
 
 	if (!d)
 		return;
+	/* pulpos: a team of 0 cores keeps the previous team's size (all
+	 * cores before any fork). */
+	if (nb_cores > 0)
+		d->team = (unsigned)nb_cores;
+	n = d->team;
 	rc = dfz__dropin_fork(d, n, entry, arg);
 	d->cur = s;
 	if (rc == DFZ_EHANG)

@@ -267,6 +267,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	d->sited = false;
 	d->nissue = 0;
 	d->nkeys = 0;
+	d->team = DFZ_DROPIN_CORES;
 	for (unsigned i = 0; i < DFZ_DROPIN_CORES; i++)
 		d->last_tid[i] = -1;
 }

@@ -476,6 +476,34 @@ START_TEST(test_team_fork)
 }
 END_TEST
 
+/* pulpos: a fork of 0 cores keeps the last team's size; all 8 before. */
+static unsigned team_seen;
+
+static void count_core(void *arg)
+{
+	(void)arg;
+	team_seen++;
+}
+
+static void body_team_zero(void *arg)
+{
+	(void)arg;
+	team_seen = 0;
+	pi_cl_team_fork(0, count_core, NULL);
+	ck_assert_uint_eq(team_seen, 8);
+	pi_cl_team_fork(3, count_core, NULL);
+	pi_cl_team_fork(0, count_core, NULL);
+	ck_assert_uint_eq(team_seen, 8 + 3 + 3);
+}
+
+START_TEST(test_team_zero_keeps_size)
+{
+	ck_assert_int_eq(run(body_team_zero, NULL, 0).finding.cls,
+			 DFZ_CLASS_NONE);
+	ck_assert_uint_eq(team_seen, 14);
+}
+END_TEST
+
 /* A core that leaves the team before the barrier: a hang, at the fork. */
 static void team_deserter(void *arg)
 {
@@ -537,6 +565,7 @@ Suite *suite_dropin(void)
 	tcase_add_test(tc, test_sarif_locations);
 	tcase_add_test(tc, test_team_fork);
 	tcase_add_test(tc, test_team_barrier_hang);
+	tcase_add_test(tc, test_team_zero_keeps_size);
 	tcase_add_test(tc, test_json_sites);
 	suite_add_tcase(s, tc);
 	return s;

@@ -26,9 +26,9 @@
 /* --------------------------------------------------------------- device */
 
 struct pi_device {
+	void *api;
 	void *config;
 	void *data;
-	int id;
 };
 
 /* --------------------------------------------------------------- memory */
@@ -62,6 +62,9 @@ void dfz_dropin_free(struct dfz_site s, int level, void *ptr, uint32_t size);
 
 /* -------------------------------------------------------------- cluster */
 
+struct pi_task;
+
+/* As pulpos declares it; only entry and arg are used here. */
 struct pi_cluster_task {
 	void (*entry)(void *arg);
 	void *arg;
@@ -69,6 +72,10 @@ struct pi_cluster_task {
 	uint32_t stack_size;
 	uint32_t slave_stack_size;
 	int nb_cores;
+	struct pi_task *completion_callback;
+	int stack_allocated;
+	struct pi_cluster_task *next;
+	int core_mask;
 };
 
 int dfz_dropin_core_id(void);
