@@ -304,6 +304,27 @@ void dfz__cores_yield(struct dfz__cores *c)
 	reschedule(c, c->cur);
 }
 
+bool dfz__cores_stall(struct dfz__cores *c)
+{
+	unsigned ids[64], n, k = 0, me;
+
+	if (!c || !c->in_fork)
+		return false;
+	me = c->cur;
+	n = ready(c, ids);
+	for (unsigned i = 0; i < n; i++)
+		if (ids[i] == me)
+			memmove(&ids[i], &ids[i + 1], (--n - i) * sizeof(*ids));
+	if (n == 0)
+		return false;
+	if (c->pick && n > 1) {
+		k = c->pick(c->pick_ctx, n);
+		k = k < n ? k : n - 1;
+	}
+	switch_to(c, &c->core[me].ctx, &c->core[me].fake_stack, (int)ids[k]);
+	return true;
+}
+
 /*
  * The team barrier: the last core to arrive releases the others. A core
  * that waits gives up the processor; when no core is ready, every

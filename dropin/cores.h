@@ -56,6 +56,15 @@ bool dfz__cores_in_fork(const struct dfz__cores *c);
 void dfz__cores_yield(struct dfz__cores *c);
 
 /**
+ * dfz__cores_stall() - the running core cannot go on until another core
+ * acts (frees what it waits for): control passes to another ready core,
+ * the pick function choosing among the others.
+ * Return: true when one ran (the caller looks again), false when no other
+ * core is ready (outside a fork too): the stall never ends.
+ */
+bool dfz__cores_stall(struct dfz__cores *c);
+
+/**
  * dfz__cores_barrier() - the team barrier: returns once every core of the
  * fork arrived. Return: 0 (at once outside a fork).
  */

@@ -33,6 +33,12 @@ struct dfz__key {
 	int64_t xfer;
 };
 
+/* Quirk settings: on, or drawn from each run's schedule (any). */
+struct dfz__quirks {
+	uint32_t on;
+	uint32_t any;
+};
+
 /* The verdict of one run, with the user's lines. */
 struct dfz__result {
 	struct dfz_finding finding;      /* cls NONE: clean */
@@ -41,6 +47,8 @@ struct dfz__result {
 					  * with (file NULL: none) */
 	uint64_t steps;
 	uint32_t xfers;
+	uint32_t quirks;                 /* the run's quirks (bit per enum
+					  * dfz_quirk) */
 };
 
 struct dfz__dropin {
@@ -51,6 +59,8 @@ struct dfz__dropin {
 	struct dfz__sched sched;
 	bool in_run;                     /* a body is running */
 	unsigned team;                   /* cores of the last team fork */
+	struct dfz__quirks base;         /* settings every run starts from */
+	uint32_t quirks;                 /* this run's */
 	bool fuzzing;                    /* a fuzz execution: abort() at the
 					  * first finding */
 	struct dfz_site cur;             /* the call being served */
@@ -63,6 +73,8 @@ struct dfz__dropin {
 	int last_tid[DFZ_DROPIN_CORES];  /* mchan v7: the counter each core
 					  * allocated last (-1: none), which
 					  * its pushes carry */
+	int last_tid_any;                /* the counter allocated last by
+					  * any core (-1: none) */
 };
 
 /**
@@ -107,6 +119,24 @@ void dfz__dropin_fail(struct dfz__dropin *d, enum dfz_class cls,
  * the core that runs at each switch point. Return as dfz__cores_fork(). */
 int dfz__dropin_fork(struct dfz__dropin *d, unsigned n, void (*fn)(void *),
 		     void *arg);
+
+/* quirks.c */
+/** dfz__quirks_default() - the quirks on by default (bit per quirk). */
+uint32_t dfz__quirks_default(void);
+/** dfz__quirks_parse() - apply the settings of @list to @qs (unchanged on
+ * error). Return 0, or -1 after a one-line message on stderr. */
+int dfz__quirks_parse(const char *list, struct dfz__quirks *qs);
+/** dfz__quirks_help() - one line per quirk: name, effect, default. */
+void dfz__quirks_help(FILE *f);
+/** dfz__quirks_describe() - the quirks of @on that differ from the
+ * defaults ("snrt-head, no-cldma-size16"; "" for none) into @buf.
+ * Return: its length. */
+size_t dfz__quirks_describe(uint32_t on, char *buf, size_t n);
+/** dfz__quirks_start() - a run begins: its quirks from the settings and
+ * the schedule. Return: the engines' share (cfg.quirks). */
+uint32_t dfz__quirks_start(struct dfz__dropin *d);
+/** dfz__quirk() - whether @q is on in the current run. */
+bool dfz__quirk(const struct dfz__dropin *d, enum dfz_quirk q);
 
 /** dfz__dropin_print() - @r for a person, or as one JSON object. */
 void dfz__dropin_print(const struct dfz__result *r, const char *name,

@@ -22,6 +22,7 @@ struct opts {
 	const char *sarif;
 	const char *srcroot;
 	const char *save;
+	const char *quirks;
 	int nfiles;
 	char **files;
 };
@@ -39,6 +40,7 @@ static const char usage[] =
 	"      --json       one JSON object per verdict\n"
 	"      --sarif FILE also write the first finding as SARIF 2.1.0\n"
 	"      --srcroot DIR  SARIF locations are relative to DIR (default .)\n"
+	"  -q, --quirks LIST  quirk settings, over DFZ_QUIRKS (below)\n"
 	"  -h, --help       this text\n"
 	"Exit status: 0 clean, 1 a finding, 2 bad use.\n"
 	"Built with -fsanitize=fuzzer or afl-clang-fast, the same file is a\n"
@@ -78,6 +80,7 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 		o->json = true;
 	} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 		printf(usage, argv[0]);
+		dfz__quirks_help(stdout);
 		exit(0);
 	} else if (!strcmp(a, "-n") || !strcmp(a, "--runs")) {
 		if (!parse_num(v = value(argc, argv, i), &n) || n == 0)
@@ -88,6 +91,9 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 		if (!parse_num(v = value(argc, argv, i), &o->seed))
 			return bad_use(argv[0], "--seed wants a number, not '%s'",
 				       v ? v : "");
+	} else if (!strcmp(a, "-q") || !strcmp(a, "--quirks")) {
+		if (!(o->quirks = value(argc, argv, i)))
+			return bad_use(argv[0], "%s wants a list of quirks", a);
 	} else if (!strcmp(a, "-o") || !strcmp(a, "--save") ||
 		   !strcmp(a, "--sarif") || !strcmp(a, "--srcroot")) {
 		if (!(v = value(argc, argv, i)))
@@ -260,6 +266,10 @@ int dfz_dropin_main(const struct dfz_dropin_test *t, int argc, char **argv)
 
 	if (rc == 0) {
 		dfz__dropin_get();
+		if (o.quirks && dfz_dropin_quirks(o.quirks) < 0)
+			rc = EXIT_USAGE;
+	}
+	if (rc == 0) {
 		rc = o.nfiles ? replay(t, &o, prog) : bare(t, &o, prog);
 	}
 	free(o.files);

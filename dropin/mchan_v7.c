@@ -27,6 +27,9 @@ static void push(struct dfz__dropin *d, struct dfz_mchan_transfer t,
 	struct dfz_mchan *m = dfz_mchan_get(d->rt);
 	int tid = d->last_tid[core];
 
+	/* mchan-stall-no-tid: the push joins the counter allocated last. */
+	if (tid < 0 && dfz__quirk(d, DFZ_QUIRK_MCHAN_STALL_NO_TID))
+		tid = d->last_tid_any < 0 ? 0 : d->last_tid_any;
 	if (tid < 0) {
 		dfz__dropin_fail(d, DFZ_CLASS_HANDLE_STALE,
 				 "mchan push on core %u, which allocated no "
@@ -89,12 +92,31 @@ void dfz_dropin_mchan_push_t(struct dfz_site s, mchan_transfer_t g,
 uint32_t dfz_dropin_mchan_alloc(struct dfz_site s)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz_mchan *m;
 	int tid;
 
 	if (!d)
 		return UINT32_MAX;
-	tid = dfz_mchan_transfer_get_id(dfz_mchan_get(d->rt));
+	m = dfz_mchan_get(d->rt);
+	/* mchan-stall-no-tid: with every counter taken the read stalls
+	 * until another core frees one; with none to run, for ever. */
+	while (dfz__quirk(d, DFZ_QUIRK_MCHAN_STALL_NO_TID) &&
+	       dfz_mchan_tids(m) == (1u << DFZ_MCHAN_NTIDS) - 1) {
+		if (!dfz__cores_stall(d->cores)) {
+			d->cur = s;
+			dfz__dropin_fail(d, DFZ_CLASS_DMA_HANG,
+					 "mchan_channel_alloc stalls: all %d "
+					 "counters are allocated and no other "
+					 "core can free one", DFZ_MCHAN_NTIDS);
+			return UINT32_MAX;
+		}
+		d->cur = s;
+	}
+	tid = dfz_mchan_transfer_get_id(m);
 	d->last_tid[dfz__cores_id(d->cores)] = tid < 0 ? -1 : tid;
+	if (tid < 0)
+		return UINT32_MAX; /* no counter: the tid oracle judges it */
+	d->last_tid_any = tid;
 	return (uint32_t)tid;
 }
 

@@ -3,9 +3,13 @@
  * The PMSIS cluster names on the drop-in's cores, and the cluster DMA
  * (pi_cl_dma_*) on the mchan engine with pulpos's semantics: every
  * command allocates a TID of its own and pushes under it; its wait waits
- * that TID and frees it. A command whose local side is not in L1, or whose
+ * that TID and frees it. pulpos carries a 1-D size and a 2-D line length
+ * in 16 bits (cldma-size16), and pi_cl_dma_memcpy casts the copy to a
+ * command, so the TID lands over copy->ext (cldma-copy-aliases). A command whose local side is not in L1, or whose
  * external side is not in L2, is dma.bad-address at the caller's line, never a crash.
  */
+#include <string.h>
+
 #include "dropin_int.h"
 #include "dmafuzz/dropin/pmsis.h"
 
@@ -115,17 +119,20 @@ static struct dfz_mchan_transfer command(uint32_t ext, uint32_t loc,
 	return t;
 }
 
-void dfz_dropin_cl_dma(struct dfz_site s, uint32_t ext, uint32_t loc,
-		       uint32_t size, uint32_t stride, uint32_t length,
-		       int is_2d, pi_cl_dma_dir_e dir, int *id)
+/* One command: a TID of its own (into *@id), the push under it. */
+static void issue(struct dfz__dropin *d, uint32_t ext, uint32_t loc,
+		  uint32_t size, uint32_t stride, uint32_t length, int is_2d,
+		  pi_cl_dma_dir_e dir, int *id)
 {
-	struct dfz__dropin *d = dfz__dropin_enter(s);
-	struct dfz_mchan *m;
+	struct dfz_mchan *m = dfz_mchan_get(d->rt);
 	int tid;
 
-	if (!d)
-		return;
-	m = dfz_mchan_get(d->rt);
+	if (dfz__quirk(d, DFZ_QUIRK_CLDMA_SIZE16)) {
+		if (is_2d)
+			length = (uint16_t)length;
+		else
+			size = (uint16_t)size;
+	}
 	if (!inside(d->rt, DFZ_L1, loc, size) ||
 	    !inside(d->rt, DFZ_L2, ext, span_of(size, stride, length, is_2d))) {
 		dfz__dropin_fail(d, DFZ_CLASS_DMA_BAD_ADDRESS,
@@ -146,16 +153,62 @@ void dfz_dropin_cl_dma(struct dfz_site s, uint32_t ext, uint32_t loc,
 			stride, length, is_2d, dir));
 }
 
+void dfz_dropin_cl_dma(struct dfz_site s, uint32_t ext, uint32_t loc,
+		       uint32_t size, uint32_t stride, uint32_t length,
+		       int is_2d, pi_cl_dma_dir_e dir, int *id)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	if (d)
+		issue(d, ext, loc, size, stride, length, is_2d, dir, id);
+}
+
+/* pulpos's wait: the TID's transfers done, then the TID freed. */
+static void wait_free(struct dfz__dropin *d, int id)
+{
+	struct dfz_mchan *m = dfz_mchan_get(d->rt);
+
+	dfz_mchan_transfer_wait(m, id);
+	dfz_mchan_transfer_free(m, id);
+}
+
 void dfz_dropin_cl_dma_wait(struct dfz_site s, int id)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
-	struct dfz_mchan *m;
+
+	if (d)
+		wait_free(d, id);
+}
+
+/* Where the copy's TID lives: over ext (pulpos's cast), or its own id. */
+static void *copy_tid(struct dfz__dropin *d, pi_cl_dma_copy_t *copy)
+{
+	return dfz__quirk(d, DFZ_QUIRK_CLDMA_COPY_ALIASES) ? (void *)&copy->ext :
+							    (void *)&copy->id;
+}
+
+void dfz_dropin_cl_dma_copy(struct dfz_site s, pi_cl_dma_copy_t *copy,
+			    int is_2d)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	int tid = -1;
 
 	if (!d)
 		return;
-	m = dfz_mchan_get(d->rt);
-	dfz_mchan_transfer_wait(m, id);
-	dfz_mchan_transfer_free(m, id);
+	issue(d, copy->ext, copy->loc, copy->size, is_2d ? copy->stride : 0,
+	      is_2d ? copy->length : 0, is_2d, copy->dir, &tid);
+	memcpy(copy_tid(d, copy), &tid, sizeof(tid));
+}
+
+void dfz_dropin_cl_dma_copy_wait(struct dfz_site s, void *copy)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	int tid;
+
+	if (!d)
+		return;
+	memcpy(&tid, copy_tid(d, copy), sizeof(tid));
+	wait_free(d, tid);
 }
 
 /* pulpos's barrier: every command pushed so far is done. */

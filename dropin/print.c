@@ -37,6 +37,16 @@ static void json_site(FILE *f, const char *key, const struct dfz_site *s)
 	fputc('}', f);
 }
 
+/* "quirks": the run's quirks that differ from the defaults. */
+static void json_quirks(FILE *f, uint32_t on)
+{
+	char buf[512];
+
+	dfz__quirks_describe(on, buf, sizeof(buf));
+	fputs(",\"quirks\":", f);
+	dfz_json_string(buf, f);
+}
+
 static void print_json(const struct dfz__result *r, const char *name, FILE *f)
 {
 	const struct dfz_finding *fi = &r->finding;
@@ -54,6 +64,7 @@ static void print_json(const struct dfz__result *r, const char *name, FILE *f)
 		json_site(f, "site", &r->site);
 		json_site(f, "prior", &r->prior);
 	}
+	json_quirks(f, r->quirks);
 	fprintf(f, ",\"steps\":%llu,\"xfers\":%u}\n",
 		(unsigned long long)r->steps, r->xfers);
 }
@@ -62,6 +73,7 @@ void dfz__dropin_print(const struct dfz__result *r, const char *name,
 		       bool json, FILE *f)
 {
 	const struct dfz_finding *fi = &r->finding;
+	char quirks[512];
 
 	if (json) {
 		print_json(r, name, f);
@@ -78,6 +90,8 @@ void dfz__dropin_print(const struct dfz__result *r, const char *name,
 		text_site(f, "CONFLICTS WITH", &r->prior);
 		fprintf(f, "MESSAGE: %s\n", fi->msg);
 	}
+	if (dfz__quirks_describe(r->quirks, quirks, sizeof(quirks)))
+		fprintf(f, "QUIRKS: %s\n", quirks);
 	fprintf(f, "STEPS: %llu\nXFERS: %u\n", (unsigned long long)r->steps,
 		r->xfers);
 }

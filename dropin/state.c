@@ -141,6 +141,7 @@ static void decided(struct dfz__dropin *d)
 	d->res.finding = *dfz_oracles_finding(d->set);
 	d->res.steps = dfz_rt_now(d->rt);
 	d->res.xfers = (uint32_t)d->nissue;
+	d->res.quirks = d->quirks;
 	dfz__dropin_print(&d->res, "fuzz input", false, stderr);
 	fflush(stderr);
 	abort();
@@ -240,6 +241,10 @@ struct dfz__dropin *dfz__dropin_get(void)
 	}
 	if (create(state) < 0)
 		exit(2);
+	state->base = (struct dfz__quirks){ dfz__quirks_default(), 0 };
+	if (getenv("DFZ_QUIRKS") &&
+	    dfz__quirks_parse(getenv("DFZ_QUIRKS"), &state->base) < 0)
+		exit(2);
 	state->oracles = dfz_oracles_observer(state->set);
 	return state;
 }
@@ -261,6 +266,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	d->sched = (struct dfz__sched){ buf, n, 0 };
 	cfg.latency = dfz__dropin_take(d, 0, 16);
 	cfg.bandwidth = bandwidth[dfz__dropin_take(d, 0, 5)];
+	cfg.quirks = dfz__quirks_start(d);
 	dfz_rt_reset(d->rt, &cfg);
 	dfz_oracles_reset(d->set, d->rt);
 	memset(&d->res, 0, sizeof(d->res));
@@ -270,6 +276,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	d->team = DFZ_DROPIN_CORES;
 	for (unsigned i = 0; i < DFZ_DROPIN_CORES; i++)
 		d->last_tid[i] = -1;
+	d->last_tid_any = -1;
 }
 
 void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
@@ -294,6 +301,7 @@ void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
 		d->res.finding = *dfz_oracles_finding(d->set);
 	d->res.steps = dfz_rt_now(d->rt);
 	d->res.xfers = (uint32_t)d->nissue;
+	d->res.quirks = d->quirks;
 	*res = d->res;
 }
 

@@ -6,11 +6,13 @@
  * transaction id; one channel executes transfers in order, after a latency
  * and a bandwidth's worth of bytes per step, checking both sides against
  * the memory model before every move. The completed id the hardware
- * reports lags by one (the id of the transfer completed before the last
- * completed one), always: a wait on the last issued id hangs unless another
- * transfer follows. The engine ops at the end are the generated-code
- * pattern: start, remember the txid, wait on it; the adapter adds the
- * dummy transfer that works around the lag.
+ * reports counts the retired transfers; the pinned runtime's wait needs it
+ * above the txid, so a wait on the last issued id hangs unless another
+ * transfer follows (the lag). With DFZ_RTQ_IDMA_ZERO_RETIRES a transfer
+ * without work retires as it is accepted, counting ahead of older ones.
+ * The engine ops at the end are the generated-code pattern: start,
+ * remember the txid, wait on it; the adapter adds the dummy transfer that
+ * works around the lag.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +35,8 @@ struct idma_xfer {
 struct dfz_idma {
 	struct dfz_rt *rt;
 	uint32_t last_id;                 /* txid of the last start */
-	uint32_t done_last;               /* txid of the last completion */
-	uint32_t done_prev;               /* the one before: what is reported */
+	uint32_t retired;                 /* the completed id: transfers
+					   * retired this run */
 	struct idma_xfer fifo[DFZ_IDMA_FIFO];
 	unsigned head;
 	unsigned count;
@@ -116,6 +118,13 @@ static bool has_room(const void *arg)
 	return d->count < DFZ_IDMA_FIFO;
 }
 
+/* iDMA's midend: a transfer without work retires as it is accepted. */
+static bool zero_retires(const struct dfz_idma *d, const struct idma_xfer *x)
+{
+	return (d->rt->cfg.quirks & DFZ_RTQ_IDMA_ZERO_RETIRES) &&
+	       (x->size == 0 || x->repeat == 0);
+}
+
 /* Queue @x (after back-pressure) under the next txid and publish the
  * transfer asked for: @asked when the caller knows it, else @x's view;
  * @unowed marks a transfer its caller will never wait for. */
@@ -136,14 +145,20 @@ static int start(struct dfz_idma *d, struct idma_xfer *x,
 		return rc;
 	}
 	x->txid = ++d->last_id;
-	d->fifo[(d->head + d->count) % DFZ_IDMA_FIFO] = *x;
-	d->count++;
 	ev.id = x->txid;
 	if (asked)
 		ev.desc = *asked;
 	else
 		desc_of(d, x, &ev.desc);
-	emit(d, &ev);
+	if (zero_retires(d, x)) {
+		emit(d, &ev);
+		d->retired++;
+		emit_id(d, DFZ_EV_COMPLETE, x->txid, 0);
+	} else {
+		d->fifo[(d->head + d->count) % DFZ_IDMA_FIFO] = *x;
+		d->count++;
+		emit(d, &ev);
+	}
 	dfz_rt_yield(d->rt, DFZ_YIELD_ISSUE);
 	return (int)x->txid;
 }
@@ -211,12 +226,10 @@ bool dfz__idma_is_idle(const struct dfz_idma *d)
 	return !d->active && d->count == 0;
 }
 
-/* The lag: the reported id is the completion before the last one. */
 static void complete(struct dfz_idma *d)
 {
 	d->active = false;
-	d->done_prev = d->done_last;
-	d->done_last = d->cur.txid;
+	d->retired++;
 	emit_id(d, DFZ_EV_COMPLETE, d->cur.txid, 0);
 }
 
@@ -306,14 +319,14 @@ void dfz__idma_step(struct dfz_idma *d)
 
 struct txid_arg {
 	const struct dfz_idma *d;
-	uint32_t txid;
+	uint64_t until;                   /* the count the wait spins for */
 };
 
 static bool txid_done(const void *arg)
 {
 	const struct txid_arg *a = arg;
 
-	return a->d->done_prev >= a->txid;
+	return a->d->retired >= a->until;
 }
 
 static bool all_done(const void *arg)
@@ -338,6 +351,15 @@ static int wait_on(struct dfz_idma *d, int64_t id,
 
 int dfz_idma_wait(struct dfz_idma *dev, uint32_t txid)
 {
+	struct txid_arg arg = { dev, (uint64_t)txid + 1 };
+
+	if (!dev)
+		return DFZ_EINVAL;
+	return wait_on(dev, txid, txid_done, &arg);
+}
+
+int dfz_idma_wait_reached(struct dfz_idma *dev, uint32_t txid)
+{
 	struct txid_arg arg = { dev, txid };
 
 	if (!dev)
@@ -361,7 +383,7 @@ struct dfz_idma *dfz_idma_get(struct dfz_rt *rt)
 
 uint32_t dfz_idma_completed_id(const struct dfz_idma *dev)
 {
-	return dev ? dev->done_prev : 0;
+	return dev ? dev->retired : 0;
 }
 
 uint32_t dfz_idma_last_id(const struct dfz_idma *dev)

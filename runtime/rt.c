@@ -286,6 +286,11 @@ void dfz_rt_poison_stop(struct dfz_rt *rt)
 	dfz__poison_reset(rt);
 }
 
+void dfz_rt_set_quirks(struct dfz_rt *rt, uint32_t quirks)
+{
+	rt->cfg.quirks = quirks;
+}
+
 void dfz_rt_judge(struct dfz_rt *rt, bool on)
 {
 	if (on)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of the idma engine (runtime/idma.c): transaction ids from 1
- * per run, the lagging completed id (a wait on the last id alone hangs and
- * resolves once another transfer follows), wait_all, never-issued ids,
+ * per run, the completed id as a count of retired transfers, the lagging
+ * wait (a wait on the last id alone hangs and resolves once another
+ * transfer follows), the wait without lag, zero-work transfers retiring
+ * ahead of older ones (DFZ_RTQ_IDMA_ZERO_RETIRES), wait_all, never-issued ids,
  * strided 2-D transfers on both sides in both directions, time, faults,
  * queue back-pressure, the event contract and the engine ops.
  */
@@ -18,9 +20,12 @@
 static struct dfz_idma *dma;
 static unsigned sched_steps;
 
+static uint32_t run_quirks;
+
 static void start_run(unsigned steps, uint32_t latency, uint32_t wait_bound)
 {
 	struct dfz_rt_config cfg = {
+		.quirks = run_quirks,
 		.latency = latency,
 		.bandwidth = 16,
 		.wait_bound = wait_bound,
@@ -53,9 +58,9 @@ START_TEST(test_ids_from_one)
 		}
 		ck_assert_uint_eq(dfz_idma_last_id(dma), 5);
 		ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
-		/* Five completions; the reported id lags one behind. */
+		/* Five completions, counted by the completed id. */
 		ck_assert_uint_eq(count_kind(DFZ_EV_COMPLETE), 5);
-		ck_assert_uint_eq(dfz_idma_completed_id(dma), 4);
+		ck_assert_uint_eq(dfz_idma_completed_id(dma), 5);
 	}
 }
 END_TEST
@@ -78,7 +83,7 @@ START_TEST(test_lag)
 	ck_assert_int_eq(dfz_idma_wait(dma, (uint32_t)a), DFZ_EHANG);
 	ck_assert_mem_eq(l1, l2, 32);
 	ck_assert_uint_eq(count_kind(DFZ_EV_COMPLETE), 1);
-	ck_assert_uint_eq(dfz_idma_completed_id(dma), 0);
+	ck_assert_uint_eq(dfz_idma_completed_id(dma), 1);
 	ck_assert_uint_eq(count_kind(DFZ_EV_HANG), 1);
 	ck_assert_int_eq(last_of(DFZ_EV_HANG)->id, a);
 	ck_assert_int_eq(last_of(DFZ_EV_WAITED)->aux, DFZ_EHANG);
@@ -86,7 +91,7 @@ START_TEST(test_lag)
 	b = dfz_idma_start_1d(dma, l2, l1, 1);
 	ck_assert_int_eq(b, 2);
 	ck_assert_int_eq(dfz_idma_wait(dma, (uint32_t)a), 0);
-	ck_assert_uint_eq(dfz_idma_completed_id(dma), 1);
+	ck_assert_uint_eq(dfz_idma_completed_id(dma), 2);
 	ck_assert_int_eq(dfz_idma_wait(dma, (uint32_t)b), DFZ_EHANG);
 	ck_assert_uint_eq(count_kind(DFZ_EV_HANG), 2);
 	/* wait_all polls the busy status: it returns. */
@@ -100,6 +105,63 @@ END_TEST
 
 /* A wait on an id resolves as soon as the next transfer completes, not
  * before: the time of the wait's return is the second completion. */
+/* The later runtime's wait (completed >= txid) resolves the last id
+ * alone: no lag. */
+START_TEST(test_wait_reached)
+{
+	uint8_t *l2, *l1;
+	int a;
+
+	start_run(0, 1, 50);
+	l2 = buffer(DFZ_L2, 32, 3);
+	l1 = buffer(DFZ_L1, 32, 7);
+	a = dfz_idma_start_1d(dma, l1, l2, 32);
+	ck_assert_int_eq(dfz_idma_wait_reached(dma, (uint32_t)a), 0);
+	ck_assert_mem_eq(l1, l2, 32);
+	ck_assert_uint_eq(dfz_idma_completed_id(dma), 1);
+	ck_assert_uint_eq(count_kind(DFZ_EV_HANG), 0);
+	ck_assert_int_eq(dfz_idma_wait_reached(dma, 2), DFZ_EHANG);
+	ck_assert_int_eq(dfz_idma_wait_reached(NULL, 1), DFZ_EINVAL);
+}
+END_TEST
+
+/*
+ * DFZ_RTQ_IDMA_ZERO_RETIRES: a repeat-0 dummy retires as it is accepted,
+ * so the completed id counts past a copy still in flight, and the pinned
+ * wait on the copy returns before its bytes moved. In order (quirk off)
+ * the same wait returns only after the copy.
+ */
+START_TEST(test_zero_work_retires)
+{
+	for (int quirk = 0; quirk < 2; quirk++) {
+		uint8_t *l2, *l1;
+		int a, b;
+
+		run_quirks = quirk ? DFZ_RTQ_IDMA_ZERO_RETIRES : 0;
+		start_run(0, 40, 1000);
+		run_quirks = 0;
+		l2 = buffer(DFZ_L2, 32, 3);
+		l1 = buffer(DFZ_L1, 32, 7);
+		a = dfz_idma_start_1d(dma, l1, l2, 32);
+		b = dfz_idma_start_2d(dma, l1, l1, 1, 0, 0, 0);
+		ck_assert_int_eq(b, a + 1);
+		ck_assert_uint_eq(count_kind(DFZ_EV_COMPLETE), quirk ? 1 : 0);
+		ck_assert_uint_eq(dfz_idma_completed_id(dma), quirk ? 1 : 0);
+		/* A second copy and its dummy: the count passes the first. */
+		dfz_idma_start_1d(dma, l1 + 16, l2, 16);
+		dfz_idma_start_2d(dma, l1, l1, 1, 0, 0, 0);
+		ck_assert_uint_eq(dfz_idma_completed_id(dma), quirk ? 2 : 0);
+		ck_assert_int_eq(dfz_idma_wait(dma, (uint32_t)a), 0);
+		if (quirk)
+			ck_assert(memcmp(l1, l2, 32) != 0);
+		else
+			ck_assert_mem_eq(l1, l2, 32);
+		ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
+		ck_assert_uint_eq(dfz_idma_completed_id(dma), 4);
+	}
+}
+END_TEST
+
 START_TEST(test_lag_timing)
 {
 	uint8_t *l2, *l1;
@@ -256,7 +318,7 @@ START_TEST(test_same_level_and_empty)
 	ck_assert_uint_eq(count_kind(DFZ_EV_COMPLETE), 2);
 	ck_assert_uint_eq(count_kind(DFZ_EV_MOVE), 0);
 	ck_assert_mem_eq(c, d, 16);
-	ck_assert_uint_eq(dfz_idma_completed_id(dma), 3);
+	ck_assert_uint_eq(dfz_idma_completed_id(dma), 4);
 }
 END_TEST
 
@@ -413,6 +475,8 @@ Suite *suite_idma(void)
 	tcase_add_unchecked_fixture(tc, rt_setup, rt_teardown);
 	tcase_add_test(tc, test_ids_from_one);
 	tcase_add_test(tc, test_lag);
+	tcase_add_test(tc, test_wait_reached);
+	tcase_add_test(tc, test_zero_work_retires);
 	tcase_add_test(tc, test_lag_timing);
 	tcase_add_test(tc, test_wait_all);
 	tcase_add_test(tc, test_never_issued);

@@ -44,6 +44,58 @@ struct dfz_site {
 
 #define DFZ_SITE ((struct dfz_site){ __FILE__, __LINE__, __func__ })
 
+/*
+ * Quirks (DROPIN 4): SDK and hardware behaviours that differ between
+ * versions and decide whether code is correct, set per run. Each one's
+ * default is the behaviour of the SDK code the headers follow (pulpos,
+ * the Snitch runtime Deeploy pins) and of the design's engines. A quirk is
+ * set by the DFZ_QUIRKS environment variable, the binary's --quirks
+ * option (over the variable), or the body's own dfz_dropin_quirks() call
+ * (over both, from that call on); one set "any" is drawn from each run's
+ * schedule. X(NAME, "name", default, "what it restores").
+ */
+#define DFZ_QUIRK_MAP(X)                                                     \
+	X(SNRT_HEAD, "snrt-head", 0,                                         \
+	  "snrt_dma_wait(t) returns once completed >= t, a size-0 start is " \
+	  "issued (snitch_cluster #153 on); off (snrt-pinned): completed > t" \
+	  ", a size-0 start returns -1 (the commit Deeploy pins)")           \
+	X(IDMA_ZERO_RETIRES, "idma-zero-work-retires", 0,                   \
+	  "a transfer without work (size 0 or repeat 0) retires when "       \
+	  "accepted, counting ahead of older ones in flight (iDMA "          \
+	  "nd_midend)")                                                      \
+	X(MCHAN_STALL_NO_TID, "mchan-stall-no-tid", 0,                      \
+	  "mchan_channel_alloc with all 16 counters taken stalls (a hang) "  \
+	  "instead of failing; a push without an alloc joins the last "      \
+	  "allocated counter (GVSoC mchan_v7)")                              \
+	X(CLDMA_SIZE16, "cldma-size16", 1,                                  \
+	  "pi_cl_dma_cmd truncates a 1-D size, pi_cl_dma_cmd_2d a line "     \
+	  "length, to 16 bits (pulpos)")                                     \
+	X(CLDMA_COPY_ALIASES, "cldma-copy-aliases", 1,                      \
+	  "pi_cl_dma_memcpy stores the TID over copy->ext and "              \
+	  "pi_cl_dma_wait reads it there (pulpos casts the copy to a "       \
+	  "command)")                                                        \
+	X(CLDMA_EMUL_64K, "cldma-emul-64k", 0,                              \
+	  "a 1-D pi_cl_dma_cmd of 64 KiB or more runs as 64 KiB pieces from "\
+	  "a FIFO that links the caller's command struct (GAP9)")
+
+enum dfz_quirk {
+#define DFZ__QUIRK_ENUM(id, name, def, doc) DFZ_QUIRK_##id,
+	DFZ_QUIRK_MAP(DFZ__QUIRK_ENUM)
+#undef DFZ__QUIRK_ENUM
+	DFZ_NQUIRKS
+};
+
+/**
+ * dfz_dropin_quirks() - set quirks for the rest of this run (from the
+ * body) or for every run (before one): @list is comma-separated items
+ * "NAME" (on), "no-NAME" (off) or "NAME=on|off|any"; "snrt-pinned" is
+ * "no-snrt-head". Return: 0, or -1 (said on stderr) for an unknown name.
+ */
+int dfz_dropin_quirks(const char *list);
+
+/** dfz_dropin_quirk_on() - whether @q is on in the current run. */
+int dfz_dropin_quirk_on(enum dfz_quirk q);
+
 /* What DFZ_DROPIN_MAIN() registers: the body run once per schedule. */
 struct dfz_dropin_test {
 	void (*body)(void *arg);

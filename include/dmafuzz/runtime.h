@@ -210,7 +210,15 @@ struct dfz_rt_config {
 	 * pattern until the engine moves its bytes, and (ASan builds) is
 	 * poisoned until it has landed and a covering wait returned. */
 	bool poison_inflight;
+	/* Hardware behaviours that differ between versions (DFZ_RTQ_*): the
+	 * drop-in's quirks that live in an engine. 0: the design's model. */
+	uint32_t quirks;
 };
+
+/* cfg.quirks: a zero-work idma transfer (no bytes, or no lines) retires
+ * when the engine accepts it, ahead of older transfers still in flight
+ * (iDMA's nd_midend; the drop-in's idma-zero-work-retires). */
+#define DFZ_RTQ_IDMA_ZERO_RETIRES (1u << 0)
 
 /* Capacity caps: a runtime is created once at these sizes and reused. */
 #define DFZ_CAP_L3 (8u << 20)
@@ -292,6 +300,10 @@ void dfz_rt_judge(struct dfz_rt *rt, bool on);
  * new finding).
  */
 void dfz_rt_poison_stop(struct dfz_rt *rt);
+
+/** dfz_rt_set_quirks() - the engines' quirks (DFZ_RTQ_*) from now on in
+ * this run (the next reset takes cfg.quirks again). */
+void dfz_rt_set_quirks(struct dfz_rt *rt, uint32_t quirks);
 
 /** dfz_rt_emit() - publish @ev (step and engine filled by the caller). */
 void dfz_rt_emit(struct dfz_rt *rt, const struct dfz_event *ev);

@@ -2,19 +2,23 @@
 /*
  * Part of the runtime layer's public header (include dmafuzz/runtime.h):
  * the idma engine, a Snitch-style cluster DMA between L2 and L1. A 2-D
- * start returns a monotonically increasing transaction id (txid); a wait
- * spins until the completed id the hardware reports reaches a txid. The
- * names follow the Snitch runtime (snrt_dma_start_1d/_2d, snrt_dma_wait,
- * snrt_dma_wait_all) with a dfz_ prefix and an explicit engine, so a
- * mapping header is one macro per name, e.g.
+ * start returns a monotonically increasing transaction id (txid, 1 for the
+ * first of a run); the hardware counts the transfers it retired (the
+ * completed id), and a wait spins on that count. The names follow the
+ * Snitch runtime (snrt_dma_start_1d/_2d, snrt_dma_wait, snrt_dma_wait_all)
+ * with a dfz_ prefix and an explicit engine, so a mapping header is one
+ * macro per name, e.g.
  *   #define snrt_dma_start_1d(d, s, n) dfz_idma_start_1d(my_idma, d, s, n)
  *
- * The modelled hardware's quirk (always on): the completed id it reports
- * lags by one. It is the id of the transfer completed before the last
- * completed one, so the last issued id never resolves unless another
- * transfer follows; generated code issues a 1-byte dummy transfer after
- * each copy to work around it. dfz_idma_wait_all() polls the busy status
- * instead and is not affected.
+ * The lag: dfz_idma_wait(t) is the Snitch runtime's wait at the commit
+ * Deeploy pins, which spins until the completed count is strictly greater
+ * than t. Transfers retire in order, so t must be followed by another
+ * retired transfer: the last issued id never resolves alone, and
+ * generated code issues a dummy transfer after each copy to work around
+ * it. dfz_idma_wait_reached(t) is the later runtime's wait (count >= t).
+ * dfz_idma_wait_all() polls the busy status and is not affected.
+ * With cfg.quirks DFZ_RTQ_IDMA_ZERO_RETIRES, a transfer without work
+ * retires as it is accepted, counting ahead of older ones in flight.
  */
 #ifndef DMAFUZZ_RUNTIME_IDMA_H
 #define DMAFUZZ_RUNTIME_IDMA_H
@@ -37,7 +41,9 @@ struct dfz_idma *dfz_idma_get(struct dfz_rt *rt);
  * Either side may lie in L2 or L1. Addresses are not checked here: the
  * engine checks both sides against the memory model as it moves bytes and
  * faults (DFZ_EV_FAULT, the transfer completes, the rest unmoved) outside
- * it. A transfer of 0 bytes completes, after the latency, without moving.
+ * it. A transfer of 0 bytes (@size or @repeat 0) completes in its turn,
+ * after the latency, without moving; with DFZ_RTQ_IDMA_ZERO_RETIRES it
+ * retires at once (DFZ_EV_COMPLETE right after the DFZ_EV_ISSUE).
  * A start into a full queue steps the engines until a slot frees, at most
  * cfg.wait_bound steps.
  * @dst, @src: addresses only; the engine reads and writes them at service
@@ -59,14 +65,18 @@ int dfz_idma_start_1d(struct dfz_idma *dev, void *dst, const void *src,
 
 /**
  * dfz_idma_wait() - step the engines until dfz_idma_completed_id(@dev)
- * reaches @txid, at most cfg.wait_bound steps. With the lagging completed
- * id, a wait on the last issued txid hangs unless another transfer follows
- * it; a txid never issued hangs too (the hardware spins). Emits
- * DFZ_EV_WAIT and DFZ_EV_WAITED (aux = the return value) with id = @txid,
- * and DFZ_EV_HANG on a hang.
+ * is above @txid, at most cfg.wait_bound steps: the lagging wait, so a
+ * wait on the last issued txid hangs unless another transfer follows it;
+ * a txid never issued hangs too (the hardware spins). Emits DFZ_EV_WAIT
+ * and DFZ_EV_WAITED (aux = the return value) with id = @txid, and
+ * DFZ_EV_HANG on a hang.
  * Return: 0, DFZ_EHANG, or DFZ_EINVAL for a NULL @dev.
  */
 int dfz_idma_wait(struct dfz_idma *dev, uint32_t txid);
+
+/** dfz_idma_wait_reached() - as dfz_idma_wait(), until the completed id
+ * is @txid or above (no lag). */
+int dfz_idma_wait_reached(struct dfz_idma *dev, uint32_t txid);
 
 /**
  * dfz_idma_wait_all() - step the engines until @dev is idle (the busy
@@ -75,8 +85,8 @@ int dfz_idma_wait(struct dfz_idma *dev, uint32_t txid);
  */
 int dfz_idma_wait_all(struct dfz_idma *dev);
 
-/** dfz_idma_completed_id() - the completed id as the hardware reports it
- * (lagging by one); 0 before two transfers have completed. */
+/** dfz_idma_completed_id() - the completed id as the hardware reports it:
+ * the transfers retired this run. */
 uint32_t dfz_idma_completed_id(const struct dfz_idma *dev);
 
 /** dfz_idma_last_id() - the txid of the last transfer issued this run. */

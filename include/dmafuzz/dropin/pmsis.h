@@ -134,6 +134,9 @@ void dfz_dropin_cl_dma(struct dfz_site s, uint32_t ext, uint32_t loc,
 		       uint32_t size, uint32_t stride, uint32_t length,
 		       int is_2d, pi_cl_dma_dir_e dir, int *id);
 void dfz_dropin_cl_dma_wait(struct dfz_site s, int id);
+void dfz_dropin_cl_dma_copy(struct dfz_site s, pi_cl_dma_copy_t *copy,
+			    int is_2d);
+void dfz_dropin_cl_dma_copy_wait(struct dfz_site s, void *copy);
 void dfz_dropin_cl_dma_flush(struct dfz_site s);
 
 #define DFZ__ADDR(a) ((uint32_t)(uintptr_t)(a))
@@ -145,15 +148,11 @@ void dfz_dropin_cl_dma_flush(struct dfz_site s);
 	dfz_dropin_cl_dma(DFZ_SITE, DFZ__ADDR(ext), DFZ__ADDR(loc), (size),   \
 			  (stride), (length), 1, (dir), &(cmd)->id)
 #define pi_cl_dma_cmd_wait(cmd) dfz_dropin_cl_dma_wait(DFZ_SITE, (cmd)->id)
-#define pi_cl_dma_memcpy(copy)                                                \
-	dfz_dropin_cl_dma(DFZ_SITE, (copy)->ext, (copy)->loc, (copy)->size, 0, \
-			  0, 0, (copy)->dir, (int *)&(copy)->id)
-#define pi_cl_dma_memcpy_2d(copy)                                             \
-	dfz_dropin_cl_dma(DFZ_SITE, (copy)->ext, (copy)->loc, (copy)->size,   \
-			  (copy)->stride, (copy)->length, 1, (copy)->dir,     \
-			  (int *)&(copy)->id)
-#define pi_cl_dma_wait(copy)                                                  \
-	dfz_dropin_cl_dma_wait(DFZ_SITE, (int)((pi_cl_dma_copy_t *)(copy))->id)
+/* cldma-copy-aliases (pulpos, default on): the TID goes over copy->ext
+ * and the wait reads it there; off: copy->id. */
+#define pi_cl_dma_memcpy(copy) dfz_dropin_cl_dma_copy(DFZ_SITE, (copy), 0)
+#define pi_cl_dma_memcpy_2d(copy) dfz_dropin_cl_dma_copy(DFZ_SITE, (copy), 1)
+#define pi_cl_dma_wait(copy) dfz_dropin_cl_dma_copy_wait(DFZ_SITE, (copy))
 #define pi_cl_dma_flush() dfz_dropin_cl_dma_flush(DFZ_SITE)
 
 /* The cluster RAM API too: generated code that calls pi_cl_ram_* (and
