@@ -17,6 +17,7 @@
 
 #define DFZ__DROPIN_SITES 4096   /* issue sites remembered per run */
 #define DFZ__DROPIN_KEYS 256     /* handles whose last issue is known */
+#define DFZ__DROPIN_MAX_CORES 9  /* a PMSIS team (8), a Snitch cluster (9) */
 
 /* The schedule: a choice stream over the run's bytes. */
 struct dfz__sched {
@@ -70,11 +71,9 @@ struct dfz__dropin {
 	struct dfz_site issue_site[DFZ__DROPIN_SITES];
 	uint32_t nkeys;
 	struct dfz__key key[DFZ__DROPIN_KEYS];
-	int last_tid[DFZ_DROPIN_CORES];  /* mchan v7: the counter each core
+	int last_tid[DFZ__DROPIN_MAX_CORES];  /* mchan v7: the counter each core
 					  * allocated last (-1: none), which
 					  * its pushes carry */
-	int last_tid_any;                /* the counter allocated last by
-					  * any core (-1: none) */
 };
 
 /**

@@ -27,9 +27,10 @@ static void push(struct dfz__dropin *d, struct dfz_mchan_transfer t,
 	struct dfz_mchan *m = dfz_mchan_get(d->rt);
 	int tid = d->last_tid[core];
 
-	/* mchan-stall-no-tid: the push joins the counter allocated last. */
+	/* mchan-stall-no-tid: a core that never allocated pushes on the
+	 * counter its port resets to (0 in the RTL). */
 	if (tid < 0 && dfz__quirk(d, DFZ_QUIRK_MCHAN_STALL_NO_TID))
-		tid = d->last_tid_any < 0 ? 0 : d->last_tid_any;
+		tid = 0;
 	if (tid < 0) {
 		dfz__dropin_fail(d, DFZ_CLASS_HANDLE_STALE,
 				 "mchan push on core %u, which allocated no "
@@ -114,10 +115,8 @@ uint32_t dfz_dropin_mchan_alloc(struct dfz_site s)
 	}
 	tid = dfz_mchan_transfer_get_id(m);
 	d->last_tid[dfz__cores_id(d->cores)] = tid < 0 ? -1 : tid;
-	if (tid < 0)
-		return UINT32_MAX; /* no counter: the tid oracle judges it */
-	d->last_tid_any = tid;
-	return (uint32_t)tid;
+	return tid < 0 ? UINT32_MAX : (uint32_t)tid; /* none: the tid
+						      * oracle judges it */
 }
 
 void dfz_dropin_mchan_free(struct dfz_site s, uint32_t id)

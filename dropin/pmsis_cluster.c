@@ -39,7 +39,8 @@ void dfz_dropin_team_fork(struct dfz_site s, int nb_cores,
 	if (nb_cores > 0)
 		d->team = (unsigned)nb_cores;
 	n = d->team;
-	rc = dfz__dropin_fork(d, n, entry, arg);
+	rc = n > DFZ_DROPIN_CORES ? DFZ_EINVAL :
+				    dfz__dropin_fork(d, n, entry, arg);
 	d->cur = s;
 	if (rc == DFZ_EHANG)
 		dfz__dropin_fail(d, DFZ_CLASS_DMA_HANG,

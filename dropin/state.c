@@ -120,6 +120,9 @@ static void site_finding(struct dfz__dropin *d, const struct dfz_event *ev)
 	d->sited = true;
 	d->res.site = d->cur;
 	d->res.prior = issue_site(d, k ? k->xfer : f->ev.xfer);
+	/* An early wait conflicts with the transfer still in flight. */
+	if (f->cls == DFZ_CLASS_DMA_EARLY_WAIT && f->ev.xfer >= 0)
+		d->res.prior = issue_site(d, f->ev.xfer);
 	if (!ev && f->ev.xfer >= 0) {
 		/* A post-check (a leak): the issuing call is the offender. */
 		d->res.site = issue_site(d, f->ev.xfer);
@@ -209,7 +212,7 @@ static int create(struct dfz__dropin *d)
 	if (rc == 0)
 		rc = dfz_oracles_create(DROPIN_ORACLES, &d->set);
 	if (rc == 0)
-		rc = dfz__cores_create(DFZ_DROPIN_CORES, 0, &d->cores);
+		rc = dfz__cores_create(DFZ__DROPIN_MAX_CORES, 0, &d->cores);
 	if (rc < 0)
 		fprintf(stderr, "dmafuzz: cannot set up the drop-in: %s\n",
 			dfz_strerror(rc));
@@ -274,9 +277,8 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	d->nissue = 0;
 	d->nkeys = 0;
 	d->team = DFZ_DROPIN_CORES;
-	for (unsigned i = 0; i < DFZ_DROPIN_CORES; i++)
+	for (unsigned i = 0; i < DFZ__DROPIN_MAX_CORES; i++)
 		d->last_tid[i] = -1;
-	d->last_tid_any = -1;
 }
 
 void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,

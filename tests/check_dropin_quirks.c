@@ -139,8 +139,9 @@ START_TEST(test_mchan_stall)
 }
 END_TEST
 
-/* Core 1 allocates and pushes; core 0 pushes without allocating, then
- * core 1 waits its channel: with the quirk, core 0's push joined it. */
+/* Core 1 allocates (counter 0, the first) and pushes; core 0 pushes
+ * without ever allocating, then core 1 waits its channel: with the quirk
+ * core 0's push went on counter 0, the RTL's reset value, and joined it. */
 static uint8_t *x_l2, *x_l1;
 static volatile uint32_t x_ch;
 
@@ -174,7 +175,7 @@ static void body_join(void *arg)
 	pi_cl_team_fork(2, two_cores, NULL);
 }
 
-START_TEST(test_mchan_push_joins_last)
+START_TEST(test_mchan_push_on_counter0)
 {
 	struct dfz__result r = run_with(body_join, "mchan-stall-no-tid");
 
@@ -298,7 +299,7 @@ Suite *suite_dropin_quirks(void)
 	tcase_add_test(tc, test_cldma_size16);
 	tcase_add_test(tc, test_cldma_copy_aliases);
 	tcase_add_test(tc, test_mchan_stall);
-	tcase_add_test(tc, test_mchan_push_joins_last);
+	tcase_add_test(tc, test_mchan_push_on_counter0);
 	tcase_add_test(tc, test_mchan_stall_other_core_frees);
 	tcase_add_test(tc, test_settings);
 	tcase_add_test(tc, test_any_from_schedule);

@@ -56,17 +56,18 @@ struct dfz_site {
  */
 #define DFZ_QUIRK_MAP(X)                                                     \
 	X(SNRT_HEAD, "snrt-head", 0,                                         \
-	  "snrt_dma_wait(t) returns once completed >= t, a size-0 start is " \
-	  "issued (snitch_cluster #153 on); off (snrt-pinned): completed > t" \
-	  ", a size-0 start returns -1 (the commit Deeploy pins)")           \
-	X(IDMA_ZERO_RETIRES, "idma-zero-work-retires", 0,                   \
-	  "a transfer without work (size 0 or repeat 0) retires when "       \
-	  "accepted, counting ahead of older ones in flight (iDMA "          \
-	  "nd_midend)")                                                      \
+	  "snrt_dma_wait(t) returns once completed >= t (snitch_cluster "    \
+	  "#153) and a size-0 start is issued (#156); off, snrt-pinned (the "\
+	  "commit Deeploy pins): completed > t, a size-0 start returns -1")  \
+	X(IDMA_ZERO_RETIRES, "idma-zero-work-retires", 1,                   \
+	  "a transfer without work (size 0, or a 2-D repeat of 0) retires "  \
+	  "when accepted, counting ahead of older ones in flight (iDMA "     \
+	  "nd_midend, GVSoC idma_fe_xdma); off: in order")                   \
 	X(MCHAN_STALL_NO_TID, "mchan-stall-no-tid", 0,                      \
-	  "mchan_channel_alloc with all 16 counters taken stalls (a hang) "  \
-	  "instead of failing; a push without an alloc joins the last "      \
-	  "allocated counter (GVSoC mchan_v7)")                              \
+	  "mchan_channel_alloc with all 16 counters taken stalls until "     \
+	  "another core frees one (a hang when none can), and a core that "  \
+	  "never allocated pushes on counter 0 (MCHAN RTL, GVSoC mchan_v7); "\
+	  "off: the alloc fails, the push is handle.stale")                  \
 	X(CLDMA_SIZE16, "cldma-size16", 1,                                  \
 	  "pi_cl_dma_cmd truncates a 1-D size, pi_cl_dma_cmd_2d a line "     \
 	  "length, to 16 bits (pulpos)")                                     \
