@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define MCHAN_VERSION 7
-#include "dropin_int.h"
+#include "dropin_fixture.h"
 #include "dmafuzz/dropin/mchan_siracusa.h"
 #include "dmafuzz/dropin/mchan.h"
 
@@ -19,21 +19,6 @@
 
 static int want_line;
 static uint8_t got[N];
-
-static struct dfz__result run(void (*body)(void *))
-{
-	struct dfz_dropin_test t = { body, NULL, __FILE__ };
-	struct dfz__result r;
-
-	dfz__dropin_run(&t, NULL, 0, &r);
-	return r;
-}
-
-static void fill(uint8_t *p, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		p[i] = (uint8_t)(i * 7 + 3);
-}
 
 /* Two 1-D pushes and one 2-D push (rows of 16 of a 32-byte-wide L2
  * matrix) under one channel, one wait, one free: clean, bytes in place. */
@@ -61,7 +46,7 @@ static void body_clean(void *arg)
 
 START_TEST(test_mchan_clean)
 {
-	ck_assert_int_eq(run(body_clean).finding.cls, DFZ_CLASS_NONE);
+	ck_assert_int_eq(run_with(body_clean, "").finding.cls, DFZ_CLASS_NONE);
 }
 END_TEST
 
@@ -76,7 +61,7 @@ static void body_no_alloc(void *arg)
 
 START_TEST(test_push_without_channel)
 {
-	struct dfz__result r = run(body_no_alloc);
+	struct dfz__result r = run_with(body_no_alloc, "");
 
 	ck_assert_str_eq(dfz_class_name(r.finding.cls), "handle.stale");
 	ck_assert_int_eq(r.site.line, want_line);
@@ -98,7 +83,7 @@ static void body_swapped(void *arg)
 
 START_TEST(test_push_bad_address)
 {
-	struct dfz__result r = run(body_swapped);
+	struct dfz__result r = run_with(body_swapped, "");
 
 	ck_assert_str_eq(dfz_class_name(r.finding.cls), "dma.bad-address");
 	ck_assert_int_eq(r.site.line, want_line);
@@ -120,7 +105,7 @@ static void body_leak(void *arg)
 
 START_TEST(test_channel_leak)
 {
-	struct dfz__result r = run(body_leak);
+	struct dfz__result r = run_with(body_leak, "");
 
 	ck_assert_str_eq(dfz_class_name(r.finding.cls), "handle.leak");
 	ck_assert_int_eq(r.site.line, want_line);
@@ -166,7 +151,7 @@ static void body_gap9(void *arg)
 START_TEST(test_gap9_clean)
 {
 	ck_assert_int_eq(MCHAN_TRANSFER_LEN_SIZE, 17);
-	ck_assert_int_eq(run(body_gap9).finding.cls, DFZ_CLASS_NONE);
+	ck_assert_int_eq(run_with(body_gap9, "").finding.cls, DFZ_CLASS_NONE);
 }
 END_TEST
 
@@ -193,7 +178,7 @@ static void body_len_overflow(void *arg)
 
 START_TEST(test_len_overflow)
 {
-	struct dfz__result r = run(body_len_overflow);
+	struct dfz__result r = run_with(body_len_overflow, "");
 
 	ck_assert_str_eq(dfz_class_name(r.finding.cls), "cmd.encoding");
 	ck_assert_int_eq(r.site.line, want_line);

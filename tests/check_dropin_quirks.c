@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define MCHAN_VERSION 7
-#include "dropin_int.h"
+#include "dropin_fixture.h"
 #include "dmafuzz/dropin/pmsis.h"
 #include "dmafuzz/dropin/mchan_siracusa.h"
 
@@ -21,25 +21,6 @@
 
 static int want_line;
 static uint32_t seen;           /* what a body saw, for the test */
-
-static struct dfz__result run_with(void (*body)(void *), const char *quirks)
-{
-	struct dfz_dropin_test t = { body, NULL, __FILE__ };
-	struct dfz__result r;
-	struct dfz__dropin *d = dfz__dropin_get();
-	struct dfz__quirks keep = d->base;
-
-	ck_assert_int_eq(dfz_dropin_quirks(quirks), 0);
-	dfz__dropin_run(&t, NULL, 0, &r);
-	d->base = keep;
-	return r;
-}
-
-static void fill(uint8_t *p, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		p[i] = (uint8_t)(i * 7 + 3);
-}
 
 /* ------------------------------------------------------- cldma-size16 */
 

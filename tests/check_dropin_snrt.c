@@ -10,31 +10,12 @@
 #include <check.h>
 #include <string.h>
 
-#include "dropin_int.h"
+#include "dropin_fixture.h"
 #include "dmafuzz/dropin/snrt.h"
 
 static int want_line;
 static uint32_t seen[DFZ_SNRT_CORES];
 static uint32_t got;
-
-static struct dfz__result run_with(void (*body)(void *), const char *quirks)
-{
-	struct dfz_dropin_test t = { body, NULL, __FILE__ };
-	struct dfz__result r;
-	struct dfz__dropin *d = dfz__dropin_get();
-	struct dfz__quirks keep = d->base;
-
-	ck_assert_int_eq(dfz_dropin_quirks(quirks), 0);
-	dfz__dropin_run(&t, NULL, 0, &r);
-	d->base = keep;
-	return r;
-}
-
-static void fill(uint8_t *p, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		p[i] = (uint8_t)(i * 7 + 3);
-}
 
 /* ------------------------------------------------------------------ SPMD */
 

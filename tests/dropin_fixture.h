@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared by the drop-in suites: one run of a test body on the empty
+ * schedule with quirk settings for that run only, and a byte pattern.
+ */
+#ifndef DFZ_TESTS_DROPIN_FIXTURE_H
+#define DFZ_TESTS_DROPIN_FIXTURE_H
+
+#include <check.h>
+
+#include "dropin_int.h"
+
+/* @body run once with @quirks over the process's settings, which are
+ * restored after. */
+static inline struct dfz__result run_with(void (*body)(void *),
+					  const char *quirks)
+{
+	struct dfz_dropin_test t = { body, NULL, __FILE__ };
+	struct dfz__result r;
+	struct dfz__dropin *d = dfz__dropin_get();
+	struct dfz__quirks keep = d->base;
+
+	ck_assert_int_eq(dfz_dropin_quirks(quirks), 0);
+	dfz__dropin_run(&t, NULL, 0, &r);
+	d->base = keep;
+	return r;
+}
+
+static inline void fill(uint8_t *p, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)(i * 7 + 3);
+}
+
+#endif /* DFZ_TESTS_DROPIN_FIXTURE_H */
