@@ -119,6 +119,15 @@ void dfz__dropin_fail(struct dfz__dropin *d, enum dfz_class cls,
 int dfz__dropin_fork(struct dfz__dropin *d, unsigned n, void (*fn)(void *),
 		     void *arg);
 
+/* mchan_v7.c: the MCHAN names' core, which DORY's library shares */
+/** dfz__mchan_push() - push @t (@kind: enum dfz_mchan_push_kind) on the
+ * counter the calling core allocated last; misuse is a finding. */
+void dfz__mchan_push(struct dfz__dropin *d, struct dfz_mchan_transfer t,
+		     int kind);
+/** dfz__mchan_alloc() - a counter for the calling core (UINT32_MAX:
+ * none), the call at @s. */
+uint32_t dfz__mchan_alloc(struct dfz__dropin *d, struct dfz_site s);
+
 /* quirks.c */
 /** dfz__quirks_default() - the quirks on by default (bit per quirk). */
 uint32_t dfz__quirks_default(void);

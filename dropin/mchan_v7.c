@@ -18,10 +18,8 @@ static bool in_level(struct dfz_rt *rt, const void *p, unsigned level)
 	return dfz_mem_locate(rt, p, 1, &sp) && sp.level == level;
 }
 
-/* Push @t on the counter the calling core allocated last, as @kind says
- * which words go to the FIFO. */
-static void push(struct dfz__dropin *d, struct dfz_mchan_transfer t,
-		 enum dfz_mchan_push_kind kind)
+void dfz__mchan_push(struct dfz__dropin *d, struct dfz_mchan_transfer t,
+		     int kind)
 {
 	unsigned core = dfz__cores_id(d->cores);
 	struct dfz_mchan *m = dfz_mchan_get(d->rt);
@@ -68,7 +66,7 @@ void dfz_dropin_mchan_push(struct dfz_site s, struct dfz_mchan_v7_push p)
 	};
 
 	if (d)
-		push(d, t, DFZ_MCHAN_PUSH_GENERIC);
+		dfz__mchan_push(d, t, DFZ_MCHAN_PUSH_GENERIC);
 }
 
 void dfz_dropin_mchan_push_t(struct dfz_site s, mchan_transfer_t g,
@@ -87,18 +85,14 @@ void dfz_dropin_mchan_push_t(struct dfz_site s, mchan_transfer_t g,
 	};
 
 	if (d)
-		push(d, t, kind);
+		dfz__mchan_push(d, t, kind);
 }
 
-uint32_t dfz_dropin_mchan_alloc(struct dfz_site s)
+uint32_t dfz__mchan_alloc(struct dfz__dropin *d, struct dfz_site s)
 {
-	struct dfz__dropin *d = dfz__dropin_enter(s);
-	struct dfz_mchan *m;
+	struct dfz_mchan *m = dfz_mchan_get(d->rt);
 	int tid;
 
-	if (!d)
-		return UINT32_MAX;
-	m = dfz_mchan_get(d->rt);
 	/* mchan-stall-no-tid: with every counter taken the read stalls
 	 * until another core frees one; with none to run, for ever. */
 	while (dfz__quirk(d, DFZ_QUIRK_MCHAN_STALL_NO_TID) &&
@@ -117,6 +111,13 @@ uint32_t dfz_dropin_mchan_alloc(struct dfz_site s)
 	d->last_tid[dfz__cores_id(d->cores)] = tid < 0 ? -1 : tid;
 	return tid < 0 ? UINT32_MAX : (uint32_t)tid; /* none: the tid
 						      * oracle judges it */
+}
+
+uint32_t dfz_dropin_mchan_alloc(struct dfz_site s)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	return d ? dfz__mchan_alloc(d, s) : UINT32_MAX;
 }
 
 void dfz_dropin_mchan_free(struct dfz_site s, uint32_t id)

@@ -14,6 +14,8 @@
 #                  -runs=FUZZ_RUNS executions: clean, or the class (its
 #                  finding report on stderr; asan:KIND for an ASan report,
 #                  a read of an in-flight destination) of a flagged one
+#        A mode may be followed by quirks=LIST: the runs get
+#        DFZ_QUIRKS=LIST (e.g. "plain quirks=snrt-head").
 # site:  FILE:MARK, the line of FILE holding "dfz-expect: MARK", which the
 #        verdict (plain) or the report (asan, valgrind) must name; "-" for
 #        none.
@@ -216,11 +218,18 @@ $2
 EOF
 	variant=$(trim "$variant"); srcs=$(trim "$srcs"); mode=$(trim "$mode")
 	class=$(trim "$class"); site=$(trim "$site"); sched=$(trim "${sched:-}")
+	quirks=$(printf '%s' "$mode" | sed -n 's/.* quirks=\([^ ]*\).*/\1/p')
+	mode=${mode%% *}
+	if [ -n "$quirks" ]; then
+		export DFZ_QUIRKS="$quirks"
+	else
+		unset DFZ_QUIRKS
+	fi
 	if [ "$site" != - ]; then
 		line=$(mark_line "$dir/${site%%:*}" "${site#*:}")
 		site="$(basename "${site%%:*}"):$line"
 	fi
-	name=$(basename "$dir")-$variant${sched:+-sched}
+	name=$(basename "$dir")-$variant${sched:+-sched}${quirks:+-$(printf '%s' "$quirks" | tr ',=' '+-')}
 	case $mode in
 	plain) ccs="gcc"; command -v clang > /dev/null 2>&1 && ccs="gcc clang"
 	       extra= ;;
@@ -256,7 +265,7 @@ EOF
 				> "$bin.why" && res="ok: $mode $class $site" ||
 				res=FAIL
 		fi
-		printf '%-34s %-8s %-6s %s\n' "$name" "$mode" "$cc" "$res"
+		printf '%-44s %-8s %-6s %s\n' "$name" "$mode" "$cc" "$res"
 		case $res in
 		ok*) pass=$((pass + 1)) ;;
 		*) fail=$((fail + 1)); cat "$bin.why" ;;
@@ -291,6 +300,7 @@ for dir in "$@"; do
 		check_line "$dir" "$l"
 	done < "$dir/expect"
 done
+unset DFZ_QUIRKS
 # The test binary's bad use: one line on stderr, exit 2, nothing run.
 bad_use() { # BIN ARGS...
 	b=$1
@@ -314,6 +324,7 @@ if [ -n "$any" ]; then
 	bad_use "$any" --runs 0
 	bad_use "$any" "$out/no-such-schedule"
 	bad_use "$any" --sarif
+	bad_use "$any" --quirks snrt-head,bogus
 fi
 
 # GAP9's mchan.h without MCHAN_VERSION: a compile error, not the SDK's

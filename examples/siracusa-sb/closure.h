@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define TILE 64
-#define NUM_TILES 4
+#define NUM_TILES 9
 #define NUM_CORES 8
 
 typedef struct {

@@ -9,7 +9,9 @@
  * statics.
  *
  * LEAKING VARIANT: the channels are waited but never freed: each tile
- * takes two more of the 16 transfer counters.
+ * takes two more of the 16 transfer counters, and the 17th allocation
+ * (tile 8's import) finds none: it fails, or under mchan-stall-no-tid (the
+ * MCHAN RTL and GVSoC) the core stalls there for ever.
  */
 #include "pmsis.h"
 #include "mchan_siracusa.h"
@@ -40,8 +42,8 @@ void _closure_Add_0(void *_args)
 		int8_t *out_tile = args->data_out + TILING_I * TILE;
 
 		// IMPORT TILE in_l1 from data_in
-		uint32_t channel_id_future = mchan_channel_alloc();
-		mchan_transfer_1d(1441824, in_l1, in_tile); /* dfz-expect: PUSH */
+		uint32_t channel_id_future = mchan_channel_alloc(); /* dfz-expect: ALLOC */
+		mchan_transfer_1d(1441824, in_l1, in_tile);
 		mchan_transfer_1d(1441824, in_l1 + 32, in_tile + 32);
 		mchan_channel_wait(channel_id_future);
 
