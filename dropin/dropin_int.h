@@ -17,6 +17,7 @@
 
 #define DFZ__DROPIN_SITES 4096   /* issue sites remembered per run */
 #define DFZ__DROPIN_KEYS 256     /* handles whose last issue is known */
+#define DFZ__DROPIN_EMUL 64      /* emulated cluster DMA commands queued */
 #define DFZ__DROPIN_MAX_CORES 9  /* a PMSIS team (8), a Snitch cluster (9) */
 
 /* The schedule: a choice stream over the run's bytes. */
@@ -61,6 +62,13 @@ struct dfz__dropin {
 	bool in_run;                     /* a body is running */
 	unsigned team;                   /* cores of the last team fork */
 	struct dfz__quirks base;         /* settings every run starts from */
+	struct dfz__emul {               /* cldma-emul-64k: the FIFO, head
+					  * first, as the layer linked it */
+		struct pi_cl_dma_cmd_s *cmd;
+		int tid;                 /* its piece in flight, -1: none */
+		bool last;               /* that piece is its last */
+	} emul[DFZ__DROPIN_EMUL];
+	unsigned nemul;
 	uint32_t quirks;                 /* this run's */
 	bool fuzzing;                    /* a fuzz execution: abort() at the
 					  * first finding */
@@ -127,6 +135,22 @@ void dfz__mchan_push(struct dfz__dropin *d, struct dfz_mchan_transfer t,
 /** dfz__mchan_alloc() - a counter for the calling core (UINT32_MAX:
  * none), the call at @s. */
 uint32_t dfz__mchan_alloc(struct dfz__dropin *d, struct dfz_site s);
+
+/* cldma_emul.c: cldma-emul-64k, the FIFO of emulated commands */
+struct pi_cl_dma_cmd_s;
+/** dfz__cldma_emul_start() - take a 1-D command of 64 KiB or more into the
+ * FIFO when the quirk is on. Return: whether it did. */
+bool dfz__cldma_emul_start(struct dfz__dropin *d, struct pi_cl_dma_cmd_s *c,
+			   uint32_t ext, uint32_t loc, uint32_t size,
+			   int ext2loc);
+/** dfz__cldma_irq() - the DMA interrupt's handler, for every finished
+ * piece at the head of the FIFO. */
+void dfz__cldma_irq(struct dfz__dropin *d);
+/** dfz__cldma_emul_wait() - the SDK's wait on an emulated command (spin
+ * until its size is 0). Return: false when @c is not one (no wait done). */
+bool dfz__cldma_emul_wait(struct dfz__dropin *d, struct pi_cl_dma_cmd_s *c);
+/** dfz__cldma_drain() - the body ended: the interrupts still to come. */
+void dfz__cldma_drain(struct dfz__dropin *d);
 
 /* quirks.c */
 /** dfz__quirks_default() - the quirks on by default (bit per quirk). */

@@ -76,6 +76,16 @@ int dfz_dropin_send_task(struct dfz_site s, struct pi_device *device,
 
 /* ---------------------------------------------------------- cluster DMA */
 
+/* A cluster DMA call begins: the emulation's interrupts taken by now. */
+static struct dfz__dropin *enter(struct dfz_site s)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	if (d && d->nemul > 0)
+		dfz__cldma_irq(d);
+	return d;
+}
+
 /* [a, a+n) lies whole inside @level. */
 static bool inside(struct dfz_rt *rt, unsigned level, uint32_t a, uint64_t n)
 {
@@ -158,10 +168,23 @@ void dfz_dropin_cl_dma(struct dfz_site s, uint32_t ext, uint32_t loc,
 		       uint32_t size, uint32_t stride, uint32_t length,
 		       int is_2d, pi_cl_dma_dir_e dir, int *id)
 {
-	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz__dropin *d = enter(s);
 
 	if (d)
 		issue(d, ext, loc, size, stride, length, is_2d, dir, id);
+}
+
+void dfz_dropin_cl_dma_cmd(struct dfz_site s, uint32_t ext, uint32_t loc,
+			   uint32_t size, pi_cl_dma_dir_e dir,
+			   pi_cl_dma_cmd_t *cmd)
+{
+	struct dfz__dropin *d = enter(s);
+
+	if (!d || dfz__cldma_emul_start(d, cmd, ext, loc, size,
+					dir == PI_CL_DMA_DIR_EXT2LOC))
+		return;
+	issue(d, ext, loc, size, 0, 0, 0, dir, &cmd->id);
+	cmd->length = 0; /* not emulated */
 }
 
 /* pulpos's wait: the TID's transfers done, then the TID freed. */
@@ -175,10 +198,18 @@ static void wait_free(struct dfz__dropin *d, int id)
 
 void dfz_dropin_cl_dma_wait(struct dfz_site s, int id)
 {
-	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz__dropin *d = enter(s);
 
 	if (d)
 		wait_free(d, id);
+}
+
+void dfz_dropin_cl_dma_cmd_wait(struct dfz_site s, pi_cl_dma_cmd_t *cmd)
+{
+	struct dfz__dropin *d = enter(s);
+
+	if (d && !dfz__cldma_emul_wait(d, cmd))
+		wait_free(d, cmd->id);
 }
 
 /* Where the copy's TID lives: over ext (pulpos's cast), or its own id. */
@@ -191,7 +222,7 @@ static void *copy_tid(struct dfz__dropin *d, pi_cl_dma_copy_t *copy)
 void dfz_dropin_cl_dma_copy(struct dfz_site s, pi_cl_dma_copy_t *copy,
 			    int is_2d)
 {
-	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz__dropin *d = enter(s);
 	int tid = -1;
 
 	if (!d)
@@ -203,7 +234,7 @@ void dfz_dropin_cl_dma_copy(struct dfz_site s, pi_cl_dma_copy_t *copy,
 
 void dfz_dropin_cl_dma_copy_wait(struct dfz_site s, void *copy)
 {
-	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz__dropin *d = enter(s);
 	int tid;
 
 	if (!d)
@@ -215,7 +246,7 @@ void dfz_dropin_cl_dma_copy_wait(struct dfz_site s, void *copy)
 /* pulpos's barrier: every command pushed so far is done. */
 void dfz_dropin_cl_dma_flush(struct dfz_site s)
 {
-	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz__dropin *d = enter(s);
 	struct dfz_mchan *m;
 	uint32_t tids;
 

@@ -276,6 +276,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	d->sited = false;
 	d->nissue = 0;
 	d->nkeys = 0;
+	d->nemul = 0;
 	d->team = DFZ_DROPIN_CORES;
 	for (unsigned i = 0; i < DFZ__DROPIN_MAX_CORES; i++)
 		d->last_tid[i] = -1;
@@ -292,6 +293,7 @@ void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
 	dfz_rt_judge(d->rt, true);
 	t->body(t->arg);
 	dfz_rt_judge(d->rt, false);
+	dfz__cldma_drain(d);
 	d->in_run = false;
 	d->cur = (struct dfz_site){ t->file, 0, "the end of the test body" };
 	dfz_oracles_end(d->set);

@@ -54,6 +54,71 @@ START_TEST(test_cldma_size16)
 }
 END_TEST
 
+/* ------------------------------------------------------ cldma-emul-64k */
+
+#define EMUL (96u << 10)
+
+/* A 96 KiB load: two pieces. The handler pushes the last piece and sets
+ * the size to 0; the wait, spinning on the size, returns while that piece
+ * is in flight, and the check reads the poison. */
+static void body_emul(void *arg)
+{
+	uint8_t *l2 = pi_l2_malloc(EMUL), *l1 = pmsis_l1_malloc(EMUL);
+	pi_cl_dma_cmd_t cmd;
+
+	(void)arg;
+	fill(l2, EMUL);
+	pi_cl_dma_cmd((uint32_t)(uintptr_t)l2, (uint32_t)(uintptr_t)l1, EMUL,
+		      PI_CL_DMA_DIR_EXT2LOC, &cmd);
+	seen = cmd.size | (uint32_t)(cmd.next == NULL) << 31;
+	pi_cl_dma_cmd_wait(&cmd);
+	want_line = __LINE__ + 1;
+	DFZ_DROPIN_CHECK(memcmp(l1, l2, EMUL) == 0);
+}
+
+START_TEST(test_cldma_emul_64k)
+{
+	struct dfz__result r = run_with(body_emul, "cldma-emul-64k");
+
+	ck_assert_uint_eq(seen, (EMUL - 65536) | 1u << 31);
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_DATA_MISMATCH);
+	ck_assert_int_eq(r.site.line, want_line);
+	ck_assert_uint_eq(r.xfers, 2);            /* two pieces */
+	/* Off: the pulpos command, one push (its size cut to 16 bits). */
+	r = run_with(body_emul, "no-cldma-emul-64k,no-cldma-size16");
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
+	ck_assert_uint_eq(r.xfers, 1);
+}
+END_TEST
+
+/* Two emulated commands on two structs: the second is linked behind the
+ * first and started by the handler; waiting the second waits both. */
+static void body_emul_two(void *arg)
+{
+	uint8_t *l2 = pi_l2_malloc(EMUL), *l1 = pmsis_l1_malloc(EMUL);
+	pi_cl_dma_cmd_t a, b;
+
+	(void)arg;
+	fill(l2, EMUL);
+	pi_cl_dma_cmd((uint32_t)(uintptr_t)l2, (uint32_t)(uintptr_t)l1, 65536,
+		      PI_CL_DMA_DIR_EXT2LOC, &a);
+	pi_cl_dma_cmd((uint32_t)(uintptr_t)l2, (uint32_t)(uintptr_t)l1, 70000,
+		      PI_CL_DMA_DIR_EXT2LOC, &b);
+	seen = (a.next == &b) | (uint32_t)(b.id == -1) << 1;
+	pi_cl_dma_cmd_wait(&b);
+	pi_cl_dma_cmd_wait(&a);
+}
+
+START_TEST(test_cldma_emul_fifo)
+{
+	struct dfz__result r = run_with(body_emul_two, "cldma-emul-64k");
+
+	ck_assert_uint_eq(seen, 3);
+	ck_assert_uint_eq(r.xfers, 3);            /* 1 + 2 pieces */
+	ck_assert_int_ne(r.finding.cls, DFZ_CLASS_QUEUE_CORRUPT);
+}
+END_TEST
+
 /* -------------------------------------------------- cldma-copy-aliases */
 
 /* One copy struct used twice, ext set once: pulpos stored the first TID
@@ -279,6 +344,8 @@ Suite *suite_dropin_quirks(void)
 
 	tcase_add_test(tc, test_cldma_size16);
 	tcase_add_test(tc, test_cldma_copy_aliases);
+	tcase_add_test(tc, test_cldma_emul_64k);
+	tcase_add_test(tc, test_cldma_emul_fifo);
 	tcase_add_test(tc, test_mchan_stall);
 	tcase_add_test(tc, test_mchan_push_on_counter0);
 	tcase_add_test(tc, test_mchan_stall_other_core_frees);

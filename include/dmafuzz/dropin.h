@@ -77,7 +77,8 @@ struct dfz_site {
 	  "command)")                                                        \
 	X(CLDMA_EMUL_64K, "cldma-emul-64k", 0,                              \
 	  "a 1-D pi_cl_dma_cmd of 64 KiB or more runs as 64 KiB pieces from "\
-	  "a FIFO that links the caller's command struct (GAP9)")
+	  "a FIFO that links the caller's command struct, and its wait "     \
+	  "returns once the last piece is pushed (gap_sdk Vega, GAP9-class)")
 
 enum dfz_quirk {
 #define DFZ__QUIRK_ENUM(id, name, def, doc) DFZ_QUIRK_##id,

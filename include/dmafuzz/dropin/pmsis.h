@@ -110,9 +110,18 @@ typedef enum {
 	PI_CL_DMA_DIR_EXT2LOC = 1,
 } pi_cl_dma_dir_e;
 
-/* A command: the TID its push took (pulpos pos/implem/dma.h). */
+/* A command: the TID its push took (pulpos pos/implem/dma.h). The other
+ * words are those of the SDKs that emulate large transfers (pulp-rt,
+ * gap_sdk: cldma-emul-64k), which keep a command's progress in it and
+ * link it into their FIFO by `next`. */
 typedef struct pi_cl_dma_cmd_s {
 	int id;
+	uint32_t cmd;
+	uint32_t size;
+	uint32_t stride;
+	uint32_t length;
+	uint32_t loc_addr;
+	uint32_t ext_addr;
 	struct pi_cl_dma_cmd_s *next;
 } pi_cl_dma_cmd_t;
 
@@ -134,6 +143,10 @@ void dfz_dropin_cl_dma(struct dfz_site s, uint32_t ext, uint32_t loc,
 		       uint32_t size, uint32_t stride, uint32_t length,
 		       int is_2d, pi_cl_dma_dir_e dir, int *id);
 void dfz_dropin_cl_dma_wait(struct dfz_site s, int id);
+void dfz_dropin_cl_dma_cmd_wait(struct dfz_site s, pi_cl_dma_cmd_t *cmd);
+void dfz_dropin_cl_dma_cmd(struct dfz_site s, uint32_t ext, uint32_t loc,
+			   uint32_t size, pi_cl_dma_dir_e dir,
+			   pi_cl_dma_cmd_t *cmd);
 void dfz_dropin_cl_dma_copy(struct dfz_site s, pi_cl_dma_copy_t *copy,
 			    int is_2d);
 void dfz_dropin_cl_dma_copy_wait(struct dfz_site s, void *copy);
@@ -142,12 +155,12 @@ void dfz_dropin_cl_dma_flush(struct dfz_site s);
 #define DFZ__ADDR(a) ((uint32_t)(uintptr_t)(a))
 
 #define pi_cl_dma_cmd(ext, loc, size, dir, cmd)                               \
-	dfz_dropin_cl_dma(DFZ_SITE, DFZ__ADDR(ext), DFZ__ADDR(loc), (size), 0, \
-			  0, 0, (dir), &(cmd)->id)
+	dfz_dropin_cl_dma_cmd(DFZ_SITE, DFZ__ADDR(ext), DFZ__ADDR(loc),       \
+			      (size), (dir), (cmd))
 #define pi_cl_dma_cmd_2d(ext, loc, size, stride, length, dir, cmd)            \
 	dfz_dropin_cl_dma(DFZ_SITE, DFZ__ADDR(ext), DFZ__ADDR(loc), (size),   \
 			  (stride), (length), 1, (dir), &(cmd)->id)
-#define pi_cl_dma_cmd_wait(cmd) dfz_dropin_cl_dma_wait(DFZ_SITE, (cmd)->id)
+#define pi_cl_dma_cmd_wait(cmd) dfz_dropin_cl_dma_cmd_wait(DFZ_SITE, (cmd))
 /* cldma-copy-aliases (pulpos, default on): the TID goes over copy->ext
  * and the wait reads it there; off: copy->id. */
 #define pi_cl_dma_memcpy(copy) dfz_dropin_cl_dma_copy(DFZ_SITE, (copy), 0)
