@@ -51,6 +51,7 @@ struct dfz__result {
 	uint32_t xfers;
 	uint32_t quirks;                 /* the run's quirks (bit per enum
 					  * dfz_quirk) */
+	uint32_t apis;                   /* DFZ__API_* the run called */
 };
 
 struct dfz__dropin {
@@ -70,6 +71,7 @@ struct dfz__dropin {
 	} emul[DFZ__DROPIN_EMUL];
 	unsigned nemul;
 	uint32_t quirks;                 /* this run's */
+	uint32_t apis;                   /* DFZ__API_* called this run */
 	bool fuzzing;                    /* a fuzz execution: abort() at the
 					  * first finding */
 	struct dfz_site cur;             /* the call being served */
@@ -160,10 +162,14 @@ uint32_t dfz__quirks_default(void);
 int dfz__quirks_parse(const char *list, struct dfz__quirks *qs);
 /** dfz__quirks_help() - one line per quirk: name, effect, default. */
 void dfz__quirks_help(FILE *f);
-/** dfz__quirks_describe() - the quirks of @on that differ from the
- * defaults ("snrt-head, no-cldma-size16"; "" for none) into @buf.
- * Return: its length. */
-size_t dfz__quirks_describe(uint32_t on, char *buf, size_t n);
+/* The SDK families a run called, each with its quirks (res.apis). */
+#define DFZ__API_SNRT (1u << 0)
+#define DFZ__API_MCHAN (1u << 1)
+#define DFZ__API_CLDMA (1u << 2)
+/** dfz__quirks_describe() - the settings, in @on, of the quirks of the
+ * families in @apis ("snrt-pinned, idma-zero-work-retires"; "" for none)
+ * into @buf. Return: its length. */
+size_t dfz__quirks_describe(uint32_t on, uint32_t apis, char *buf, size_t n);
 /** dfz__quirks_start() - a run begins: its quirks from the settings and
  * the schedule. Return: the engines' share (cfg.quirks). */
 uint32_t dfz__quirks_start(struct dfz__dropin *d);

@@ -25,6 +25,7 @@ void dfz__mchan_push(struct dfz__dropin *d, struct dfz_mchan_transfer t,
 	struct dfz_mchan *m = dfz_mchan_get(d->rt);
 	int tid = d->last_tid[core];
 
+	d->apis |= DFZ__API_MCHAN;
 	/* mchan-stall-no-tid: a core that never allocated pushes on the
 	 * counter its port resets to (0 in the RTL). */
 	if (tid < 0 && dfz__quirk(d, DFZ_QUIRK_MCHAN_STALL_NO_TID))
@@ -93,6 +94,7 @@ uint32_t dfz__mchan_alloc(struct dfz__dropin *d, struct dfz_site s)
 	struct dfz_mchan *m = dfz_mchan_get(d->rt);
 	int tid;
 
+	d->apis |= DFZ__API_MCHAN;
 	/* mchan-stall-no-tid: with every counter taken the read stalls
 	 * until another core frees one; with none to run, for ever. */
 	while (dfz__quirk(d, DFZ_QUIRK_MCHAN_STALL_NO_TID) &&

@@ -81,6 +81,8 @@ static struct dfz__dropin *enter(struct dfz_site s)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
 
+	if (d)
+		d->apis |= DFZ__API_CLDMA;
 	if (d && d->nemul > 0)
 		dfz__cldma_irq(d);
 	return d;

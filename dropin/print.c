@@ -37,12 +37,12 @@ static void json_site(FILE *f, const char *key, const struct dfz_site *s)
 	fputc('}', f);
 }
 
-/* "quirks": the run's quirks that differ from the defaults. */
-static void json_quirks(FILE *f, uint32_t on)
+/* "quirks": the settings of the quirks of the SDK families it called. */
+static void json_quirks(FILE *f, const struct dfz__result *r)
 {
 	char buf[512];
 
-	dfz__quirks_describe(on, buf, sizeof(buf));
+	dfz__quirks_describe(r->quirks, r->apis, buf, sizeof(buf));
 	fputs(",\"quirks\":", f);
 	dfz_json_string(buf, f);
 }
@@ -64,7 +64,7 @@ static void print_json(const struct dfz__result *r, const char *name, FILE *f)
 		json_site(f, "site", &r->site);
 		json_site(f, "prior", &r->prior);
 	}
-	json_quirks(f, r->quirks);
+	json_quirks(f, r);
 	fprintf(f, ",\"steps\":%llu,\"xfers\":%u}\n",
 		(unsigned long long)r->steps, r->xfers);
 }
@@ -90,7 +90,7 @@ void dfz__dropin_print(const struct dfz__result *r, const char *name,
 		text_site(f, "CONFLICTS WITH", &r->prior);
 		fprintf(f, "MESSAGE: %s\n", fi->msg);
 	}
-	if (dfz__quirks_describe(r->quirks, quirks, sizeof(quirks)))
+	if (dfz__quirks_describe(r->quirks, r->apis, quirks, sizeof(quirks)))
 		fprintf(f, "QUIRKS: %s\n", quirks);
 	fprintf(f, "STEPS: %llu\nXFERS: %u\n", (unsigned long long)r->steps,
 		r->xfers);

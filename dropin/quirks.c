@@ -108,20 +108,34 @@ void dfz__quirks_help(FILE *f)
 			quirk[q].doc, def & (1u << q) ? "on" : "off");
 }
 
-size_t dfz__quirks_describe(uint32_t on, char *buf, size_t n)
+/* The SDK family whose behaviour @q changes. */
+static uint32_t api_of(unsigned q)
 {
-	uint32_t diff = on ^ dfz__quirks_default();
+	switch (q) {
+	case DFZ_QUIRK_SNRT_HEAD:
+	case DFZ_QUIRK_IDMA_ZERO_RETIRES:
+		return DFZ__API_SNRT;
+	case DFZ_QUIRK_MCHAN_STALL_NO_TID:
+		return DFZ__API_MCHAN;
+	default:
+		return DFZ__API_CLDMA;
+	}
+}
+
+size_t dfz__quirks_describe(uint32_t on, uint32_t apis, char *buf, size_t n)
+{
 	size_t at = 0;
 
 	buf[0] = 0;
 	for (unsigned q = 0; q < DFZ_NQUIRKS && at < n; q++) {
-		if (!(diff & (1u << q)))
-			continue;
-		at += (size_t)snprintf(buf + at, n - at, "%s%s%s", at ? ", " : "",
-				       on & (1u << q) ? "" : "no-",
-				       quirk[q].name);
+		const char *name = on & (1u << q) ? quirk[q].name :
+				   q == DFZ_QUIRK_SNRT_HEAD ? "snrt-pinned" : NULL;
+
+		if (name && (apis & api_of(q)))
+			at += (size_t)snprintf(buf + at, n - at, "%s%s",
+					       at ? ", " : "", name);
 	}
-	return at;
+	return at < n ? at : n - 1;
 }
 
 /* The engines' share of @on (cfg.quirks). */

@@ -13,6 +13,16 @@
 #include "dropin_int.h"
 #include "dmafuzz/dropin/snrt.h"
 
+/* A DMA call of the Snitch runtime begins. */
+static struct dfz__dropin *enter(struct dfz_site s)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	if (d)
+		d->apis |= DFZ__API_SNRT;
+	return d;
+}
+
 /* Both sides of a 2-D transfer inside L2/L1, line by line. */
 static bool side_ok(struct dfz_rt *rt, uintptr_t p, size_t size,
 		    size_t stride, size_t repeat)
@@ -38,7 +48,7 @@ snrt_dma_txid_t dfz_dropin_snrt_start(struct dfz_site s, uintptr_t dst,
 				      size_t repeat, int is_2d,
 				      uint32_t channel)
 {
-	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz__dropin *d = enter(s);
 	struct dfz_idma *dma;
 	int id;
 
@@ -68,7 +78,7 @@ snrt_dma_txid_t dfz_dropin_snrt_start(struct dfz_site s, uintptr_t dst,
 
 void dfz_dropin_snrt_wait(struct dfz_site s, snrt_dma_txid_t tid)
 {
-	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz__dropin *d = enter(s);
 	struct dfz_idma *dma;
 
 	if (!d)
@@ -90,7 +100,7 @@ void dfz_dropin_snrt_wait(struct dfz_site s, snrt_dma_txid_t tid)
 
 void dfz_dropin_snrt_wait_all(struct dfz_site s)
 {
-	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz__dropin *d = enter(s);
 
 	if (d)
 		dfz_idma_wait_all(dfz_idma_get(d->rt));

@@ -145,6 +145,7 @@ static void decided(struct dfz__dropin *d)
 	d->res.steps = dfz_rt_now(d->rt);
 	d->res.xfers = (uint32_t)d->nissue;
 	d->res.quirks = d->quirks;
+	d->res.apis = d->apis;
 	dfz__dropin_print(&d->res, "fuzz input", false, stderr);
 	fflush(stderr);
 	abort();
@@ -277,6 +278,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	d->nissue = 0;
 	d->nkeys = 0;
 	d->nemul = 0;
+	d->apis = 0;
 	d->team = DFZ_DROPIN_CORES;
 	for (unsigned i = 0; i < DFZ__DROPIN_MAX_CORES; i++)
 		d->last_tid[i] = -1;
@@ -306,6 +308,7 @@ void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
 	d->res.steps = dfz_rt_now(d->rt);
 	d->res.xfers = (uint32_t)d->nissue;
 	d->res.quirks = d->quirks;
+	d->res.apis = d->apis;
 	*res = d->res;
 }
 

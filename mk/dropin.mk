@@ -17,26 +17,40 @@ dropin-check: $(LIB) $(CLI) | deps-memcheck
 	    -n $(DROPIN_RUNS) \
 	    $(DROPIN_EXAMPLES)
 
-# The bench's drop-in target (make bench): seed 000's fixed loop, its
-# test body and DFZ_DROPIN_MAIN, against the instrumented library of each
-# flavour, as a user would build it: AFL++ persistent mode under
-# afl-clang-fast, libFuzzer's main with -fsanitize=fuzzer.
-DROPIN_BENCH_SRC := examples/seed000/loop_fixed.c examples/seed000/test_loop.c
+# The bench's drop-in targets (make bench): examples with their test
+# bodies and DFZ_DROPIN_MAIN, against the instrumented library of each
+# flavour, as a user would build them: AFL++ persistent mode under
+# afl-clang-fast, libFuzzer's main with -fsanitize=fuzzer. dropin: seed
+# 000's fixed loop (PMSIS cluster RAM); dropin-mchan: the Siracusa
+# closure (MCHAN, a team fork, PI_CL_L1 statics); dropin-snrt: the fixed
+# Snitch GEMM (snrt, 9 SPMD cores).
+DROPIN_BENCH           := dropin dropin-mchan dropin-snrt
+DROPIN_SRC_dropin      := examples/seed000/loop_fixed.c examples/seed000/test_loop.c
+DROPIN_SRC_dropin-mchan := examples/siracusa-sb/closure.c examples/siracusa-sb/test_closure.c
+DROPIN_SRC_dropin-snrt := examples/snitch-gemm/gemm_db_fixed.c examples/snitch-gemm/test_gemm.c
 DROPIN_CFLAGS    := -std=c11 -Iinclude -Iinclude/dmafuzz/dropin \
                     -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast
-$(FZ)/afl/dropin: $(DROPIN_BENCH_SRC) $(FZ)/afl/libfuzz.a
-	$(FZ_CC_afl) $(FZ_CFLAGS_afl) $(DROPIN_CFLAGS) -o $@ $(DROPIN_BENCH_SRC) \
-	    $(FZ)/afl/libfuzz.a $(DFZ_LDLIBS)
-$(FZ)/libfuzzer/dropin: $(DROPIN_BENCH_SRC) $(FZ)/libfuzzer/libfuzz.a
-	$(FZ_CC_libfuzzer) $(FZ_CFLAGS_libfuzzer) $(DROPIN_CFLAGS) $(FZ_LINK_libfuzzer) \
-	    -o $@ $(DROPIN_BENCH_SRC) $(FZ)/libfuzzer/libfuzz.a $(DFZ_LDLIBS)
+# As dmafuzz-dropin.pc's Libs: statics at the start of L2 and L1.
+DROPIN_LDFLAGS   := -no-pie -Wl,--section-start=dfz_l2=0x1c000000 \
+                    -Wl,--section-start=dfz_l1=0x10000000 \
+                    -Wl,--section-start=dfz_top=0x40000000
+define DROPIN_BENCH_RULES
+$$(FZ)/afl/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/afl/libfuzz.a
+	$$(FZ_CC_afl) $$(FZ_CFLAGS_afl) $$(DROPIN_CFLAGS) -o $$@ $$(DROPIN_SRC_$(1)) \
+	    $$(FZ)/afl/libfuzz.a $$(DFZ_LDLIBS) $$(DROPIN_LDFLAGS)
+$$(FZ)/libfuzzer/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/libfuzzer/libfuzz.a
+	$$(FZ_CC_libfuzzer) $$(FZ_CFLAGS_libfuzzer) $$(DROPIN_CFLAGS) $$(FZ_LINK_libfuzzer) \
+	    -o $$@ $$(DROPIN_SRC_$(1)) $$(FZ)/libfuzzer/libfuzz.a $$(DFZ_LDLIBS) \
+	    $$(DROPIN_LDFLAGS)
 # Its seeds: the empty schedule and one of every byte value 0x80.
-$(FZ)/seeds/dropin/.stamp:
-	@mkdir -p $(dir $@)
-	printf '\000\000\000\000\000\000\000\000' > $(dir $@)zero
-	printf '\200\200\200\200\200\200\200\200' > $(dir $@)half
-	@touch $@
-bench-build: $(FZ)/afl/dropin $(FZ)/libfuzzer/dropin $(FZ)/seeds/dropin/.stamp
+$$(FZ)/seeds/$(1)/.stamp:
+	@mkdir -p $$(dir $$@)
+	printf '\000\000\000\000\000\000\000\000' > $$(dir $$@)zero
+	printf '\200\200\200\200\200\200\200\200' > $$(dir $$@)half
+	@touch $$@
+bench-build: $$(FZ)/afl/$(1) $$(FZ)/libfuzzer/$(1) $$(FZ)/seeds/$(1)/.stamp
+endef
+$(foreach t,$(DROPIN_BENCH),$(eval $(call DROPIN_BENCH_RULES,$(t))))
 
 # The fuzz smoke of the examples (part of make fuzz-smoke, in CI): each
 # example as a libFuzzer target (against libdmafuzz-fuzz.a when installed)

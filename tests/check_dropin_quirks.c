@@ -276,11 +276,16 @@ START_TEST(test_settings)
 	char buf[256];
 
 	ck_assert_int_eq(dfz__quirks_parse("snrt-head,no-cldma-size16", &q), 0);
-	dfz__quirks_describe(q.on, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "snrt-head, no-cldma-size16");
+	dfz__quirks_describe(q.on, DFZ__API_SNRT | DFZ__API_CLDMA, buf,
+			     sizeof(buf));
+	ck_assert_str_eq(buf, "snrt-head, idma-zero-work-retires, "
+			 "cldma-copy-aliases");
+	dfz__quirks_describe(q.on, DFZ__API_MCHAN, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "");
 	ck_assert_int_eq(dfz__quirks_parse("snrt-pinned,cldma-size16=on", &q), 0);
 	ck_assert_uint_eq(q.on, dfz__quirks_default());
-	ck_assert_uint_eq(dfz__quirks_describe(q.on, buf, sizeof(buf)), 0);
+	dfz__quirks_describe(q.on, DFZ__API_SNRT, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "snrt-pinned, idma-zero-work-retires");
 	ck_assert_int_eq(dfz__quirks_parse("idma-zero-work-retires=any", &q), 0);
 	ck_assert_uint_eq(q.any, 1u << DFZ_QUIRK_IDMA_ZERO_RETIRES);
 	/* Unknown names and values leave the settings as they were. */

@@ -176,6 +176,13 @@ START_TEST(test_dummies_zero_work_retires)
 	ck_assert_ptr_nonnull(r.prior.file);
 	ck_assert_int_lt(r.prior.line, want_line);
 	ck_assert_uint_eq(got, 0); /* the bytes had not landed */
+	/* The verdict names the Snitch quirks in effect. */
+	{
+		char q[128];
+
+		dfz__quirks_describe(r.quirks, r.apis, q, sizeof(q));
+		ck_assert_str_eq(q, "snrt-pinned, idma-zero-work-retires");
+	}
 	ck_assert(dfz__quirks_default() &
 		  (1u << DFZ_QUIRK_IDMA_ZERO_RETIRES));
 }

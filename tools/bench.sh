@@ -49,7 +49,7 @@ memcheck=${BENCH_MEMCHECK:-0}
 switches=${SWITCHES:-}
 # The switches of the core issue (issue 1): the ram-engine transfer bugs.
 core=shared-handle,db-war,early-compute,edge-tile,req-escape
-targets="xfer host api parse dropin"
+targets="xfer host api parse dropin dropin-mchan dropin-snrt"
 work=$out/work
 rec=$work/records
 failed=0
