@@ -76,13 +76,16 @@ err_free_exec:
 	return DFZ_ENOMEM;
 }
 
+/* The runtime goes first: its teardown is the device's leak check under
+ * memcheck, which must see the host executor's pointers to the blocks
+ * the last plan still holds, or it reports them lost. */
 void dfz_exec_destroy(struct dfz_exec *ex)
 {
 	if (!ex)
 		return;
+	dfz_rt_destroy(ex->rt);
 	dfz__hexec_destroy(ex->hx);
 	dfz_oracles_destroy(ex->oracles);
-	dfz_rt_destroy(ex->rt);
 	free(ex);
 }
 

@@ -80,12 +80,12 @@ uint64_t dfz_tile_grid(unsigned rank, const uint32_t *shape,
 {
 	uint64_t total = 1;
 
+	/* Every dim's count is set, 0 for an empty one (or a 0 tile), so
+	 * that dfz_tile_at() never reads an unset count. */
 	for (unsigned d = 0; d < rank; d++) {
 		uint32_t s = shape[d], t = tile[d];
 
-		if (s == 0)
-			return 0;
-		nt[d] = s / t + (s % t != 0);
+		nt[d] = s == 0 || t == 0 ? 0 : s / t + (s % t != 0);
 		total *= nt[d];
 	}
 	return total;
@@ -97,8 +97,13 @@ void dfz_tile_at(unsigned rank, const uint32_t *shape, const uint32_t *tile,
 {
 	for (unsigned d = rank; d-- > 0;) {
 		uint32_t size = tile[d];
-		uint64_t at = (i % nt[d]) * size;
+		uint64_t at;
 
+		if (nt[d] == 0) {        /* an empty dimension: no tile */
+			o[d] = e[d] = 0;
+			continue;
+		}
+		at = (i % nt[d]) * size;
 		i /= nt[d];
 		o[d] = (uint32_t)at;
 		e[d] = full_edges || shape[d] - at >= size ?
@@ -401,7 +406,7 @@ static int run_tiles(struct dfz__hop_run *q)
 	struct tile t;
 	int rc = 0;
 
-	if (dbl) {
+	if (dbl && q->ntiles > 0) {
 		tile_at(q, 0, &t);
 		rc = issue_loads(q, &t, 0, 0);
 	}

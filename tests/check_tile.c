@@ -644,6 +644,22 @@ END_TEST
 
 static_assert(NRANK_BUF_STRAT == 40, "loop range of test_tile_outputs");
 
+/* An empty dimension: a grid of 0 tiles, and tile 0 of it (what the
+ * double-buffered loop used to prefetch) is empty instead of a division
+ * by zero. */
+START_TEST(test_empty_grid)
+{
+	uint32_t shape[3] = { 4, 0, 8 }, tile[3] = { 2, 1, 4 }, nt[3];
+	uint32_t o[3] = { 9, 9, 9 }, e[3] = { 9, 9, 9 };
+
+	ck_assert_uint_eq(dfz_tile_grid(3, shape, tile, nt), 0);
+	ck_assert_uint_eq(nt[1], 0);
+	dfz_tile_at(3, shape, tile, nt, false, 0, o, e);
+	ck_assert_uint_eq(e[1], 0);
+	ck_assert_uint_eq(o[1], 0);
+}
+END_TEST
+
 Suite *suite_tile(void)
 {
 	Suite *s = suite_create("tile");
@@ -655,6 +671,7 @@ Suite *suite_tile(void)
 	tcase_add_loop_test(tc, test_tile_outputs, 0, (int)NRANK_BUF_STRAT);
 	tcase_add_loop_test(tc, test_tile_zero_dim, 0, DFZ_MAX_RANK);
 	tcase_add_test(tc, test_compute_chunks);
+	tcase_add_test(tc, test_empty_grid);
 	tcase_add_test(tc, test_kernel_names);
 	tcase_add_loop_test(tc, test_tile_enomem, 0, DFZ_STRAT_COUNT);
 	tcase_add_loop_test(tc, test_tile_hang, 0, 2);

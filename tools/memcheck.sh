@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # valgrind memcheck over the unit tests (CK_FORK=no, so the tests run in
 # the process valgrind watches) and over the corpus replays: seeds and
-# reproducers with every switch off, with our oracles on and off (clean:
+# reproducers with every switch off, with our oracles on and off, and
+# every seed plan alone in a process of its own (clean:
 # exit 0); each reproducer of a switch memcheck catches alone with that
 # switch on and our oracles off (--oracles none: valgrind's error exit 99,
 # the runtime describes its memory to memcheck, runtime/vg.h); each other
@@ -19,7 +20,7 @@ tests=$1
 cli=$2
 suites=${3:-$(dirname "$tests")/tests/suites.h}
 # The switches whose fault memcheck reports by itself (README, Memcheck).
-alone="early-compute db-war edge-tile req-escape child-misalign pair-overflow
+alone="early-compute db-war edge-tile req-escape pair-overflow
 register-leak null-arg"
 vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect"
 jobs=${MEMCHECK_JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -53,6 +54,11 @@ for s in $(sed -n 's/^X(suite_\(.*\))$/\1/p' "$suites"); do
 done
 queue run 0 "seed corpus" $vg "$cli" run --quiet corpus/xfer corpus/host corpus/api
 queue run 0 "regression corpus, switches off" $vg "$cli" run --quiet corpus/regress
+# Each seed plan alone too: the last plan of a process is torn down with
+# the process, which a whole-corpus run hides behind the plans after it.
+for f in corpus/xfer/*.plan corpus/host/*.plan corpus/api/*.plan; do
+	queue run 0 "$f alone, switches off" $vg "$cli" run --quiet "$f"
+done
 queue run 0 "seed and regression corpus, switches off, --oracles none" \
     $vg "$cli" run --quiet --oracles none corpus/xfer corpus/host corpus/api \
     corpus/regress
