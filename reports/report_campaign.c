@@ -475,7 +475,8 @@ static int read_steps(const char *dir, const char *const *kinds, int nkinds,
 			rc = finding_times(path, &t, &n, &cap, &untimed, &seen);
 	if (rc < 0 || untimed || !seen)
 		goto out_free;
-	qsort(t, n, sizeof(*t), cmp_double);
+	if (n > 0)                        /* qsort(NULL, 0) is undefined */
+		qsort(t, n, sizeof(*t), cmp_double);
 	*xs = malloc((2 * n + 2) * sizeof(double));
 	*ys = malloc((2 * n + 2) * sizeof(double));
 	if (!*xs || !*ys) {

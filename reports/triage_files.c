@@ -193,6 +193,9 @@ static int walk(struct dfz__triage *t, const char *dir, const struct stat *skip,
 		if (S_ISLNK(st.st_mode) && (stat(path, &st) < 0 ||
 					    S_ISDIR(st.st_mode)))
 			continue;
+		if (!S_ISREG(st.st_mode))     /* a FIFO, socket or device
+					       * would block or never end */
+			continue;
 		if (!is_input_dir(dir) || !strcmp(e->d_name, "README.txt") ||
 		    is_companion(dir, e->d_name))
 			continue;
