@@ -79,13 +79,16 @@ static int run_stream(struct run_ctx *c, FILE *f, const char *name)
 	static uint8_t rec[CLI_RECORD_MAX];
 	char label[512];
 	uint8_t len4[4];
+	size_t k;
 
-	for (uint64_t i = 0; fread(len4, 1, 4, f) == 4; i++) {
+	/* A stream ends between records; a cut inside a length is bad. */
+	for (uint64_t i = 0; (k = fread(len4, 1, 4, f)) > 0; i++) {
 		uint32_t len = len4[0] | len4[1] << 8 | len4[2] << 16 |
 			       (uint32_t)len4[3] << 24;
 		struct dfz_verdict v;
 
-		if (len > CLI_RECORD_MAX || fread(rec, 1, len, f) != len) {
+		if (k < 4 || len > CLI_RECORD_MAX ||
+		    fread(rec, 1, len, f) != len) {
 			cli_error("run", "%s: plan stream record %llu is truncated",
 				  name, (unsigned long long)i);
 			c->bad++;

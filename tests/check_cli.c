@@ -81,6 +81,10 @@ START_TEST(test_gen_run_stream)
 	ck_assert_int_eq(cli("gen --count 300 --seed 3 > build/gen.bin"), 0);
 	ck_assert_int_eq(cli("run --quiet build/gen.bin"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "SUMMARY:  300 inputs, 0 bugs"));
+	/* Cut inside the next record's 4-byte length: bad, not the end. */
+	ck_assert_int_eq(sh("(cat build/gen.bin; printf '\\005') > build/gen-cut.bin"), 0);
+	ck_assert_int_eq(cli("run --quiet - < build/gen-cut.bin"), 2);
+	ck_assert_ptr_nonnull(strstr(out, "300 inputs, 0 bugs, 0 rejected, 1 bad"));
 	ck_assert_int_eq(cli("gen --count 2 --seed 3 --text"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "family xfer"));
 	ck_assert_int_eq(cli("--help"), 0);
