@@ -43,6 +43,9 @@ static int slurp(FILE *f, uint8_t **out, size_t *n)
 		if (len < cap)
 			break;
 		if (cap >= LOAD_MAX) {
+			/* Exactly LOAD_MAX bytes is a plan file; more is not. */
+			if (fgetc(f) == EOF)
+				break;
 			free(buf);
 			return DFZ_ERANGE;
 		}

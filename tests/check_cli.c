@@ -93,6 +93,20 @@ START_TEST(test_gen_run_stream)
 }
 END_TEST
 
+/* Every command takes a plan file of exactly 1 MiB and refuses one byte
+ * more, with one line. */
+START_TEST(test_file_limit)
+{
+	ck_assert_int_eq(sh("head -c 1048576 /dev/zero > build/mib.bin && "
+			    "head -c 1048577 /dev/zero > build/mib1.bin"), 0);
+	ck_assert_int_eq(cli("show build/mib.bin > /dev/null"), 0);
+	ck_assert_int_eq(cli("run --quiet build/mib.bin"), 0);
+	ck_assert_int_eq(cli("show build/mib1.bin"), 2);
+	ck_assert_int_eq(lines(err), 1);
+	ck_assert_int_ne(cli("run --quiet build/mib1.bin"), 0);
+}
+END_TEST
+
 /* A fuzz target's input: `encode --bare` writes it, `run --family` reads
  * it back as the same plan (text files stay text whatever --family). */
 START_TEST(test_bare_family)
@@ -143,6 +157,7 @@ Suite *suite_cli(void)
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_show_encode_roundtrip);
 	tcase_add_test(tc, test_gen_run_stream);
+	tcase_add_test(tc, test_file_limit);
 	tcase_add_test(tc, test_bare_family);
 	tcase_add_test(tc, test_matrix);
 	suite_add_tcase(s, tc);
