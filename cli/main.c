@@ -10,6 +10,18 @@
 
 #include "cli.h"
 
+/* A command's status once its output is out: standard output that could
+ * not be written (a full disk, a closed pipe) is the harness's failure,
+ * said in one line, never an exit 0. */
+static int written(const char *cmd, int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	cli_error(cmd, "cannot write the output: %s",
+		  errno ? strerror(errno) : "write error");
+	return EXIT_INTERNAL;
+}
+
 static const char usage[] =
 	"usage: dmafuzz COMMAND [OPTIONS] [ARGS]\n"
 	"\n"
@@ -120,7 +132,8 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+			return written(cmds[i].name,
+				       cmds[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "dmafuzz: unknown command '%s' (try 'dmafuzz --help')\n",
 		argv[1]);
 	return EXIT_BAD_INPUT;

@@ -93,6 +93,25 @@ START_TEST(test_gen_run_stream)
 }
 END_TEST
 
+/* Output that cannot be written (a full disk) is exit 3 and one line,
+ * never a silent 0. */
+START_TEST(test_full_disk)
+{
+	static const char *const cmds[] = {
+		"show corpus/xfer/zero-dim.plan", "run corpus/xfer/zero-dim.plan",
+		"encode corpus/xfer/zero-dim.plan", "gen --count 3",
+	};
+	char a[128];
+
+	for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(a, sizeof(a), "%s > /dev/full", cmds[i]);
+		ck_assert_int_eq(cli(a), 3);
+		ck_assert_int_eq(lines(err), 1);
+		ck_assert_ptr_nonnull(strstr(err, "cannot write the output"));
+	}
+}
+END_TEST
+
 /* Every command takes a plan file of exactly 1 MiB and refuses one byte
  * more, with one line. */
 START_TEST(test_file_limit)
@@ -158,6 +177,7 @@ Suite *suite_cli(void)
 	tcase_add_test(tc, test_show_encode_roundtrip);
 	tcase_add_test(tc, test_gen_run_stream);
 	tcase_add_test(tc, test_file_limit);
+	tcase_add_test(tc, test_full_disk);
 	tcase_add_test(tc, test_bare_family);
 	tcase_add_test(tc, test_matrix);
 	suite_add_tcase(s, tc);
