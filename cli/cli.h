@@ -48,6 +48,15 @@ void cli_error(const char *cmd, const char *fmt, ...)
 /* Parse a --bug value (a name, a comma list, or "all") into @mask. */
 int cli_add_bugs(const char *cmd, const char *list, uint32_t *mask);
 
+struct option;
+/*
+ * cli_getopt() - getopt_long() for command @cmd: an unknown option or one
+ * without its value is said in one line with a pointer to --help (no
+ * usage dump) and returned as '?'.
+ */
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
 /* The plan families by name, as the text form spells them. */
 extern const char *const cli_family_names[DFZ_FAMILY_COUNT];
 

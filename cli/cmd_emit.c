@@ -68,7 +68,7 @@ static int parse_emit_opts(int argc, char **argv, struct emit_opts *m)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "b:e:f:o:h", opts, NULL)) != -1) {
+	while ((o = cli_getopt("emit-c", argc, argv, "b:e:f:o:h", opts)) != -1) {
 		switch (o) {
 		case 'b':
 			if (cli_add_bugs("emit-c", optarg, &m->cfg.bugs) < 0)
@@ -89,7 +89,6 @@ static int parse_emit_opts(int argc, char **argv, struct emit_opts *m)
 			fputs(emit_usage, stdout);
 			return EXIT_CLEAN;
 		default:
-			fputs(emit_usage, stderr);
 			return EXIT_BAD_INPUT;
 		}
 	}

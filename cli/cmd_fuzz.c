@@ -194,7 +194,7 @@ static int parse_fuzz(int argc, char **argv, struct campaign *c)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "t:s:b:c:o:h", opts, NULL)) != -1) {
+	while ((o = cli_getopt("fuzz", argc, argv, "t:s:b:c:o:h", opts)) != -1) {
 		if ((o == 't' && !cli_parse_u64(optarg, &c->seconds)) ||
 		    (o == 's' && !cli_parse_u64(optarg, &c->seed))) {
 			cli_error("fuzz", "bad number '%s'", optarg);
@@ -207,7 +207,8 @@ static int parse_fuzz(int argc, char **argv, struct campaign *c)
 		if (o == 'o')
 			c->out = optarg;
 		if (o == 'h' || o == '?') {
-			fputs(use, o == 'h' ? stdout : stderr);
+			if (o == 'h')
+				fputs(use, stdout);
 			return o == 'h' ? EXIT_CLEAN : EXIT_BAD_INPUT;
 		}
 	}

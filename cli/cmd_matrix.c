@@ -217,7 +217,7 @@ static int parse_matrix(int argc, char **argv, struct mx_opts *o)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:s:o:jh", opts, NULL)) != -1) {
+	while ((c = cli_getopt("matrix", argc, argv, "n:s:o:jh", opts)) != -1) {
 		if ((c == 'n' && !cli_parse_u64(optarg, &o->plans)) ||
 		    (c == 's' && !cli_parse_u64(optarg, &o->seed))) {
 			cli_error("matrix", "bad number '%s'", optarg);
@@ -228,7 +228,8 @@ static int parse_matrix(int argc, char **argv, struct mx_opts *o)
 		if (c == 'j')
 			o->json = true;
 		if (c == 'h' || c == '?') {
-			fputs(use, c == 'h' ? stdout : stderr);
+			if (c == 'h')
+				fputs(use, stdout);
 			return c == 'h' ? EXIT_CLEAN : EXIT_BAD_INPUT;
 		}
 	}

@@ -76,7 +76,7 @@ static int parse_min_opts(int argc, char **argv, struct min_opts *m)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "b:f:r:s:o:jx:h", opts, NULL)) != -1) {
+	while ((o = cli_getopt("min", argc, argv, "b:f:r:s:o:jx:h", opts)) != -1) {
 		switch (o) {
 		case 'b':
 			if (cli_add_bugs("min", optarg, &m->cfg.bugs) < 0)
@@ -114,7 +114,6 @@ static int parse_min_opts(int argc, char **argv, struct min_opts *m)
 			fputs(min_usage, stdout);
 			return EXIT_CLEAN;
 		default:
-			fputs(min_usage, stderr);
 			return EXIT_BAD_INPUT;
 		}
 	}

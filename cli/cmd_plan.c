@@ -22,15 +22,13 @@ static int help_only(int argc, char **argv, const char *cmd, const char *use)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((o = cli_getopt(cmd, argc, argv, "h", opts)) != -1) {
 		if (o == 'h') {
 			fputs(use, stdout);
 			return EXIT_CLEAN;
 		}
-		fputs(use, stderr);
 		return EXIT_BAD_INPUT;
 	}
-	(void)cmd;
 	return -1;
 }
 
@@ -88,12 +86,13 @@ static int parse_encode(int argc, char **argv, bool *bare)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "bh", opts, NULL)) != -1) {
+	while ((o = cli_getopt("encode", argc, argv, "bh", opts)) != -1) {
 		if (o == 'b') {
 			*bare = true;
 			continue;
 		}
-		fputs(use, o == 'h' ? stdout : stderr);
+		if (o == 'h')
+			fputs(use, stdout);
 		return o == 'h' ? EXIT_CLEAN : EXIT_BAD_INPUT;
 	}
 	if (argc - optind > 1) {
@@ -157,7 +156,7 @@ static int parse_gen(int argc, char **argv, struct gen_opts *g)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "n:s:B:tf:h", opts, NULL)) != -1) {
+	while ((o = cli_getopt("gen", argc, argv, "n:s:B:tf:h", opts)) != -1) {
 		uint64_t *dst = o == 'n' ? &g->count : o == 's' ? &g->seed : &g->bytes;
 
 		if (o == 'n' || o == 's' || o == 'B') {
@@ -172,7 +171,8 @@ static int parse_gen(int argc, char **argv, struct gen_opts *g)
 			if (g->family < 0)
 				return EXIT_BAD_INPUT;
 		} else {
-			fputs(use, o == 'h' ? stdout : stderr);
+			if (o == 'h')
+				fputs(use, stdout);
 			return o == 'h' ? EXIT_CLEAN : EXIT_BAD_INPUT;
 		}
 	}

@@ -74,7 +74,7 @@ int cli_report(int argc, char **argv)
 	int o, rc;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "o:t:g:qh", opts, NULL)) != -1) {
+	while ((o = cli_getopt("report", argc, argv, "o:t:g:qh", opts)) != -1) {
 		switch (o) {
 		case 'o':
 			cfg.out = optarg;
@@ -92,7 +92,6 @@ int cli_report(int argc, char **argv)
 			fputs(report_usage, stdout);
 			return EXIT_CLEAN;
 		default:
-			fputs(report_usage, stderr);
 			return EXIT_BAD_INPUT;
 		}
 	}

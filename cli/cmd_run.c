@@ -180,17 +180,25 @@ static void run_dir(struct run_ctx *c, const char *dir)
 		c->bad++;
 		return;
 	}
+	int files = 0;
+
 	for (int i = 0; i < n; i++) {
 		char path[4096];
 		struct stat st;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 		if (names[i]->d_name[0] != '.' && stat(path, &st) == 0 &&
-		    S_ISREG(st.st_mode))
+		    S_ISREG(st.st_mode)) {
 			run_file(c, path);
+			files++;
+		}
 		free(names[i]);
 	}
 	free(names);
+	if (files == 0) {             /* a run of nothing is not clean */
+		cli_error("run", "no plan files in directory '%s'", dir);
+		c->bad++;
+	}
 }
 
 static void run_path(struct run_ctx *c, const char *path)
@@ -254,7 +262,7 @@ static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "b:o:f:jqh", opts, NULL)) != -1) {
+	while ((o = cli_getopt("run", argc, argv, "b:o:f:jqh", opts)) != -1) {
 		switch (o) {
 		case 'b':
 			if (cli_add_bugs("run", optarg, &c->bugs) < 0)
@@ -279,7 +287,6 @@ static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
 			fputs(run_usage, stdout);
 			return EXIT_CLEAN + 100;
 		default:
-			fputs(run_usage, stderr);
 			return EXIT_BAD_INPUT;
 		}
 	}

@@ -83,7 +83,7 @@ static int parse_triage_opts(int argc, char **argv, struct dfz_triage_config *c,
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "b:o:e:r:s:t:h", opts, NULL)) != -1) {
+	while ((o = cli_getopt("triage", argc, argv, "b:o:e:r:s:t:h", opts)) != -1) {
 		switch (o) {
 		case 'b':
 			if (cli_add_bugs("triage", optarg, &c->bugs) < 0)
@@ -115,7 +115,6 @@ static int parse_triage_opts(int argc, char **argv, struct dfz_triage_config *c,
 			fputs(triage_usage, stdout);
 			return EXIT_CLEAN;
 		default:
-			fputs(triage_usage, stderr);
 			return EXIT_BAD_INPUT;
 		}
 	}

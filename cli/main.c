@@ -3,12 +3,37 @@
  * dmafuzz: dispatch to the subcommands, and the helpers they share.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts)
+{
+	char spec[64];
+	const char *arg;
+	int o;
+
+	snprintf(spec, sizeof(spec), ":%s", shortopts);
+	opterr = 0;
+	o = getopt_long(argc, argv, spec, longopts, NULL);
+	if (o != '?' && o != ':')
+		return o;
+	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+	if (optopt && (strncmp(arg, "--", 2) != 0))
+		cli_error(cmd, "%s option '-%c' (try 'dmafuzz %s --help')",
+			  o == ':' ? "a value is missing after" : "unknown",
+			  optopt, cmd);
+	else
+		cli_error(cmd, "%s option '%s' (try 'dmafuzz %s --help')",
+			  o == ':' ? "a value is missing after" : "unknown",
+			  arg, cmd);
+	return '?';
+}
 
 /* A command's status once its output is out: standard output that could
  * not be written (a full disk, a closed pipe) is the harness's failure,
@@ -57,6 +82,11 @@ int cli_add_bugs(const char *cmd, const char *list, uint32_t *mask)
 {
 	uint32_t m = 0;
 
+	if (!*list) {
+		cli_error(cmd, "an empty bug switch list (try 'dmafuzz %s "
+			  "--help')", cmd);
+		return -1;
+	}
 	if (!strcmp(list, "all")) {
 		*mask |= (1u << DFZ_BUG_COUNT) - 1;
 		return 0;

@@ -93,6 +93,29 @@ START_TEST(test_gen_run_stream)
 }
 END_TEST
 
+/* Bad use of every command: one line naming the command and pointing to
+ * --help, exit 2, nothing on standard output; so are an empty switch list
+ * and a directory without plans. */
+START_TEST(test_bad_options)
+{
+	static const char *const cmds[] = {
+		"run --bogus", "run -Z x", "run --bug", "show --x", "encode -q",
+		"gen --nope", "fuzz --zz", "matrix -k", "min --zz", "emit-c --zz",
+		"triage --zz", "report --zz x", "run --bug '' corpus/xfer/zero-dim.plan",
+	};
+
+	for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		ck_assert_int_eq(cli(cmds[i]), 2);
+		ck_assert_msg(lines(err) == 1, "%s: %s", cmds[i], err);
+		ck_assert_msg(strstr(err, "--help") != NULL, "%s: %s", cmds[i], err);
+		ck_assert_str_eq(out, "");
+	}
+	ck_assert_int_eq(sh("rm -rf build/empty-dir && mkdir build/empty-dir"), 0);
+	ck_assert_int_eq(cli("run build/empty-dir"), 2);
+	ck_assert_ptr_nonnull(strstr(err, "no plan files"));
+}
+END_TEST
+
 /* Output that cannot be written (a full disk) is exit 3 and one line,
  * never a silent 0. */
 START_TEST(test_full_disk)
@@ -178,6 +201,7 @@ Suite *suite_cli(void)
 	tcase_add_test(tc, test_gen_run_stream);
 	tcase_add_test(tc, test_file_limit);
 	tcase_add_test(tc, test_full_disk);
+	tcase_add_test(tc, test_bad_options);
 	tcase_add_test(tc, test_bare_family);
 	tcase_add_test(tc, test_matrix);
 	suite_add_tcase(s, tc);
