@@ -59,6 +59,9 @@ $(BUILD)/%.o: %.c $(HEADERS) $(DROPIN_HEADERS) $(wildcard $(dir $<)*_int.h)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 
+# `dmafuzz --version` prints the version the pkg-config files carry.
+$(BUILD)/cli/main.o: DFZ_CFLAGS += -DDFZ_VERSION='"$(VERSION)"'
+
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@

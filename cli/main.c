@@ -11,6 +11,10 @@
 
 #include "cli.h"
 
+#ifndef DFZ_VERSION
+#define DFZ_VERSION "unknown"
+#endif
+
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts)
 {
@@ -65,7 +69,8 @@ static const char usage[] =
 	"  bench [DIR]         measure plans/s and engine throughput vs memcpy\n"
 	"  report DIR          campaign report: summary.md/.json, SARIF, HTML\n"
 	"\n"
-	"Run 'dmafuzz COMMAND --help' for the options of a command.\n";
+	"Run 'dmafuzz COMMAND --help' for the options of a command;\n"
+	"'dmafuzz --version' prints the version.\n";
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -154,6 +159,10 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		fputs(usage, stderr);
 		return EXIT_BAD_INPUT;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("dmafuzz %s\n", DFZ_VERSION);
+		return EXIT_CLEAN;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {

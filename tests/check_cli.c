@@ -87,6 +87,9 @@ START_TEST(test_gen_run_stream)
 	ck_assert_ptr_nonnull(strstr(out, "300 inputs, 0 bugs, 0 rejected, 1 bad"));
 	ck_assert_int_eq(cli("gen --count 2 --seed 3 --text"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "family xfer"));
+	ck_assert_int_eq(cli("--version"), 0);
+	ck_assert_int_eq(strncmp(out, "dmafuzz 0.", 10), 0);
+	ck_assert_int_eq(lines(out), 1);
 	ck_assert_int_eq(cli("--help"), 0);
 	ck_assert_int_eq(cli("run --help"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "usage: dmafuzz run"));
