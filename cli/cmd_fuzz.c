@@ -4,17 +4,21 @@
  * for machines without AFL++ (`make fuzz` runs AFL++ on fuzz/). Inputs
  * are fresh random choice streams and mutations of the seed corpus
  * (encoded from its text plans), from an explicit seed. Live progress
- * goes to stderr; findings (first input per class) go to OUT/crashes/,
- * and a Markdown summary to OUT/summary.md.
+ * goes to stderr; findings (first input per class) go to OUT/crashes/
+ * under names made from their class and their bytes, each written to a
+ * temporary file and renamed, so no run overwrites another run's
+ * reproducer; a Markdown summary goes to OUT/summary.md.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dmafuzz/report.h"
@@ -31,6 +35,7 @@ struct campaign {
 	size_t seed_len[SEEDS_MAX];
 	unsigned nseeds;
 	uint64_t execs, found[DFZ_CLASS_COUNT];
+	char name[DFZ_CLASS_COUNT][64];  /* each class's reproducer, by stem */
 	double t0;
 };
 
@@ -89,27 +94,57 @@ static size_t next_input(struct campaign *c, uint8_t *buf)
 	return n;
 }
 
+/* FNV-1a of @buf: the finding's name, so equal bytes share a file and
+ * different ones never replace each other. */
+static uint64_t fnv(const uint8_t *buf, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ buf[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* @path written whole (a temporary file renamed over it), or not at all. */
+static int save_atomic(const char *path, const uint8_t *buf, size_t n,
+		       const char *head, const struct dfz_plan *p)
+{
+	char tmp[4200];
+	FILE *f;
+	bool ok;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	if (!(f = fopen(tmp, "wb")))
+		return -1;
+	ok = p ? (fputs(head, f) >= 0 && (dfz_plan_print(p, f), true)) :
+		 fwrite(buf, 1, n, f) == n;
+	if (fclose(f) != 0 || !ok || rename(tmp, path) != 0) {
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
 static void save_finding(struct campaign *c, const struct dfz_verdict *v,
 			 const uint8_t *buf, size_t n)
 {
 	const char *cls = dfz_class_name(v->finding.cls);
-	char path[4096];
+	char path[4096], head[512];
+	char *stem = c->name[v->finding.cls];
 	struct dfz_plan p;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/crashes/%s.bin", c->out, cls);
-	if ((f = fopen(path, "wb"))) {
-		fwrite(buf, 1, n, f);
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "%s/crashes/%s.plan", c->out, cls);
+	snprintf(stem, sizeof(c->name[0]), "%s-%016llx", cls,
+		 (unsigned long long)fnv(buf, n));
+	snprintf(path, sizeof(path), "%s/crashes/%s.bin", c->out, stem);
+	if (save_atomic(path, buf, n, NULL, NULL) < 0)
+		cli_error("fuzz", "cannot write '%s': %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/crashes/%s.plan", c->out, stem);
+	snprintf(head, sizeof(head), "# found by dmafuzz fuzz --seed %llu: "
+		 "%s\n# %s\n", (unsigned long long)c->seed, cls,
+		 v->finding.msg);
 	dfz_plan_decode(buf, n, &p);
-	if ((f = fopen(path, "w"))) {
-		fprintf(f, "# found by dmafuzz fuzz --seed %llu: %s\n# %s\n",
-			(unsigned long long)c->seed, cls, v->finding.msg);
-		dfz_plan_print(&p, f);
-		fclose(f);
-	}
+	if (save_atomic(path, NULL, 0, head, &p) < 0)
+		cli_error("fuzz", "cannot write '%s': %s", path, strerror(errno));
 }
 
 static uint64_t total_found(const struct campaign *c)
@@ -143,7 +178,7 @@ static void write_summary(const struct campaign *c, FILE *f, double secs)
 		if (c->found[k])
 			fprintf(f, "| %s | %llu | crashes/%s.plan |\n",
 				dfz_class_name(k), (unsigned long long)c->found[k],
-				dfz_class_name(k));
+				c->name[k]);
 }
 
 static int campaign_loop(struct campaign *c, struct dfz_exec *ex)
@@ -180,7 +215,8 @@ static int parse_fuzz(int argc, char **argv, struct campaign *c)
 	static const char use[] =
 		"usage: dmafuzz fuzz [--seconds N] [--seed S] [--bug NAME]...\n"
 		"                    [--corpus DIR] [--out DIR]\n\n"
-		"Run an in-process random campaign and write OUT/summary.md.\n"
+		"Run an in-process random campaign and write OUT/summary.md and\n"
+		"OUT/crashes/CLASS-HASH.{bin,plan} (default OUT: out/inproc-fuzz).\n"
 		"exit: 0 nothing found, 1 findings, 2 bad input\n";
 	static const struct option opts[] = {
 		{ "seconds", required_argument, NULL, 't' },
@@ -221,7 +257,7 @@ static int parse_fuzz(int argc, char **argv, struct campaign *c)
 
 int cli_fuzz(int argc, char **argv)
 {
-	struct campaign c = { .seconds = 20, .seed = 1, .out = "out/fuzz",
+	struct campaign c = { .seconds = 20, .seed = 1, .out = "out/inproc-fuzz",
 			      .corpus = "corpus/xfer" };
 	char path[4096];
 	struct dfz_exec *ex;

@@ -96,6 +96,26 @@ START_TEST(test_gen_run_stream)
 }
 END_TEST
 
+/* Two in-process campaigns into one OUT: the second adds its findings
+ * beside the first's, named by class and bytes; each names a file that
+ * replays its class. */
+START_TEST(test_fuzz_keeps_findings)
+{
+	ck_assert_int_eq(sh("rm -rf build/inproc"), 0);
+	ck_assert_int_eq(cli("fuzz --seconds 1 --seed 1 --bug shared-handle "
+			     "--out build/inproc 2>/dev/null"), 1);
+	ck_assert_int_eq(sh("ls build/inproc/crashes | grep -c '^handle.reuse-"
+			    "[0-9a-f]*\\.plan$' | grep -qx 1"), 0);
+	ck_assert_int_eq(cli("fuzz --seconds 1 --seed 2 --bug shared-handle "
+			     "--out build/inproc 2>/dev/null"), 1);
+	ck_assert_int_eq(sh("test $(ls build/inproc/crashes/*.plan | wc -l) -eq 2"), 0);
+	ck_assert_int_eq(sh("test -z \"$(ls build/inproc/crashes | grep tmp)\""), 0);
+	ck_assert_int_eq(sh("for f in build/inproc/crashes/*.plan; do %s run "
+			    "--quiet --bug shared-handle $f | grep -q "
+			    "handle.reuse || exit 1; done", cli_bin()), 0);
+}
+END_TEST
+
 /* Bad use of every command: one line naming the command and pointing to
  * --help, exit 2, nothing on standard output; so are an empty switch list
  * and a directory without plans. */
@@ -205,6 +225,7 @@ Suite *suite_cli(void)
 	tcase_add_test(tc, test_file_limit);
 	tcase_add_test(tc, test_full_disk);
 	tcase_add_test(tc, test_bad_options);
+	tcase_add_test(tc, test_fuzz_keeps_findings);
 	tcase_add_test(tc, test_bare_family);
 	tcase_add_test(tc, test_matrix);
 	suite_add_tcase(s, tc);
