@@ -376,13 +376,19 @@ START_TEST(test_triage_exec)
 	ck_assert_ptr_nonnull(strstr(b, "\"inputs\": [\"inputs/other/r1\"]"));
 	ck_assert_ptr_nonnull(strstr(b, "\"access\": \"read\""));
 	ck_assert_ptr_nonnull(strstr(b, "\"instruction\": \"mov"));
-	ck_assert_ptr_nonnull(strstr(b, "\"frames\": [\"load (tests/broken_target.c:"));
+	/* The frame names the source as the debug info does: relative to
+	 * the build directory, or absolute in a tree built elsewhere. */
+	ck_assert_ptr_nonnull(strstr(b, "\"frames\": [\"load ("));
+	ck_assert_ptr_nonnull(strstr(b, "tests/broken_target.c:"));
 	ck_assert_ptr_nonnull(strstr(b, "\"plan\": null"));
 
 	object_at("\"id\": \"b02\"", b, sizeof(b));
 	ck_assert_ptr_nonnull(strstr(b, "\"inputs\": [\"inputs/other/w1\", \"inputs/other/w2\"]"));
 	ck_assert_ptr_nonnull(strstr(b, "\"access\": \"write\""));
-	ck_assert_ptr_nonnull(strstr(b, "\"frames\": [\"store (tests/broken_target.c:"));
+	/* The frame names the source as the debug info does: relative to
+	 * the build directory, or absolute in a tree built elsewhere. */
+	ck_assert_ptr_nonnull(strstr(b, "\"frames\": [\"store ("));
+	ck_assert_ptr_nonnull(strstr(b, "tests/broken_target.c:"));
 	ck_assert_ptr_nonnull(strstr(b, "\"bytes_out\": 1,"));
 	ck_assert_int_eq(sh("grep -q '^ACCESS: *write' %s/triage/buckets/b02/disasm.txt", c), 0);
 }
