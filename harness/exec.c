@@ -26,6 +26,7 @@ struct dfz_exec {
 	struct dfz_adapter ad[DFZ_MAX_HOPS]; /* one per hop of prog */
 	struct dfz__hexec *hx;        /* host and api families */
 	bool catch_signals;           /* a runtime crash becomes a verdict */
+	bool cut;                     /* this run's verdict is decided */
 	uint8_t fill[DFZ_CAP_TENSOR_BYTES];
 };
 
@@ -49,6 +50,12 @@ static void observe(void *ctx, const struct dfz_event *ev)
 		ex->issues++;
 	if (ex->forward.fn)
 		ex->forward.fn(ex->forward.ctx, ev);
+	/* The first finding is the verdict: the rest of the run is bounded
+	 * (waits that would hang give up at once). */
+	if (!ex->cut && dfz_oracles_finding(ex->oracles)) {
+		ex->cut = true;
+		dfz_rt_cut(ex->rt);
+	}
 }
 
 int dfz_exec_create(uint32_t oracles, struct dfz_exec **out)
@@ -254,6 +261,7 @@ static int run_xfer(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
 	ex->x = x;
 	ex->sched_next = 0;
 	ex->issues = 0;
+	ex->cut = false;
 	config_of(ex, x, bugs, &cfg);
 	rc = dfz_rt_reset(ex->rt, &cfg);
 	if (rc < 0) {
@@ -290,6 +298,7 @@ static int run_plan(struct dfz_exec *ex, const struct dfz_plan *p,
 	case DFZ_FAMILY_HOST:
 	case DFZ_FAMILY_API:
 		ex->issues = 0;
+		ex->cut = false;
 		return dfz__hexec_run(ex->hx, ex->rt, ex->oracles,
 				      (struct dfz_observer){ observe, ex }, p,
 				      bugs, ex->catch_signals, v);

@@ -286,6 +286,14 @@ void dfz_rt_poison_stop(struct dfz_rt *rt)
 	dfz__poison_reset(rt);
 }
 
+#define CUT_WAIT_BOUND 64
+
+void dfz_rt_cut(struct dfz_rt *rt)
+{
+	if (rt->cfg.wait_bound > CUT_WAIT_BOUND)
+		rt->cfg.wait_bound = CUT_WAIT_BOUND;
+}
+
 void dfz_rt_set_quirks(struct dfz_rt *rt, uint32_t quirks)
 {
 	rt->cfg.quirks = quirks;

@@ -162,6 +162,33 @@ START_TEST(test_zero_work_retires)
 }
 END_TEST
 
+/* After dfz_rt_cut() (a verdict is decided) a wait that cannot finish
+ * gives up within a few steps instead of the run's bound; the next reset
+ * restores the bound. */
+START_TEST(test_cut_bounds_waits)
+{
+	uint8_t *l2, *l1;
+	uint64_t t0;
+	int a;
+
+	start_run(0, 1, 100000);
+	l2 = buffer(DFZ_L2, 32, 3);
+	l1 = buffer(DFZ_L1, 32, 7);
+	a = dfz_idma_start_1d(dma, l1, l2, 32);
+	dfz_rt_cut(rt);
+	t0 = dfz_rt_now(rt);
+	ck_assert_int_eq(dfz_idma_wait(dma, (uint32_t)a), DFZ_EHANG);
+	ck_assert_uint_le(dfz_rt_now(rt) - t0, 64);
+	start_run(0, 1, 100000);
+	l2 = buffer(DFZ_L2, 32, 3);
+	l1 = buffer(DFZ_L1, 32, 7);
+	a = dfz_idma_start_1d(dma, l1, l2, 32);
+	t0 = dfz_rt_now(rt);
+	ck_assert_int_eq(dfz_idma_wait(dma, (uint32_t)a), DFZ_EHANG);
+	ck_assert_uint_ge(dfz_rt_now(rt) - t0, 100000);
+}
+END_TEST
+
 START_TEST(test_lag_timing)
 {
 	uint8_t *l2, *l1;
@@ -477,6 +504,7 @@ Suite *suite_idma(void)
 	tcase_add_test(tc, test_lag);
 	tcase_add_test(tc, test_wait_reached);
 	tcase_add_test(tc, test_zero_work_retires);
+	tcase_add_test(tc, test_cut_bounds_waits);
 	tcase_add_test(tc, test_lag_timing);
 	tcase_add_test(tc, test_wait_all);
 	tcase_add_test(tc, test_never_issued);

@@ -301,6 +301,13 @@ void dfz_rt_judge(struct dfz_rt *rt, bool on);
  */
 void dfz_rt_poison_stop(struct dfz_rt *rt);
 
+/**
+ * dfz_rt_cut() - the run's verdict is decided: from now on a wait gives
+ * up after a few steps (a hang after the verdict changes nothing), so a
+ * run ends in bounded work; the next reset restores cfg.wait_bound.
+ */
+void dfz_rt_cut(struct dfz_rt *rt);
+
 /** dfz_rt_set_quirks() - the engines' quirks (DFZ_RTQ_*) from now on in
  * this run (the next reset takes cfg.quirks again). */
 void dfz_rt_set_quirks(struct dfz_rt *rt, uint32_t quirks);
