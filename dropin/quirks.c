@@ -31,49 +31,48 @@ uint32_t dfz__quirks_default(void)
 }
 
 /* The quirk named by @item[0..n), or -1. */
+/* @s[0..n) is the word @w. */
+static bool is(const char *s, size_t n, const char *w)
+{
+	return strlen(w) == n && !strncmp(s, w, n);
+}
+
 static int lookup(const char *item, size_t n)
 {
 	for (unsigned q = 0; q < DFZ_NQUIRKS; q++)
-		if (strlen(quirk[q].name) == n && !strncmp(item, quirk[q].name, n))
+		if (is(item, n, quirk[q].name))
 			return (int)q;
 	return -1;
 }
 
-/* One item: NAME, no-NAME, NAME=on|off|any, or snrt-pinned. */
+/* One item: NAME, no-NAME, NAME=on|off|any; snrt-pinned is no-snrt-head. */
 static int parse_item(const char *item, size_t n, struct dfz__quirks *qs)
 {
 	const char *eq = memchr(item, '=', n);
 	size_t name_n = eq ? (size_t)(eq - item) : n;
 	const char *val = eq ? eq + 1 : "on";
 	size_t val_n = eq ? n - name_n - 1 : 2;
+	bool off = false, pinned;
 	int q;
 
 	if (!eq && n > 3 && !strncmp(item, "no-", 3)) {
 		item += 3;
 		name_n -= 3;
-		val = "off";
-		val_n = 3;
+		off = true;
 	}
-	if (name_n == 11 && !strncmp(item, "snrt-pinned", 11)) {
-		q = DFZ_QUIRK_SNRT_HEAD;
-		if (val_n == 2 && !strncmp(val, "on", 2))
-			val = "off", val_n = 3;
-		else if (val_n == 3 && !strncmp(val, "off", 3))
-			val = "on", val_n = 2;
-	} else {
-		q = lookup(item, name_n);
-	}
+	pinned = is(item, name_n, "snrt-pinned");
+	q = pinned ? DFZ_QUIRK_SNRT_HEAD : lookup(item, name_n);
 	if (q < 0)
 		return -1;
 	qs->any &= ~(1u << q);
-	if (val_n == 2 && !strncmp(val, "on", 2))
-		qs->on |= 1u << q;
-	else if (val_n == 3 && !strncmp(val, "off", 3))
-		qs->on &= ~(1u << q);
-	else if (val_n == 3 && !strncmp(val, "any", 3))
+	if (is(val, val_n, "any"))
 		qs->any |= 1u << q;
+	else if (is(val, val_n, "on") || is(val, val_n, "off"))
+		off ^= pinned ^ is(val, val_n, "off");
 	else
 		return -1;
+	if (!(qs->any & (1u << q)))
+		qs->on = off ? qs->on & ~(1u << q) : qs->on | 1u << q;
 	return 0;
 }
 
