@@ -37,7 +37,7 @@ struct mx_opts {
 
 /* One row: a combination; cells per rank and guard (0 on, 1 off). */
 struct mx_row {
-	uint8_t engine, policy, strategy, buffering;
+	uint8_t engine, policy, strategy, buffering, db_order;
 	struct mx_cell cell[2][MX_RANKS];
 };
 
@@ -46,6 +46,15 @@ static const char *engine_name(unsigned e)
 	static const char *const n[] = { "ram", "mchan", "idma" };
 
 	return e < sizeof(n) / sizeof(n[0]) ? n[e] : "?";
+}
+
+/* The row's buffering, with the double-buffering order (hop0.db_order). */
+static const char *buffer_name(const struct mx_row *row)
+{
+	if (row->buffering != 2)
+		return "single";
+	return row->db_order == DFZ_DB_EAGER ? "double-eager" :
+					       "double-generator";
 }
 
 /* A random plan pinned to @row's combination, clamped like any plan. */
@@ -63,6 +72,7 @@ static bool pinned_plan(struct dfz_gen *g, const struct mx_row *row,
 	h->buffering = row->buffering;
 	h->policy = row->policy;
 	h->strategy = row->strategy;
+	h->db_order = row->db_order;
 	h->pool_k = row->policy == DFZ_POLICY_POOL ? 2 + buf[0] % 3 : 1;
 	return dfz_plan_normalise(p) == 0;
 }
@@ -120,8 +130,7 @@ static void cell_path(const struct mx_opts *o, const struct mx_row *row,
 {
 	snprintf(path, n, "%s/%s-%s-%s-%s-r%u-guard-%s.plan", o->out,
 		 engine_name(row->engine), dfz_policy_name(row->policy),
-		 dfz_strategy_name(row->strategy),
-		 row->buffering == 2 ? "double" : "single", r + 1,
+		 dfz_strategy_name(row->strategy), buffer_name(row), r + 1,
 		 guard ? "off" : "on");
 }
 
@@ -160,10 +169,9 @@ static void print_cell_text(const struct mx_cell *c)
 static void print_row_text(const struct mx_row *row)
 {
 	for (unsigned guard = 0; guard < 2; guard++) {
-		printf("| %-5s | %-12s | %-10s | %-6s | %-3s |",
+		printf("| %-5s | %-12s | %-10s | %-16s | %-3s |",
 		       engine_name(row->engine), dfz_policy_name(row->policy),
-		       dfz_strategy_name(row->strategy),
-		       row->buffering == 2 ? "double" : "single",
+		       dfz_strategy_name(row->strategy), buffer_name(row),
 		       guard ? "off" : "on");
 		for (unsigned r = 0; r < MX_RANKS; r++)
 			print_cell_text(&row->cell[guard][r]);
@@ -189,7 +197,7 @@ static void print_row_json(const struct mx_opts *o, const struct mx_row *row,
 			       engine_name(row->engine),
 			       dfz_policy_name(row->policy),
 			       dfz_strategy_name(row->strategy),
-			       row->buffering == 2 ? "double" : "single",
+			       buffer_name(row),
 			       guard ? "false" : "true", r + 1, c->plans,
 			       c->bugs, c->bugs ? dfz_class_name(c->cls) : "",
 			       c->bugs ? path : "");
@@ -201,11 +209,12 @@ static int parse_matrix(int argc, char **argv, struct mx_opts *o)
 {
 	static const char use[] =
 		"usage: dmafuzz matrix [--plans N] [--seed S] [--out DIR] [--json]\n\n"
-		"For every engine x policy x strategy x buffering, run random\n"
-		"one-hop plans pinned to it, up to N per transfer rank (default\n"
-		"20, seed 1), with the reuse guard on and off; print the verdicts\n"
-		"and save the smallest counterexample of each unsafe cell in DIR\n"
-		"(default out/matrix).\n";
+		"For every engine x policy x strategy x buffering (single, or\n"
+		"double in the generator's or the eager order: hop0.db_order),\n"
+		"run random one-hop plans pinned to it, up to N per transfer\n"
+		"rank (default 20, seed 1), with the reuse guard on and off;\n"
+		"print the verdicts and save the smallest counterexample of each\n"
+		"unsafe cell in DIR (default out/matrix).\n";
 	static const struct option opts[] = {
 		{ "plans", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
@@ -242,7 +251,7 @@ static int parse_matrix(int argc, char **argv, struct mx_opts *o)
 
 static void header_text(void)
 {
-	printf("| engine | policy | strategy | buffer | guard |");
+	printf("| engine | policy | strategy | buffering | guard |");
 	for (unsigned r = 1; r <= MX_RANKS; r++)
 		printf(" rank %u%s |", r, r == MX_RANKS ? "+" : "");
 	printf("\n|---|---|---|---|---|");
@@ -264,7 +273,9 @@ static unsigned unsafe_with_guard(const struct mx_row *rows, unsigned n)
 int cli_matrix(int argc, char **argv)
 {
 	struct mx_opts o = { .plans = 20, .seed = 1, .out = "out/matrix" };
-	enum { NROWS = DFZ_ENGINE_COUNT * DFZ_POLICY_COUNT * DFZ_STRAT_COUNT * 2 };
+	/* buffering: single, double in each order */
+	enum { NBUF = 1 + DFZ_DB_ORDER_COUNT,
+	       NROWS = DFZ_ENGINE_COUNT * DFZ_POLICY_COUNT * DFZ_STRAT_COUNT * NBUF };
 	struct mx_row *rows;
 	struct dfz_exec *ex;
 	bool first = true;
@@ -285,10 +296,11 @@ int cli_matrix(int argc, char **argv)
 	for (unsigned e = 0; e < DFZ_ENGINE_COUNT; e++)
 		for (unsigned p = 0; p < DFZ_POLICY_COUNT; p++)
 			for (unsigned s = 0; s < DFZ_STRAT_COUNT; s++)
-				for (unsigned b = 1; b <= 2; b++, n++) {
+				for (unsigned b = 0; b < NBUF; b++, n++) {
 					rows[n] = (struct mx_row){ .engine = e,
 						.policy = p, .strategy = s,
-						.buffering = b };
+						.buffering = b ? 2 : 1,
+						.db_order = b ? b - 1 : 0 };
 					run_row(ex, &o, &rows[n], o.seed + n);
 					for (unsigned g = 0; g < 2; g++)
 						for (unsigned r = 0; r < MX_RANKS; r++)

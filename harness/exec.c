@@ -195,7 +195,8 @@ static void build_hops(struct dfz_exec *ex, const struct dfz_plan_xfer *x)
 
 		p->hop[h] = (struct dfz_hop){ .local_level = level,
 					      .buffering = ph->buffering,
-					      .strategy = ph->strategy };
+					      .strategy = ph->strategy,
+					      .db_order = ph->db_order };
 		ex->ad[h] = (struct dfz_adapter){ .rt = ex->rt,
 						  .engine = ph->engine,
 						  .policy = ph->policy,

@@ -187,6 +187,9 @@ static void visit_hop_use(struct dfz_choice *c, const struct dfz_plan_hop *s,
 		d->pool_k = (uint8_t)dfz__choice_draw(c, 1, pool_max(d), s->pool_k);
 	d->strategy = (uint8_t)dfz__choice_draw(c, 0, DFZ_STRAT_COUNT - 1,
 						s->strategy);
+	if (d->buffering == 2)
+		d->db_order = (uint8_t)dfz__choice_draw(
+			c, 0, DFZ_DB_ORDER_COUNT - 1, s->db_order);
 }
 
 /* The size of every level a hop keeps its tiles in, L2 before L1. */

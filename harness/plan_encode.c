@@ -131,7 +131,7 @@ static bool hop_same(const struct dfz_plan_hop *a, const struct dfz_plan_hop *b)
 {
 	return a->engine == b->engine && a->buffering == b->buffering &&
 	       a->policy == b->policy && a->pool_k == b->pool_k &&
-	       a->strategy == b->strategy;
+	       a->strategy == b->strategy && a->db_order == b->db_order;
 }
 
 static bool run_same(const struct dfz_plan_xfer *a,

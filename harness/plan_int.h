@@ -271,6 +271,7 @@ enum dfz__name_table {
 	DFZ_NAMES_BUFFERING,          /* single, double */
 	DFZ_NAMES_POLICY,
 	DFZ_NAMES_STRATEGY,
+	DFZ_NAMES_DB_ORDER,
 	DFZ_NAMES_DTYPE,
 	DFZ_NAMES_ROLE,
 	DFZ_NAMES_OP,                 /* by draw index (dfz__plan_host_ops()) */

@@ -31,6 +31,10 @@ static const char *const strategy_names[DFZ_STRAT_COUNT] = {
 	"tensor-dir", "dir", "barrier", "fresh"
 };
 
+static const char *const db_order_names[DFZ_DB_ORDER_COUNT] = {
+	"generator", "eager"
+};
+
 static const char *const dtype_names[DFZ_DT_COUNT] = {
 	"int8", "fp16", "fp32", "int32", "fp64"
 };
@@ -57,6 +61,7 @@ static const struct {
 	[DFZ_NAMES_BUFFERING] = { buffering_names, 2 },
 	[DFZ_NAMES_POLICY] = { policy_names, DFZ_POLICY_COUNT },
 	[DFZ_NAMES_STRATEGY] = { strategy_names, DFZ_STRAT_COUNT },
+	[DFZ_NAMES_DB_ORDER] = { db_order_names, DFZ_DB_ORDER_COUNT },
 	[DFZ_NAMES_DTYPE] = { dtype_names, DFZ_DT_COUNT },
 	[DFZ_NAMES_ROLE] = { role_names, DFZ_ROLE_COUNT },
 	[DFZ_NAMES_OP] = { op_names, DFZ_PLAN_HOST_OPS },
@@ -136,6 +141,9 @@ static void print_hop(FILE *f, const struct dfz_plan_xfer *x, unsigned h)
 	fprintf(f, "hop%u.pool %u\n", h, (unsigned)hop->pool_k);
 	fprintf(f, "hop%u.strategy %s\n", h,
 		dfz__plan_name(DFZ_NAMES_STRATEGY, hop->strategy));
+	if (hop->buffering == 2)
+		fprintf(f, "hop%u.db_order %s\n", h,
+			dfz__plan_name(DFZ_NAMES_DB_ORDER, hop->db_order));
 }
 
 static void print_run(FILE *f, const struct dfz_plan_xfer *x)

@@ -32,7 +32,8 @@ enum node_key {
 };
 
 enum hop_key {
-	H_ENGINE, H_BUFFERING, H_POLICY, H_POOL, H_STRATEGY, H_COUNT
+	H_ENGINE, H_BUFFERING, H_POLICY, H_POOL, H_STRATEGY, H_DB_ORDER,
+	H_COUNT
 };
 
 #define NODE_KEY(i, k) (K_GLOBAL + (i) * N_COUNT + (k))
@@ -99,6 +100,7 @@ NUM_SETTER(pool, hop[s->hop].pool_k, 1, DFZ_MAX_POOL)
 NAME_SETTER(engine, hop[s->hop].engine, DFZ_NAMES_ENGINE)
 NAME_SETTER(policy, hop[s->hop].policy, DFZ_NAMES_POLICY)
 NAME_SETTER(strategy, hop[s->hop].strategy, DFZ_NAMES_STRATEGY)
+NAME_SETTER(db_order, hop[s->hop].db_order, DFZ_NAMES_DB_ORDER)
 NAME_SETTER(kernel, node[s->node].kernel, DFZ_NAMES_KERNEL)
 
 static int set_family(struct pstate *s)
@@ -284,6 +286,7 @@ static const struct key_def hop_keys[H_COUNT] = {
 	[H_POLICY] = { "policy", set_policy },
 	[H_POOL] = { "pool", set_pool },
 	[H_STRATEGY] = { "strategy", set_strategy },
+	[H_DB_ORDER] = { "db_order", set_db_order },
 };
 
 /* ----------------------------------------------------------- the keys */

@@ -7,7 +7,11 @@
  * local; nothing above bit 23) and names every field that disagrees with
  * the request: a length of 2^17 or more cannot be encoded at all, and
  * spills into the flags. Event and IRQ are the caller's choice of
- * completion notice and are not judged.
+ * completion notice and are not judged. A 2-D flag makes the hardware read
+ * two more words for that side (line length, stride: 32 bits each on
+ * MCHAN v7): the external ones must give the request's line length and
+ * stride, the local stride the request's, and neither line may be 0 (a
+ * flag without its words, or a 0 line, stalls the channel).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -100,8 +104,45 @@ static void check_flag(struct cmd_text *t, bool got, bool want,
 	put(t->exp, sizeof(t->exp), &t->nexp, "%s", want ? on : off);
 }
 
-/* Describe every field of @w that does not encode @d; false when none. */
-static bool decode(uint32_t w, const struct dfz_desc *d, struct cmd_text *t)
+static void check_word(struct cmd_text *t, uint32_t got, uint32_t want,
+		       const char *what)
+{
+	if (got == want)
+		return;
+	put(t->got, sizeof(t->got), &t->ngot, "%s %u", what, got);
+	put(t->exp, sizeof(t->exp), &t->nexp, "%s %u", what, want);
+}
+
+/* A 2-D side whose line length word is 0 (or was never pushed). */
+static void no_line(struct cmd_text *t, const char *side)
+{
+	put(t->got, sizeof(t->got), &t->ngot, "%s line 0", side);
+	put(t->exp, sizeof(t->exp), &t->nexp, "a %s line of 1 byte or more",
+	    side);
+}
+
+/* The 2-D words of @ev's push that the flags of @w make the hardware
+ * read, against @d. */
+static void decode_2d(uint32_t w, const struct dfz_event *ev,
+		      const struct dfz_desc *d, struct cmd_text *t)
+{
+	if (w & CMD_2D_EXT) {
+		check_word(t, ev->ext_2d[0], d->length, "external line");
+		check_word(t, ev->ext_2d[1], d->ext_stride, "external stride");
+		if (ev->ext_2d[0] == 0 && d->length == 0)
+			no_line(t, "external");
+	}
+	if (w & CMD_2D_LOC) {
+		check_word(t, ev->loc_2d[1], d->loc_stride, "local stride");
+		if (ev->loc_2d[0] == 0)
+			no_line(t, "local");
+	}
+}
+
+/* Describe every field of @ev's command word @w that does not encode @d;
+ * false when none. */
+static bool decode(uint32_t w, const struct dfz_event *ev,
+		   const struct dfz_desc *d, struct cmd_text *t)
 {
 	bool dir = (w & CMD_DIR) != 0, loc2d = (w & CMD_2D_LOC) != 0;
 	bool need_loc2d = d->is_2d && d->loc_stride != d->length;
@@ -128,6 +169,7 @@ static bool decode(uint32_t w, const struct dfz_desc *d, struct cmd_text *t)
 			   "contiguous local");
 	check_flag(t, (w & CMD_BCAST) != 0, false, "broadcast",
 		   "point-to-point");
+	decode_2d(w, ev, d, t);
 	if (w & ~CMD_KNOWN) {
 		snprintf(t->tail, sizeof(t->tail),
 			 " with reserved bits 0x%08x set", w & ~CMD_KNOWN);
@@ -144,7 +186,7 @@ static void cmd_event(void *st, const struct dfz_event *ev)
 	struct dfz_evidence x = dfz_evidence_none();
 	struct cmd_text t = { .ngot = 0 };
 
-	if (ev->engine != DFZ_ENGINE_MCHAN || !decode(w, &ev->desc, &t))
+	if (ev->engine != DFZ_ENGINE_MCHAN || !decode(w, ev, &ev->desc, &t))
 		return;
 	x.handle = ev->handle;
 	x.step = (int64_t)ev->step;

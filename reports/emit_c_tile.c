@@ -377,8 +377,13 @@ static void double_step(struct hop *q, uint64_t i)
 			       war ? " (db-war: the slot being worked on)" : "");
 		issue_loads(q, &next, war ? b : nb, nb);
 	}
-	if (i >= 2)
+	if (q->ph->db_order == DFZ_DB_EAGER && i >= 2) {
+		dfz__emit_line(q->w->f, ind(q), "/* eager order: the store "
+			       "of tile i-2 only */");
 		wait_rec(q, &q->store[b]);
+	} else if (q->ph->db_order != DFZ_DB_EAGER && i >= 1) {
+		wait_rec(q, &q->store[nb]);
+	}
 	work_tile(q, &t, b);
 	if (early)
 		wait_loads(q, b);
@@ -390,7 +395,7 @@ static void run_tiles(struct hop *q)
 	bool dbl = q->ph->buffering == 2;
 	struct tile t;
 
-	if (dbl) {
+	if (dbl && q->ntiles > 0) {
 		tile_at(q, 0, &t);
 		dfz__emit_line(q->w->f, ind(q), "/* prefetch tile 0 into slot 0 */");
 		issue_loads(q, &t, 0, 0);

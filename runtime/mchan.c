@@ -204,7 +204,9 @@ static int push(struct dfz_mchan *m, const struct mchan_cmd *c, uint32_t size,
 		const struct dfz_desc *asked)
 {
 	struct dfz_event ev = { .kind = DFZ_EV_ISSUE, .id = c->tid,
-				.aux = c->cmd };
+				.aux = c->cmd,
+				.ext_2d = { c->ext_len, c->ext_stride },
+				.loc_2d = { c->loc_len, c->loc_stride } };
 	int rc = dfz__rt_wait(m->rt, has_room, m);
 
 	if (rc < 0) {

@@ -375,8 +375,10 @@ static int single_step(struct dfz__hop_run *q, uint64_t i)
 
 /*
  * Tile @i of double buffering in slot b: wait its loads, prefetch tile i+1
- * into the other slot (db-war: into this one), wait the store that still
- * reads out_buf[b], work, store.
+ * into the other slot (db-war: into this one), wait an earlier store, work,
+ * store. The store waited is the previous tile's in the generator's order
+ * (so none is in flight when this one is issued), and in the eager order
+ * only tile i-2's, the last that read out_buf[b].
  */
 static int double_step(struct dfz__hop_run *q, uint64_t i)
 {
@@ -389,8 +391,10 @@ static int double_step(struct dfz__hop_run *q, uint64_t i)
 		tile_at(q, i + 1, &t);
 		rc = issue_loads(q, &t, has_bug(q, DFZ_BUG_DB_WAR) ? b : nb, nb);
 	}
-	if (rc == 0 && i >= 2)
+	if (rc == 0 && q->hop->db_order == DFZ_DB_EAGER && i >= 2)
 		rc = wait_rec(q, &q->store[b]);
+	else if (rc == 0 && q->hop->db_order != DFZ_DB_EAGER && i >= 1)
+		rc = wait_rec(q, &q->store[nb]);
 	if (rc < 0)
 		return rc;
 	tile_at(q, i, &t);

@@ -203,6 +203,15 @@ START_TEST(test_matrix)
 		"\"engine\":\"mchan\",\"policy\":\"async-shared\",\"strategy\":"
 		"\"tensor-dir\",\"buffering\":\"single\",\"guard\":false,"
 		"\"rank\":3,\"plans\":3,\"bugs\":0",
+		/* the generator's double-buffering order never shares the
+		 * output's request at rank 2; the eager order does */
+		"\"engine\":\"ram\",\"policy\":\"async-shared\",\"strategy\":"
+		"\"tensor-dir\",\"buffering\":\"double-generator\",\"guard\":"
+		"false,\"rank\":2,\"plans\":3,\"bugs\":0",
+		"\"engine\":\"ram\",\"policy\":\"async-shared\",\"strategy\":"
+		"\"tensor-dir\",\"buffering\":\"double-eager\",\"guard\":"
+		"false,\"rank\":2,\"plans\":3,\"bugs\":3,"
+		"\"class\":\"handle.reuse\"",
 	};
 
 	ck_assert_int_eq(cli("matrix --plans 3 --json --out build/matrix"), 0);

@@ -112,6 +112,50 @@ START_TEST(test_cmd_sabotage)
 }
 END_TEST
 
+/* The 2-D words after the command word: each one that disagrees with the
+ * request is named, and a 2-D flag without its words (line 0) is one. */
+static const struct {
+	uint32_t ext[2], loc[2];
+	uint32_t w;
+	const char *got;
+	const char *exp;
+} words_bad[] = {
+	{ { 32, 64 }, { 0, 0 }, W_2D, "external stride 64",
+	  "(expected external stride 48)" },
+	{ { 48, 32 }, { 0, 0 }, W_2D, "external line 48 external stride 32",
+	  "(expected external line 32 external stride 48)" },
+	{ { 0, 0 }, { 0, 0 }, W_2D, "external line 0 external stride 0",
+	  "(expected external line 32 external stride 48)" },
+	{ { 32, 48 }, { 0, 40 }, W_2D | W_2DLOC, "local line 0",
+	  "(expected a local line of 1 byte or more)" },
+	{ { 32, 48 }, { 32, 36 }, W_2D | W_2DLOC, "local stride 36",
+	  "(expected local stride 40)" },
+};
+
+START_TEST(test_cmd_2d_words)
+{
+	struct dfz_desc d = { DFZ_L2, DFZ_L1, 1, 1, 0x100, 0x40, 96, 32, 48,
+			      40 };
+	struct dfz_event ev = { .kind = DFZ_EV_ISSUE, .engine = MCHAN,
+				.id = 2, .desc = d, .step = 4,
+				.ext_2d = { 32, 48 }, .loc_2d = { 32, 40 } };
+
+	ev.aux = 96 | W_DIR | W_INC | words_bad[_i].w;
+	if (!(words_bad[_i].w & W_2DLOC))    /* a contiguous local side */
+		ev.desc.loc_stride = ev.desc.length;
+	start(DFZ_ORACLES_ALL);
+	tid_alloc(2, 1);
+	feed(&ev);                    /* the words of the request: clean */
+	ck_class(DFZ_CLASS_NONE);
+	memcpy(ev.ext_2d, words_bad[_i].ext, sizeof(ev.ext_2d));
+	memcpy(ev.loc_2d, words_bad[_i].loc, sizeof(ev.loc_2d));
+	feed(&ev);
+	ck_class(DFZ_CLASS_CMD_ENCODING);
+	ck_msg_has(words_bad[_i].got);
+	ck_msg_has(words_bad[_i].exp);
+}
+END_TEST
+
 /* The example of the design: a 2^17-byte load whose length spilled. */
 START_TEST(test_cmd_message)
 {
@@ -492,6 +536,8 @@ Suite *suite_oracle_engines(void)
 			    sizeof(cmd_good) / sizeof(cmd_good[0]));
 	tcase_add_loop_test(tc, test_cmd_sabotage, 0,
 			    sizeof(cmd_bad) / sizeof(cmd_bad[0]));
+	tcase_add_loop_test(tc, test_cmd_2d_words, 0,
+			    sizeof(words_bad) / sizeof(words_bad[0]));
 	tcase_add_test(tc, test_cmd_message);
 	tcase_add_test(tc, test_cmd_before_desc);
 	tcase_add_test(tc, test_tid_clean);

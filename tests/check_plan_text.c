@@ -272,7 +272,7 @@ static const char example[] =
 	"hop0.buffering double             # single | double\n"
 	"hop0.policy async-shared\n"
 	"hop0.pool 1\n"
-	"hop0.strategy tensor-dir\n"
+	"hop0.strategy tensor-dir\nhop0.db_order eager\n"
 	"hop1.engine idma  # L2 -> L1\n"
 	"hop1.buffering single\n"
 	"hop1.policy pool\n"
@@ -305,6 +305,7 @@ START_TEST(test_parse_example)
 	ck_assert(x->nhops == 2 && x->ext_level == DFZ_L3 &&
 		  x->hop[0].engine == DFZ_ENGINE_RAM &&
 		  x->hop[0].buffering == 2 &&
+		  x->hop[0].db_order == DFZ_DB_EAGER &&
 		  x->hop[1].engine == DFZ_ENGINE_IDMA &&
 		  x->hop[1].policy == DFZ_POLICY_POOL &&
 		  x->hop[1].pool_k == 3 && x->hop[1].strategy == DFZ_STRAT_FRESH);
@@ -325,7 +326,7 @@ START_TEST(test_parse_example)
 		"node0.tile1 1 3 8\n"
 		"hop0.engine ram  # L3 -> L2\nhop0.buffering double\n"
 		"hop0.policy async-shared\nhop0.pool 1\n"
-		"hop0.strategy tensor-dir\n"
+		"hop0.strategy tensor-dir\nhop0.db_order eager\n"
 		"hop1.engine idma  # L2 -> L1\nhop1.buffering single\n"
 		"hop1.policy pool\nhop1.pool 3\nhop1.strategy fresh\n"
 		"l2_size 1048576\nl1_size 65536\ncompute_chunks 2\nlatency 4\n"

@@ -130,6 +130,7 @@ struct spec {
 	uint32_t tile[DFZ_MAX_NODES][DFZ_MAX_RANK];
 	uint8_t buffering;
 	uint8_t strategy;
+	uint8_t db_order;
 	uint8_t policy;
 	uint8_t pool_k;
 	uint8_t chunks;
@@ -190,7 +191,8 @@ static void build(const struct spec *s, struct dfz_prog *p,
 	p->nhops = 1;
 	p->hop[0] = (struct dfz_hop){ .local_level = s->local_level,
 				      .buffering = s->buffering,
-				      .strategy = s->strategy };
+				      .strategy = s->strategy,
+				      .db_order = s->db_order };
 	p->compute_chunks = s->chunks;
 	in = make_tensor(s, 1);
 	for (unsigned k = 0; k < s->nnodes; k++) {
@@ -531,6 +533,28 @@ START_TEST(test_req_escape_bug)
 }
 END_TEST
 
+/* The double-buffering orders with one request per tensor and direction
+ * and the reuse guard off (shared-handle): the generator's order waits the
+ * previous tile's store before the next is issued on the output's request;
+ * the eager order issues it while that store is still in flight. Both
+ * leave the right bytes (the engine's queue is the only casualty). */
+START_TEST(test_db_order)
+{
+	struct spec s;
+	struct dfz_prog p;
+
+	line_spec(&s, DFZ_KERNEL_COPY, 2, DFZ_STRAT_TENSOR_DIR);
+	s.db_order = DFZ_DB_GENERATOR;
+	run_bug(&s, DFZ_BUG_BIT(SHARED_HANDLE), &p);
+	ck_assert(!obs.reissue);
+	s.db_order = DFZ_DB_EAGER;
+	run_bug(&s, DFZ_BUG_BIT(SHARED_HANDLE), &p);
+	ck_assert(obs.reissue);
+	run_bug(&s, 0, &p);
+	ck_assert(!obs.reissue);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ errors */
 
 /* Run @s with @bugs and @local_size bytes of local memory; every local
@@ -682,6 +706,7 @@ Suite *suite_tile(void)
 	tcase_add_loop_test(bugs, test_edge_tile_bug, 0, 2);
 	tcase_add_test(bugs, test_early_compute_single);
 	tcase_add_test(bugs, test_early_compute_double);
+	tcase_add_test(bugs, test_db_order);
 	tcase_add_loop_test(bugs, test_db_war_bug, 0, DFZ_STRAT_COUNT);
 	tcase_add_loop_test(bugs, test_req_escape_bug, 0, DFZ_STRAT_COUNT);
 	suite_add_tcase(s, bugs);

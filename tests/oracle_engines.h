@@ -87,12 +87,22 @@ static inline void ev_id(enum dfz_ev_kind kind, unsigned engine, int64_t id,
 	feed(&ev);
 }
 
+/* A push of @w and, for the sides its 2-D flags name, the 2-D words a
+ * correct driver writes for @d. */
 static inline void issue_w(unsigned engine, int64_t id, struct dfz_desc d,
 			   uint32_t w, uint64_t step)
 {
 	struct dfz_event ev = { .kind = DFZ_EV_ISSUE, .engine = (uint8_t)engine,
 				.id = id, .desc = d, .aux = w, .step = step };
 
+	if (w & W_2D) {
+		ev.ext_2d[0] = d.length;
+		ev.ext_2d[1] = d.ext_stride;
+	}
+	if (w & W_2DLOC) {
+		ev.loc_2d[0] = d.length;
+		ev.loc_2d[1] = d.loc_stride;
+	}
 	feed(&ev);
 }
 

@@ -71,6 +71,8 @@ struct dfz_plan_hop {
 	uint8_t policy;                  /* enum dfz_policy */
 	uint8_t pool_k;                  /* 1..DFZ_MAX_POOL (1 unless pool) */
 	uint8_t strategy;                /* enum dfz_strategy */
+	uint8_t db_order;                /* enum dfz_db_order: drawn, and
+					  * printed, for double buffering */
 };
 
 /*

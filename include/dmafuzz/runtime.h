@@ -163,6 +163,10 @@ struct dfz_event {
 			       * command word as pushed */
 	int64_t id;           /* engine transfer id: mchan TID, idma txid
 			       * (meaningful for those engines only) */
+	uint32_t ext_2d[2];   /* mchan ISSUE: the external side's 2-D words
+			       * as pushed (line length, stride); 0 when
+			       * the push has none */
+	uint32_t loc_2d[2];   /* same, local side */
 };
 
 typedef void (*dfz_observer_fn)(void *ctx, const struct dfz_event *ev);
@@ -475,6 +479,23 @@ enum dfz_strategy {
 	DFZ_STRAT_COUNT
 };
 
+/*
+ * enum dfz_db_order - when double buffering waits the store of an earlier
+ * tile (the store that still reads an output buffer).
+ * @DFZ_DB_GENERATOR: the store of the previous tile, before each tile's
+ *	work: Deeploy's double-buffering template waits the egress future
+ *	before every kernel, so at most one store is in flight when the next
+ *	is issued, and never two on one request.
+ * @DFZ_DB_EAGER: only the store of tile i-2, the last one that read this
+ *	tile's output slot: the stores of two tiles may be in flight at
+ *	once, on one handle when the strategy shares it.
+ */
+enum dfz_db_order {
+	DFZ_DB_GENERATOR,
+	DFZ_DB_EAGER,
+	DFZ_DB_ORDER_COUNT
+};
+
 const char *dfz_policy_name(unsigned p);
 const char *dfz_strategy_name(unsigned s);
 
@@ -606,6 +627,7 @@ struct dfz_hop {
 	uint8_t local_level;              /* where the hop's tiles live */
 	uint8_t buffering;                /* 1 single, 2 double */
 	uint8_t strategy;                 /* enum dfz_strategy */
+	uint8_t db_order;                 /* enum dfz_db_order (double only) */
 };
 
 /*
