@@ -235,6 +235,30 @@ static int build_prog(struct dfz_exec *ex, const struct dfz_plan_xfer *x)
 	return rc;
 }
 
+/*
+ * A plan that got here is legal input (decoded, or normalised, and its
+ * tensors placed): a runtime that refuses to run it has a bug, named by
+ * the call that refused (rt.refused).
+ */
+static void refused(struct dfz_exec *ex, int rc, struct dfz_verdict *v)
+{
+	const char *why = dfz_rt_refusal(ex->rt);
+	struct dfz_finding *f = &v->finding;
+
+	v->kind = DFZ_VERDICT_BUG;
+	memset(f, 0, sizeof(*f));
+	f->cls = DFZ_CLASS_RT_REFUSED;
+	snprintf(f->oracle, sizeof(f->oracle), "runtime");
+	f->ev = dfz_evidence_none();
+	f->ev.step = (int64_t)v->steps;
+	if (why)
+		snprintf(f->msg, sizeof(f->msg), "the runtime refused a valid "
+			 "plan: %s", why);
+	else
+		snprintf(f->msg, sizeof(f->msg), "the runtime refused a valid "
+			 "plan: dfz_prog_run() returned %s", dfz_strerror(rc));
+}
+
 static void verdict_of(struct dfz_exec *ex, int rc, struct dfz_verdict *v)
 {
 	const struct dfz_finding *f = dfz_oracles_finding(ex->oracles);
@@ -245,9 +269,7 @@ static void verdict_of(struct dfz_exec *ex, int rc, struct dfz_verdict *v)
 		v->kind = DFZ_VERDICT_BUG;
 		v->finding = *f;
 	} else if (rc < 0 && rc != DFZ_EHANG) {
-		v->kind = DFZ_VERDICT_REJECTED;
-		dfz__verdict_reason(v, "the runtime could not run the plan: %s",
-				    dfz_strerror(rc));
+		refused(ex, rc, v);
 	} else {
 		v->kind = DFZ_VERDICT_CLEAN;
 	}

@@ -131,6 +131,19 @@ static void emit_adapters(FILE *f, const struct dfz_plan_xfer *x, bool tiles,
 /* ------------------------------------------------------------- helpers */
 
 static const char helpers[] =
+	"\n/* A runtime call refused the valid plan (rt.refused, as the harness\n"
+	" * judges it; the harness's executor also names the call). */\n"
+	"static void refused(struct dfz_verdict *v, int err)\n"
+	"{\n"
+	"\tv->kind = DFZ_VERDICT_BUG;\n"
+	"\tv->finding.cls = DFZ_CLASS_RT_REFUSED;\n"
+	"\tv->finding.ev = dfz_evidence_none();\n"
+	"\tv->finding.ev.step = (int64_t)v->steps;\n"
+	"\tsnprintf(v->finding.oracle, sizeof(v->finding.oracle), \"runtime\");\n"
+	"\tsnprintf(v->finding.msg, sizeof(v->finding.msg), \"the runtime \"\n"
+	"\t\t \"refused a valid plan: a runtime call returned %s\",\n"
+	"\t\t dfz_strerror(err));\n"
+	"}\n"
 	"\n/* The level offset of local buffer @p (as the executor locates it). */\n"
 	"static uint32_t off_of(const void *p)\n"
 	"{\n"
@@ -316,7 +329,7 @@ static const char replay_body[] =
 	"\t\tv->kind = DFZ_VERDICT_BUG;\n"
 	"\t\tv->finding = *found;\n"
 	"\t} else if (rc < 0 && rc != DFZ_EHANG) {\n"
-	"\t\trejected(v, \"the runtime could not run the plan\", rc);\n"
+	"\t\trefused(v, rc);\n"
 	"\t} else {\n"
 	"\t\tv->kind = DFZ_VERDICT_CLEAN;\n"
 	"\t}\n"

@@ -7,6 +7,7 @@
  * in host.c; this file ties them together.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +206,7 @@ int dfz_rt_reset(struct dfz_rt *rt, const struct dfz_rt_config *cfg)
 	dfz__dev_reset(&rt->dev);
 	dfz__host_reset(&rt->host, rt);
 	rt->now = 0;
+	rt->refusal[0] = 0;
 	return 0;
 }
 
@@ -292,6 +294,27 @@ void dfz_rt_cut(struct dfz_rt *rt)
 {
 	if (rt->cfg.wait_bound > CUT_WAIT_BOUND)
 		rt->cfg.wait_bound = CUT_WAIT_BOUND;
+}
+
+int dfz__rt_refuse(struct dfz_rt *rt, int rc, const char *call,
+		   const char *fmt, ...)
+{
+	char where[120];
+	va_list ap;
+
+	if (rc >= 0 || rc == DFZ_EHANG || rt->refusal[0])
+		return rc;
+	va_start(ap, fmt);
+	vsnprintf(where, sizeof(where), fmt, ap);
+	va_end(ap);
+	snprintf(rt->refusal, sizeof(rt->refusal), "%s returned %s (%s)", call,
+		 dfz_strerror(rc), where);
+	return rc;
+}
+
+const char *dfz_rt_refusal(const struct dfz_rt *rt)
+{
+	return rt && rt->refusal[0] ? rt->refusal : NULL;
 }
 
 void dfz_rt_set_quirks(struct dfz_rt *rt, uint32_t quirks)

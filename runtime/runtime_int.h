@@ -187,7 +187,16 @@ struct dfz_rt {
 				       * outside valgrind */
 	struct dfz__poison *poison;   /* in-flight marks (poison.c), made on
 				       * first use */
+	char refusal[200];            /* dfz_rt_refusal(), "" when none */
 };
+
+/**
+ * dfz__rt_refuse() - record that @call failed with @rc (not a hang) at the
+ * place @fmt describes, unless an earlier refusal of this run is recorded.
+ * Return: @rc, so that a caller can return through it.
+ */
+int dfz__rt_refuse(struct dfz_rt *rt, int rc, const char *call,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Does the successful wait @ev cover a transfer of @engine issued under
  * @key (ram: the request address; mchan: the TID; idma: the txid), by the

@@ -175,7 +175,10 @@ static int wait_rec(struct dfz__hop_run *q, struct dfz_handle **rec)
 	struct dfz_handle *h = *rec;
 
 	*rec = NULL;
-	return h ? dfz_handle_wait(q->ad, h) : 0;
+	if (!h)
+		return 0;
+	return dfz__rt_refuse(q->r->rt, dfz_handle_wait(q->ad, h),
+			      "dfz_handle_wait()", "hop %u", q->h);
 }
 
 /* ------------------------------------------------------------ transfers */
@@ -212,9 +215,9 @@ static int make_xfer(const struct dfz__hop_run *q, const struct dfz_tensor *ts,
 	return 0;
 }
 
-/* Name the transfer of tile @t of @role's tensor in memcheck's messages. */
-static void label(const struct dfz__hop_run *q, enum role role,
-		  const struct tile *t)
+/* "load of tensor in, hop 0 tile [0+4,8+8] (origin+extent)" */
+static void xfer_name(const struct dfz__hop_run *q, enum role role,
+		      const struct tile *t, char *out, size_t cap)
 {
 	static const char *const names[3] = { "load of tensor in",
 					      "load of tensor aux",
@@ -223,13 +226,35 @@ static void label(const struct dfz__hop_run *q, enum role role,
 	char at[96];
 	size_t n = 0;
 
-	if (!q->r->rt->vg)
-		return;
 	for (unsigned d = 0; d < p->rank && n < sizeof(at); d++)
 		n += (size_t)snprintf(at + n, sizeof(at) - n, "%s%u+%u",
 				      d ? "," : "", t->o[d], t->e[d]);
-	dfz__vg_label(q->r->rt, "%s, hop %u tile [%s] (origin+extent)",
-		      names[role], q->h, at);
+	snprintf(out, cap, "%s, hop %u tile [%s] (origin+extent)",
+		 names[role], q->h, at);
+}
+
+/* Name the transfer of tile @t of @role's tensor in memcheck's messages. */
+static void label(const struct dfz__hop_run *q, enum role role,
+		  const struct tile *t)
+{
+	char name[160];
+
+	if (!q->r->rt->vg)
+		return;
+	xfer_name(q, role, t, name, sizeof(name));
+	dfz__vg_label(q->r->rt, "%s", name);
+}
+
+/* Record a refused tile transfer in the runtime's refusal. */
+static int refused(const struct dfz__hop_run *q, int rc, const char *call,
+		   enum role role, const struct tile *t)
+{
+	char name[160];
+
+	if (rc >= 0 || rc == DFZ_EHANG)
+		return rc;
+	xfer_name(q, role, t, name, sizeof(name));
+	return dfz__rt_refuse(q->r->rt, rc, call, "%s", name);
 }
 
 /* Issue one tile transfer; @rec remembers the handle that carried it. */
@@ -240,12 +265,12 @@ static int issue_one(struct dfz__hop_run *q, enum role role, void *buf,
 	int rc = make_xfer(q, &q->ts[role], buf, t, role != ROLE_OUT, &x);
 
 	if (rc < 0)
-		return rc;
+		return refused(q, rc, "the tile transfer's layout", role, t);
 	*rec = pick_handle(q, role);
 	label(q, role, t);
 	rc = dfz_xfer_issue(q->ad, &x, *rec);
 	dfz__vg_label(q->r->rt, NULL);
-	return rc;
+	return refused(q, rc, "dfz_xfer_issue()", role, t);
 }
 
 /* Loads of tile @t into buffer slot @buf, recorded under slot @rec. The two
@@ -311,7 +336,9 @@ static int view_of(const struct dfz__hop_run *q, void *buf,
 	if (!buf)
 		return 0;
 	if (!dfz_mem_locate(q->r->rt, buf, q->tile_bytes, &loc))
-		return DFZ_EFAULT;
+		return dfz__rt_refuse(q->r->rt, DFZ_EFAULT, "dfz_mem_locate()",
+				      "hop %u tile buffer as the next hop's "
+				      "tensor", q->h);
 	for (unsigned d = q->r->p->rank; d-- > 0;) {
 		v->stride[d] = stride;
 		stride *= t->e[d];

@@ -37,7 +37,9 @@ static int alloc_buf(struct dfz__hop_run *q, void **buf, const char *what,
 		dfz__vg_describe(q->r->rt, *buf,
 				 "hop %u %s tile buffer, slot %u", q->h, what,
 				 slot);
-	return rc;
+	return dfz__rt_refuse(q->r->rt, rc, "dfz_local_alloc()",
+			      "hop %u %s tile buffer of %u bytes, slot %u",
+			      q->h, what, q->tile_bytes, slot);
 }
 
 static void free_buf(struct dfz__hop_run *q, void **buf)
@@ -66,7 +68,9 @@ static int alloc_buffers(struct dfz__hop_run *q)
 	for (unsigned d = 0; d < r->p->rank; d++)
 		bytes *= q->tile[d];
 	if (bytes > UINT32_MAX)
-		return DFZ_ENOMEM;
+		return dfz__rt_refuse(r->rt, DFZ_ENOMEM, "the tiling executor",
+				      "hop %u tile of %llu bytes", q->h,
+				      (unsigned long long)bytes);
 	q->tile_bytes = (uint32_t)bytes;
 	for (unsigned b = 0; b < q->hop->buffering && rc == 0; b++) {
 		rc = alloc_buf(q, &q->in_buf[b], "in", b);
@@ -95,8 +99,11 @@ int dfz__tile_init_set(struct dfz__hop_run *q, struct dfz__hset *s)
 	memset(s, 0, sizeof(*s));
 	for (unsigned i = 0; i < n; i++) {
 		rc = dfz_handle_init(q->ad, &s->h[i]);
-		if (rc < 0)
+		if (rc < 0) {
+			dfz__rt_refuse(q->r->rt, rc, "dfz_handle_init()",
+				       "hop %u handle %u of %u", q->h, i, n);
 			goto err_fini_set;
+		}
 		s->n = i + 1;
 	}
 	return 0;

@@ -105,6 +105,47 @@ START_TEST(test_hops_switches)
 }
 END_TEST
 
+/* A runtime that refuses a valid plan is a finding that names the call
+ * (rt.refused), not a rejected input; the refusal is per run. */
+START_TEST(test_refused)
+{
+	struct dfz_verdict v;
+	struct dfz_plan p;
+
+	load("tests/data/req-escape-refused.plan", &p);
+	dfz_exec_run(ex, &p, 1u << DFZ_BUG_REQ_ESCAPE, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_BUG);
+	ck_assert_str_eq(dfz_class_name(v.finding.cls), "rt.refused");
+	ck_assert_str_eq(v.finding.oracle, "runtime");
+	ck_assert_ptr_nonnull(strstr(v.finding.msg, "dfz_handle_init() "
+				     "returned out of memory (hop 0 handle"));
+	dfz_exec_run(ex, &p, 0, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_CLEAN);
+}
+END_TEST
+
+/* Waits are judged on plans too: the shared-handle plan's wait on the
+ * request every sub-copy shares returns while copies are still in flight
+ * (dma.early-wait); with every oracle the reuse at the second issue is
+ * reported first, as it happens first. */
+START_TEST(test_plan_early_wait)
+{
+	struct dfz_exec *only;
+	struct dfz_verdict v;
+	struct dfz_plan p;
+
+	load("corpus/regress/shared-handle.plan", &p);
+	ck_assert_int_eq(dfz_exec_create(1u << DFZ_ORACLE_INFLIGHT, &only), 0);
+	dfz_exec_run(only, &p, 1u << DFZ_BUG_SHARED_HANDLE, &v);
+	ck_assert_str_eq(dfz_class_name(v.finding.cls), "dma.early-wait");
+	dfz_exec_run(only, &p, 0, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_CLEAN);
+	dfz_exec_destroy(only);
+	dfz_exec_run(ex, &p, 1u << DFZ_BUG_SHARED_HANDLE, &v);
+	ck_assert_str_eq(dfz_class_name(v.finding.cls), "handle.reuse");
+}
+END_TEST
+
 START_TEST(test_load_errors)
 {
 	char err[300];
@@ -156,6 +197,8 @@ Suite *suite_exec(void)
 	tcase_add_test(tc, test_binary_equals_text);
 	tcase_add_loop_test(tc, test_deterministic_hops, 0, 3);
 	tcase_add_test(tc, test_hops_switches);
+	tcase_add_test(tc, test_refused);
+	tcase_add_test(tc, test_plan_early_wait);
 	tcase_add_test(tc, test_load_errors);
 	tcase_add_test(tc, test_verdict_json);
 	suite_add_tcase(s, tc);

@@ -34,7 +34,8 @@
 	X(RT_ERRCODE, "rt.errcode")                       \
 	X(CRASH, "crash")                                 \
 	X(DMA_EARLY_WAIT, "dma.early-wait")               \
-	X(DMA_BAD_ADDRESS, "dma.bad-address")
+	X(DMA_BAD_ADDRESS, "dma.bad-address")             \
+	X(RT_REFUSED, "rt.refused")
 
 enum dfz_class {
 	DFZ_CLASS_NONE = 0,

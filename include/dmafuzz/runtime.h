@@ -312,6 +312,14 @@ void dfz_rt_poison_stop(struct dfz_rt *rt);
  */
 void dfz_rt_cut(struct dfz_rt *rt);
 
+/**
+ * dfz_rt_refusal() - the first call of this run that refused its work
+ * with an error other than a hang (an engine, an adapter or the tiling
+ * executor's own allocation), as "CALL returned ERROR (where)"; NULL when
+ * none did. A reset clears it.
+ */
+const char *dfz_rt_refusal(const struct dfz_rt *rt);
+
 /** dfz_rt_set_quirks() - the engines' quirks (DFZ_RTQ_*) from now on in
  * this run (the next reset takes cfg.quirks again). */
 void dfz_rt_set_quirks(struct dfz_rt *rt, uint32_t quirks);
