@@ -26,6 +26,8 @@ struct dfz_exec {
 	struct dfz_adapter ad[DFZ_MAX_HOPS]; /* one per hop of prog */
 	struct dfz__hexec *hx;        /* host and api families */
 	bool catch_signals;           /* a runtime crash becomes a verdict */
+	dfz__prog_runner run_prog;    /* dfz_prog_run, or a test's stand-in */
+	int run_rc;                   /* what run_prog returned */
 	bool cut;                     /* this run's verdict is decided */
 	uint8_t fill[DFZ_CAP_TENSOR_BYTES];
 };
@@ -71,6 +73,7 @@ int dfz_exec_create(uint32_t oracles, struct dfz_exec **out)
 	if (dfz__hexec_create(&ex->hx) < 0)
 		goto err_destroy_oracles;
 	ex->forward = dfz_oracles_observer(ex->oracles);
+	ex->run_prog = dfz_prog_run;
 	*out = ex;
 	return 0;
 
@@ -275,6 +278,43 @@ static void verdict_of(struct dfz_exec *ex, int rc, struct dfz_verdict *v)
 	}
 }
 
+static void run_prog(void *ctx)
+{
+	struct dfz_exec *ex = ctx;
+
+	ex->run_rc = ex->run_prog(ex->ad, &ex->prog);
+}
+
+/*
+ * The program, with signals caught when the executor catches them: a
+ * signal raised in the runtime becomes a crash finding naming the signal
+ * and the transfer, as for host plans. Return false after a crash.
+ */
+static bool run_guarded(struct dfz_exec *ex)
+{
+	struct dfz_evidence e = dfz_evidence_none();
+	struct dfz__crash cr;
+
+	if (!ex->catch_signals) {
+		run_prog(ex);
+		return true;
+	}
+	if (dfz__guard(run_prog, ex, &cr))
+		return true;
+	e.xfer = ex->issues;
+	e.step = (int64_t)dfz_rt_now(ex->rt);
+	dfz_oracle_fail(ex->oracles, "signal", DFZ_CLASS_CRASH, &e,
+			"%s at address 0x%lx in the runtime during dfz_prog_run(), "
+			"after %u transfers", dfz__signal_name(cr.signo),
+			(unsigned long)cr.addr, ex->issues);
+	return false;
+}
+
+void dfz__exec_set_runner(struct dfz_exec *ex, dfz__prog_runner fn)
+{
+	ex->run_prog = fn ? fn : dfz_prog_run;
+}
+
 static int run_xfer(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
 		    uint32_t bugs, struct dfz_verdict *v)
 {
@@ -300,11 +340,12 @@ static int run_xfer(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
 		return v->kind = DFZ_VERDICT_REJECTED;
 	}
 	dfz_oracles_begin(ex->oracles, &ex->prog);
-	rc = dfz_prog_run(ex->ad, &ex->prog);
-	/* A run the runtime gave up on (not a hang) wrote no output: the
-	 * post-checks would only report that, so it is judged by what the
-	 * oracles saw while it ran. */
-	if (rc == 0 || rc == DFZ_EHANG)
+	if (!run_guarded(ex))
+		rc = 0;         /* the crash is the finding; nothing to end */
+	else if ((rc = ex->run_rc) == 0 || rc == DFZ_EHANG)
+		/* A run the runtime gave up on (not a hang) wrote no output:
+		 * the post-checks would only report that, so it is judged by
+		 * what the oracles saw while it ran. */
 		dfz_oracles_end(ex->oracles);
 	verdict_of(ex, rc, v);
 	return v->kind;

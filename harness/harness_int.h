@@ -37,6 +37,16 @@ typedef void (*dfz__guarded_fn)(void *ctx);
  */
 bool dfz__guard(dfz__guarded_fn fn, void *ctx, struct dfz__crash *out);
 
+typedef int (*dfz__prog_runner)(struct dfz_adapter *ad,
+				const struct dfz_prog *p);
+
+/**
+ * dfz__exec_set_runner() - run xfer programs with @fn instead of
+ * dfz_prog_run (NULL: dfz_prog_run again): a test's stand-in runtime,
+ * e.g. one that crashes, to show what the executor makes of it.
+ */
+void dfz__exec_set_runner(struct dfz_exec *ex, dfz__prog_runner fn);
+
 /** dfz__signal_name() - "SIGSEGV" and friends. */
 const char *dfz__signal_name(int signo);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "exec_fixture.h"
+#include "../harness/harness_int.h"
 
 /* Same input, same verdict: class, message, steps and transfers. */
 START_TEST(test_deterministic)
@@ -146,6 +147,38 @@ START_TEST(test_plan_early_wait)
 }
 END_TEST
 
+/* A stand-in runtime that faults as a runtime bug would. */
+static volatile uintptr_t bad_address = 24;
+
+static int crashing_runner(struct dfz_adapter *ad, const struct dfz_prog *p)
+{
+	(void)ad;
+	(void)p;
+	*(volatile int *)bad_address = 1;
+	return 0;
+}
+
+/* A signal in the runtime during an xfer plan is a crash verdict when the
+ * executor catches signals, and the next run is judged as usual. */
+START_TEST(test_xfer_crash)
+{
+	struct dfz_verdict v;
+	struct dfz_plan p;
+
+	load("corpus/xfer/rank3-padded.plan", &p);
+	dfz_exec_catch_signals(ex, true);
+	dfz__exec_set_runner(ex, crashing_runner);
+	dfz_exec_run(ex, &p, 0, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_BUG);
+	ck_assert_str_eq(dfz_class_name(v.finding.cls), "crash");
+	ck_assert_ptr_nonnull(strstr(v.finding.msg, "SIGSEGV at address 0x18 "
+				     "in the runtime during dfz_prog_run()"));
+	dfz__exec_set_runner(ex, NULL);
+	dfz_exec_run(ex, &p, 0, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_CLEAN);
+}
+END_TEST
+
 START_TEST(test_load_errors)
 {
 	char err[300];
@@ -199,6 +232,7 @@ Suite *suite_exec(void)
 	tcase_add_test(tc, test_hops_switches);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_plan_early_wait);
+	tcase_add_test(tc, test_xfer_crash);
 	tcase_add_test(tc, test_load_errors);
 	tcase_add_test(tc, test_verdict_json);
 	suite_add_tcase(s, tc);
