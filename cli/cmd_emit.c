@@ -6,14 +6,18 @@
  * `cc repro.c $(pkg-config --cflags --libs dmafuzz)`. The plan is run
  * once first: the program is only written when that run gives the
  * expected verdict, so an emitted file always reproduces. Exit 0 when
- * written, 2 on bad input, 3 on an internal error, 4 when the plan does
- * not give the expected verdict with these switches.
+ * written, 2 on bad input, 3 on an internal error or an output that
+ * cannot be written (a full disk: one line, as every command), 4 when
+ * the plan does not give the expected verdict with these switches.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -52,8 +56,8 @@ static const char emit_usage[] =
 	"  -o, --output FILE     write the program to FILE (default: stdout)\n"
 	"  -h, --help            this help\n"
 	"\n"
-	"exit: 0 written, 2 bad input, 3 internal error, 4 the plan does not\n"
-	"give the expected verdict\n";
+	"exit: 0 written, 2 bad input, 3 internal error or the output cannot be\n"
+	"written, 4 the plan does not give the expected verdict\n";
 
 static int parse_emit_opts(int argc, char **argv, struct emit_opts *m)
 {
@@ -178,33 +182,99 @@ static bool are_classes(const char *expect)
 	}
 }
 
-/* Write the program to @path atomically (a temporary file, renamed). */
-static int write_out(const struct emit_opts *m, const struct dfz_plan *p)
+/* The program in memory (@text, @n bytes; caller frees @text), so that
+ * what fails there is the emitter's and what fails later is the output's.
+ * Return: 0 or a negative DFZ_E* code. */
+static int render(const struct emit_opts *m, const struct dfz_plan *p,
+		  char **text, size_t *n)
 {
-	char tmp[4096];
-	FILE *f = stdout;
+	FILE *f = open_memstream(text, n);
 	int rc;
 
-	if (m->out) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", m->out, (long)getpid());
-		f = fopen(tmp, "w");
-		if (!f) {
-			cli_error("emit-c", "cannot write '%s': %m", tmp);
-			return EXIT_BAD_INPUT;
-		}
-	}
+	if (!f)
+		return DFZ_ENOMEM;
 	rc = dfz_emit_c(p, &m->cfg, f);
-	if (m->out && (fclose(f) != 0 || rc < 0 || rename(tmp, m->out) != 0)) {
-		cli_error("emit-c", "cannot write '%s': %s", m->out,
-			  rc < 0 ? dfz_strerror(rc) : "write failed");
-		unlink(tmp);
-		return EXIT_INTERNAL;
+	/* A memory stream fails to write only when memory runs out. */
+	if (rc == DFZ_EFAULT)
+		rc = DFZ_ENOMEM;
+	if (fclose(f) != 0 && rc == 0)
+		rc = DFZ_ENOMEM;
+	return rc;
+}
+
+/* @text to stdout. A failed write (a full disk, a closed pipe) is said
+ * here, once, and its error dropped: main()'s check of stdout would say
+ * it again. */
+static int write_stdout(const char *text, size_t n)
+{
+	int err;
+
+	errno = 0;
+	if (fwrite(text, 1, n, stdout) == n && fflush(stdout) == 0)
+		return EXIT_CLEAN;
+	err = errno;
+	__fpurge(stdout);
+	clearerr(stdout);
+	cli_error("emit-c", "cannot write the output: %s",
+		  err ? strerror(err) : "write error");
+	return EXIT_INTERNAL;
+}
+
+/*
+ * @text to @path: a regular file (or a new one) atomically, through a
+ * temporary file beside it, renamed; anything else (a device, a FIFO,
+ * /dev/stdout) in place, as a rename would replace it. Return: an exit
+ * code: a path that cannot be created is bad input, a write, close or
+ * rename that fails (a full disk) is an I/O error, EXIT_INTERNAL.
+ */
+static int write_file(const char *path, const char *text, size_t n)
+{
+	char tmp[4096];
+	struct stat st;
+	bool in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	FILE *f;
+	int err = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
+		     (long)getpid()) >= (int)sizeof(tmp)) {
+		cli_error("emit-c", "cannot write '%s': name too long", path);
+		return EXIT_BAD_INPUT;
 	}
+	f = fopen(in_place ? path : tmp, "w");
+	if (!f) {
+		cli_error("emit-c", "cannot write '%s': %m", path);
+		return EXIT_BAD_INPUT;
+	}
+	errno = 0;
+	if (fwrite(text, 1, n, f) != n)
+		err = errno ? errno : EIO;
+	if (fclose(f) != 0 && !err)
+		err = errno ? errno : EIO;
+	if (!err && !in_place && rename(tmp, path) != 0)
+		err = errno;
+	if (!err)
+		return EXIT_CLEAN;
+	if (!in_place)
+		unlink(tmp);
+	cli_error("emit-c", "cannot write '%s': %s", path, strerror(err));
+	return EXIT_INTERNAL;
+}
+
+/* The program for @p, to -o's file or stdout. */
+static int write_out(const struct emit_opts *m, const struct dfz_plan *p)
+{
+	char *text = NULL;
+	size_t n = 0;
+	int rc = render(m, p, &text, &n);
+
 	if (rc < 0) {
+		free(text);
 		cli_error("emit-c", "cannot emit the program: %s", dfz_strerror(rc));
 		return EXIT_INTERNAL;
 	}
-	return EXIT_CLEAN;
+	rc = m->out ? write_file(m->out, text, n) : write_stdout(text, n);
+	free(text);
+	return rc;
 }
 
 /* The report of @v as `dmafuzz run` prints it, without its INPUT line,

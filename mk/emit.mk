@@ -13,3 +13,11 @@ emit-check: $(CLI) $(LIB)
 	    DESTDIR=$(abspath $(EMIT_ROOT)) > /dev/null
 	sh tools/emit-check.sh -c $(CLI) -r $(EMIT_ROOT) \
 	    -f "$(filter -fsanitize%,$(DFZ_CFLAGS))" $(EMIT_PLANS)
+
+# make full-disk-check (part of make check): output that cannot be written
+# (stdout or emit-c -o on /dev/full) is one line and exit 3 for emit-c and
+# every command that writes to stdout (tools/full-disk-check.sh).
+.PHONY: full-disk-check
+check: full-disk-check
+full-disk-check: $(CLI)
+	sh tools/full-disk-check.sh $(CLI)

@@ -12,7 +12,9 @@
 #                             NIGHT again resumes
 #   SEED=, DMAFUZZ_BUGS=      as for make fuzz
 # The arguments are checked before anything is built (a bad one: one
-# line, exit 64 from the script).
+# line, exit 64 from the script). One nightly per output directory: while
+# another one, or anything a killed one started (its afl-fuzz), still runs
+# there, the script refuses in one line, exit 75.
 NIGHTLY_TARGETS = $(or $(TARGETS),$(FUZZ_TARGETS))
 NIGHTLY_ARGS = -H "$(HOURS)" -M "$(MINUTES)" -S "$(SECONDS)" -j "$(JOBS)" \
     -n "$(NIGHT)" -s "$(SEED)" -b $(FZ) -r $(BUILD)/fuzz/replay -c $(CLI) \

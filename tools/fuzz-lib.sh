@@ -43,6 +43,21 @@ stat_of() {
 	printf '%s' "${v:-$3}"
 }
 
+# The execs/s of the afl-fuzz instance whose fuzzer_stats file is $1:
+# execs_done over run_time, both whole numbers and run_time over 0; else
+# $2. Not afl-fuzz's own execs_per_sec: it is "inf" when the instance's
+# clock has not moved (a stats file written in its first millisecond, or
+# by two afl-fuzz on one directory), which awk turns into 2147483647.
+rate_of() {
+	ra_e=$(stat_of execs_done "$1" '')
+	ra_t=$(stat_of run_time "$1" '')
+	if printf '%s:%s' "$ra_e" "$ra_t" | grep -Eq '^[0-9]+:0*[1-9][0-9]*$'; then
+		awk -v e="$ra_e" -v t="$ra_t" 'BEGIN { printf "%.0f", int(e / t) }'
+	else
+		printf '%s' "$2"
+	fi
+}
+
 # Files named id:* in directory $1.
 count_ids() {
 	find "$1" -maxdepth 1 -name 'id:*' 2>/dev/null | wc -l
@@ -290,6 +305,28 @@ afl_exec() {
 		AFL_FORKSRV_INIT_TMOUT=10000 DMAFUZZ_BUGS="$bugs" afl-fuzz "$@"
 }
 
+# The pids of the processes with a file open at path $1 or under it, one a
+# line; among the pids of the list $2 only, when it is given. Linux only
+# (/proc); elsewhere none.
+open_by() {
+	[ -d /proc/self/fd ] || return 0
+	if [ -d "$1" ]; then
+		ob_p=$(cd "$1" 2>/dev/null && pwd -P) || return 0
+	else
+		[ -e "$1" ] || return 0
+		ob_p=$(cd "$(dirname "$1")" && pwd -P)/$(basename "$1")
+	fi
+	ob_fds='/proc/[0-9]*/fd'
+	if [ $# -gt 1 ]; then
+		ob_fds=
+		for ob_i in $2; do ob_fds="$ob_fds /proc/$ob_i/fd"; done
+		[ -n "$ob_fds" ] || return 0
+	fi
+	# shellcheck disable=SC2086 # a list (or a pattern) of /proc paths
+	find $ob_fds -mindepth 1 -maxdepth 1 \( -lname "$ob_p" -o -lname "$ob_p/*" \) \
+		2>/dev/null | cut -d / -f 3 | sort -un
+}
+
 # End the target processes afl-fuzz left behind under output directory
 # $1. With a cmplog binary (-c), afl-fuzz 4.x loses track of persistent-
 # mode children: each stays stopped (SIGSTOP, its parent gone) for ever,
@@ -297,15 +334,9 @@ afl_exec() {
 # finds it "in use". Only such orphans are ended, each by its pid: stopped,
 # a child of init, holding a file under $1. Linux only (/proc).
 reap_orphans() {
-	[ -d /proc/self/fd ] || return 0
-	ro_dir=$(cd "$1" 2>/dev/null && pwd -P) || return 0
-	ro_fds=$(ps -eo pid=,ppid=,stat= 2>/dev/null |
-		awk '$2 == 1 && $3 ~ /^T/ { printf "/proc/%s/fd ", $1 }')
-	[ -n "$ro_fds" ] || return 0
-	# shellcheck disable=SC2086 # a list of /proc paths
-	for ro_p in $(find $ro_fds -mindepth 1 -maxdepth 1 \
-		\( -lname "$ro_dir" -o -lname "$ro_dir/*" \) 2>/dev/null |
-		cut -d / -f 3 | sort -u); do
+	ro_pids=$(ps -eo pid=,ppid=,stat= 2>/dev/null | awk '$2 == 1 && $3 ~ /^T/ { print $1 }')
+	[ -n "$ro_pids" ] || return 0
+	for ro_p in $(open_by "$1" "$ro_pids"); do
 		kill -KILL "$ro_p" 2>/dev/null
 	done
 }

@@ -67,11 +67,10 @@ afl_pid=
 progress() {
 	pg_t=$1 pg_dir=$2/default pg_s=$3
 	st=$pg_dir/fuzzer_stats
-	rt=$(stat_of run_time "$st" 0)
-	ex=$(stat_of execs_done "$st" 0)
+	rate=$(rate_of "$st" '')
 	execs="execs -"
-	if [ "$rt" -gt 0 ] 2>/dev/null; then
-		execs="execs $ex ($((ex / rt))/s) at ${rt}s"
+	if [ -n "$rate" ]; then
+		execs="execs $(stat_of execs_done "$st" 0) (${rate}/s) at $(stat_of run_time "$st" 0)s"
 	else
 		# shellcheck disable=SC2012,SC2046 # AFL++ names: no spaces
 		set -- $(ls "$pg_dir/queue" "$pg_dir/crashes" 2>/dev/null |
@@ -140,7 +139,7 @@ summary_target() {
 	s=$out/$1/default/fuzzer_stats
 	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" \
 		"$(stat_of run_time "$s" -)" "$(stat_of execs_done "$s" -)" \
-		"$(stat_of execs_per_sec "$s" -)" "$(stat_of corpus_count "$s" -)" \
+		"$(rate_of "$s" n/a)" "$(stat_of corpus_count "$s" -)" \
 		"$(stat_of bitmap_cvg "$s" -)" "$(count_kind "$work/$1.classes" crash)" \
 		"$(count_kind "$work/$1.classes" hang)" "$(count_kind "$work/$1.classes" slow)"
 }

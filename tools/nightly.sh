@@ -34,10 +34,12 @@
 # OUT/summary.{md,json}.
 #
 # Bug switches come from DMAFUZZ_BUGS. Exit: 0 nothing found, 1 a crash
-# or a hang was found, 2 the campaign could not run (afl-fuzz or a build
-# missing, a bad DMAFUZZ_BUGS, another nightly on OUT, afl-fuzz failed),
-# 64 a bad argument (HOURS, MINUTES, SECONDS, JOBS, a target, ...), 130
-# interrupted (resume with the same NIGHT).
+# or a hang was found, 2 the campaign could not run (afl-fuzz, flock or a
+# build missing, a bad DMAFUZZ_BUGS, afl-fuzz failed), 64 a bad argument
+# (HOURS, MINUTES, SECONDS, JOBS, a target, ...), 75 OUT is in use:
+# another nightly runs on it, or an afl-fuzz (or any process) a killed
+# nightly started still runs there (one line naming them; see lock()),
+# 130 interrupted (resume with the same NIGHT).
 #
 # Usage: nightly.sh [-C] [-H HOURS] [-M MINUTES] [-S SECONDS] [-j JOBS]
 #                   [-n NIGHT] [-s SEED] [-t MS] [-b FUZZ_BUILD]
@@ -171,11 +173,20 @@ running() {
 	echo "$n"
 }
 
-# The sum of KEY ($2) over the fuzzer_stats of target $1's instances.
+# The sum of the whole-number KEY ($2) over the fuzzer_stats of target
+# $1's instances (a value that is not a whole number is left out).
 stat_sum() {
 	for s in "$afl/$1"/*/fuzzer_stats; do
-		[ -f "$s" ] && stat_of "$2" "$s" 0 && echo
-	done | awk '{ s += $1 } END { printf "%d", s }'
+		[ -f "$s" ] && stat_of "$2" "$s" '' && echo
+	done | awk '/^[0-9]+$/ { s += $1 } END { printf "%.0f", s }'
+}
+
+# The execs/s of target $1: the sum of its instances' (rate_of), or n/a
+# when no instance has one yet.
+rate_sum() {
+	for s in "$afl/$1"/*/fuzzer_stats; do
+		[ -f "$s" ] && rate_of "$s" '' && echo
+	done | awk '/^[0-9]+$/ { s += $1; n++ } END { if (n) printf "%.0f", s; else printf "n/a" }'
 }
 
 # The progress line of target $1 at second $2: the corpus (the main
@@ -183,17 +194,14 @@ stat_sum() {
 # and execs/s (over every instance) from fuzzer_stats, which afl-fuzz
 # rewrites about once a minute without its UI.
 progress() {
-	cr=0 hg=0 ex=0 rate=0
+	cr=0 hg=0
 	for d in "$afl/$1"/*/; do
 		for k in "$d"crashes*; do cr=$((cr + $(count_ids "$k"))); done
 		for k in "$d"hangs*; do hg=$((hg + $(count_ids "$k"))); done
-		e=$(stat_of execs_done "${d}fuzzer_stats" 0)
-		r=$(stat_of run_time "${d}fuzzer_stats" 0)
-		ex=$((ex + e))
-		[ "$r" -gt 0 ] 2>/dev/null && rate=$((rate + e / r))
 	done
 	printf 'nightly %-5s %6ss/%ss  corpus %-6s crashes %-4s hangs %-4s execs %s (%s/s)' \
-		"$1" "$2" "$duration" "$(count_ids "$afl/$1/main/queue")" "$cr" "$hg" "$ex" "$rate"
+		"$1" "$2" "$duration" "$(count_ids "$afl/$1/main/queue")" "$cr" "$hg" \
+		"$(stat_sum "$1" execs_done)" "$(rate_sum "$1")"
 }
 
 # ------------------------------------------------------------ corpus
@@ -253,7 +261,7 @@ target_json() {
 		i=$(basename "$d")
 		printf '%s\n      {"name": %s, "run_time": %s, "execs_done": %s, "execs_per_sec": %s, "corpus_count": %s, "bitmap_cvg": %s, "saved_crashes": %s, "saved_hangs": %s, "cycles_done": %s}' \
 			"$sep" "$(json_str "$i")" "$(json_num run_time "$s")" \
-			"$(json_num execs_done "$s")" "$(json_num execs_per_sec "$s")" \
+			"$(json_num execs_done "$s")" "$(rate_of "$s" null)" \
 			"$(json_num corpus_count "$s")" "$(json_num bitmap_cvg "$s")" \
 			"$(json_num saved_crashes "$s")" "$(json_num saved_hangs "$s")" \
 			"$(json_num cycles_done "$s")"
@@ -304,7 +312,7 @@ summary_row() {
 	printf '| %s | %s | %s | %s | %s | %s | %s → %s | %s | %s | %s |\n' "$1" \
 		"$(find "$afl/$1" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)" \
 		"$(stat_sum "$1" execs_done)" \
-		"$(stat_sum "$1" execs_per_sec)" "$(stat_of corpus_count "$s" -)" \
+		"$(rate_sum "$1")" "$(stat_of corpus_count "$s" -)" \
 		"$(stat_of bitmap_cvg "$s" -)" "$c_in" "$c_out" \
 		"$(count_kind "$work/$1.classes" crash)" \
 		"$(count_kind "$work/$1.classes" hang)" "$(count_kind "$work/$1.classes" slow)"
@@ -321,7 +329,7 @@ instance_rows() {
 		case $cmd in *" -c "*) cmp=yes ;; esac
 		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$(basename "$d")" \
 			"${sched:-?}" "$cmp" "$(stat_of run_time "$s" -)" \
-			"$(stat_of execs_done "$s" -)" "$(stat_of execs_per_sec "$s" -)" \
+			"$(stat_of execs_done "$s" -)" "$(rate_of "$s" n/a)" \
 			"$(stat_of corpus_count "$s" -)" "$(stat_of bitmap_cvg "$s" -)"
 	done
 }
@@ -387,30 +395,60 @@ interrupted() {
 }
 
 unlock() {
-	[ -n "$locked" ] && rm -rf "$out/.lock"
+	[ -n "$locked" ] && exec 9>&-
 	locked=
 }
 
-# One nightly per OUT at a time: OUT/.lock holds the owner's pid.
+# Refuse the run, OUT being in use by the processes $1 ("pid PID (NAME)"
+# lines; none known: another nightly): one line, exit 75.
+busy() {
+	bz_n=$(printf '%s\n' "$1" | grep -c .)
+	bz_l=$(printf '%s\n' "$1" | head -n 4 | paste -s -d , - | sed 's/,/, /g')
+	[ "$bz_n" -le 4 ] || bz_l="$bz_l and $((bz_n - 4)) more"
+	say "nightly: $out/ is in use by ${bz_l:-another nightly}: a nightly, or" \
+		"what a killed one started, still runs there; wait for it to end or stop it"
+	exit 75
+}
+
+# "pid PID (NAME)" of each pid read, one a line.
+named() {
+	while read -r nm_p; do
+		printf 'pid %s (%s)\n' "$nm_p" "$(cat "/proc/$nm_p/comm" 2>/dev/null || echo '?')"
+	done
+}
+
+# One nightly per OUT at a time, and none while anything an earlier one
+# started still runs there. The lock (flock) is held through an open file
+# of OUT/.nightly.lock that this shell and every process it starts
+# inherit (afl-fuzz, its targets, afl-cmin): a nightly killed outright
+# leaves it held until the last of them ends. Stopped targets orphaned by
+# afl-fuzz hold it too; they are ended first (reap_orphans). An afl-fuzz
+# on OUT/afl that no nightly started, or one of a nightly before this
+# lock, holds its instance directory open: any process with a file open
+# under OUT/afl refuses the run too.
 lock() {
-	mkdir -p "$out"
-	if ! mkdir "$out/.lock" 2>/dev/null; then
-		owner=$(cat "$out/.lock/pid" 2>/dev/null)
-		if [ -n "$owner" ] && kill -0 "$owner" 2>/dev/null; then
-			say "nightly: another nightly (pid $owner) runs on $out/"
-			exit 2
-		fi
-		rm -rf "$out/.lock"
-		mkdir "$out/.lock" || { say "nightly: cannot lock $out/"; exit 2; }
+	lk=$out/.nightly.lock
+	{ mkdir -p "$out" && : >> "$lk"; } 2>/dev/null ||
+		{ say "nightly: cannot create the lock $lk"; exit 2; }
+	exec 9>> "$lk"
+	if ! flock -n 9; then
+		exec 9>&-
+		reap_orphans "$out"
+		exec 9>> "$lk"
+		flock -n 9 || { exec 9>&-; busy "$(open_by "$lk" | named)"; }
 	fi
-	echo $$ > "$out/.lock/pid"
 	locked=1
+	reap_orphans "$out/afl"
+	lk_users=$(open_by "$out/afl" | named)
+	[ -z "$lk_users" ] || busy "$lk_users"
+	echo $$ > "$lk"
 }
 
 # ----------------------------------------------------------------- main
 targets=$*
 check_campaign "$fz" "$@" || exit 2
 command -v afl-cmin >/dev/null 2>&1 || { say "nightly: afl-cmin not found (sh tools/deps.sh afl)"; exit 2; }
+command -v flock >/dev/null 2>&1 || { say "nightly: flock not found (util-linux)"; exit 2; }
 lock
 trap interrupted INT TERM
 trap unlock EXIT
@@ -461,7 +499,7 @@ last=0
 every=10
 [ "$duration" -gt 600 ] && every=300
 while [ "$(running)" -gt 0 ]; do
-	sleep 5
+	sleep 5 9>&-
 	for t in "$@"; do
 		rescue_night "$t"
 		reap_orphans "$afl/$t"
