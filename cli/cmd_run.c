@@ -24,13 +24,15 @@ struct run_ctx {
 	bool quiet;        /* print only bugs and the summary */
 	int family;        /* binary files: a bare stream of this family
 			    * (dfz_plan_decode_as()); -1: a full stream */
+	int caps;          /* --caps: enum dfz_caps for text plans; -1: as
+			    * written (DFZ_CAPS_NONE) */
 	uint64_t inputs, bugs_found, rejected, bad;
 	uint64_t by_class[DFZ_CLASS_COUNT];
 };
 
 static const char run_usage[] =
 	"usage: dmafuzz run [--bug NAME]... [--oracles LIST] [--family F] [--json]\n"
-	"                   [--quiet] FILE|DIR|-...\n"
+	"                   [--caps fuzz|none] [--quiet] FILE|DIR|-...\n"
 	"\n"
 	"Replay plans (text .plan files, binary choice streams, directories of\n"
 	"them, or a plan stream from 'dmafuzz gen' on '-') and print verdicts.\n"
@@ -39,10 +41,14 @@ static const char run_usage[] =
 	"  -o, --oracles L   the oracles that judge: all (default), none (so an\n"
 	"                    outside tool such as valgrind judges alone), or a\n"
 	"                    comma list of: ref redzone handle tid queue cmd desc\n"
-	"                    hang hazard dev output errcode\n"
+	"                    hang hazard dev output errcode inflight\n"
 	"  -f, --family F    read binary files as bare streams of family F\n"
 	"                    (xfer, host, api: the input of fuzz target F, as\n"
 	"                    'encode --bare' writes it); text files unaffected\n"
+	"  -c, --caps C      text plans run as written (none, the default: up\n"
+	"                    to the hard limits) or under the fuzz caps (fuzz);\n"
+	"                    a field a limit changed is printed (CLAMPED:);\n"
+	"                    binary streams always decode under the fuzz caps\n"
 	"  -j, --json        one JSON object per verdict\n"
 	"  -q, --quiet       print only bugs, rejections and the summary\n"
 	"  -h, --help        this help\n"
@@ -64,12 +70,20 @@ static void account(struct run_ctx *c, const struct dfz_verdict *v,
 		dfz_verdict_print(v, name, c->json, stdout);
 }
 
+/* A loaded plan under the caps asked for, and the fields they clamp. */
 static void run_plan(struct run_ctx *c, const struct dfz_plan *p,
 		     const char *name)
 {
+	struct dfz_plan q = *p;
 	struct dfz_verdict v;
+	char clamped[DFZ_MSG_MAX];
 
-	dfz_exec_run(c->ex, p, c->bugs, &v);
+	if (c->caps >= 0 && q.caps != DFZ_CAPS_FUZZ)
+		q.caps = (uint8_t)c->caps;  /* binary: decoded clamped */
+	if (dfz_plan_clamped(&q, clamped, sizeof(clamped)) < 0)
+		clamped[0] = 0;
+	dfz_exec_run(c->ex, &q, c->bugs, &v);
+	snprintf(v.clamped, sizeof(v.clamped), "%s", clamped);
 	account(c, &v, name, true);
 }
 
@@ -254,6 +268,7 @@ static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
 		{ "bug", required_argument, NULL, 'b' },
 		{ "oracles", required_argument, NULL, 'o' },
 		{ "family", required_argument, NULL, 'f' },
+		{ "caps", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -262,7 +277,7 @@ static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
 	int o;
 
 	optind = 1;
-	while ((o = cli_getopt("run", argc, argv, "b:o:f:jqh", opts)) != -1) {
+	while ((o = cli_getopt("run", argc, argv, "b:o:f:c:jqh", opts)) != -1) {
 		switch (o) {
 		case 'b':
 			if (cli_add_bugs("run", optarg, &c->bugs) < 0)
@@ -276,6 +291,15 @@ static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
 			c->family = cli_parse_family("run", optarg);
 			if (c->family < 0)
 				return EXIT_BAD_INPUT;
+			break;
+		case 'c':
+			c->caps = !strcmp(optarg, "fuzz") ? DFZ_CAPS_FUZZ :
+				  !strcmp(optarg, "none") ? DFZ_CAPS_NONE : -2;
+			if (c->caps == -2) {
+				cli_error("run", "bad --caps '%s' (fuzz or none)",
+					  optarg);
+				return EXIT_BAD_INPUT;
+			}
 			break;
 		case 'j':
 			c->json = true;
@@ -299,7 +323,8 @@ static int parse_run_opts(int argc, char **argv, struct run_ctx *c)
 
 int cli_run(int argc, char **argv)
 {
-	struct run_ctx c = { .family = -1, .oracles = DFZ_ORACLES_ALL };
+	struct run_ctx c = { .family = -1, .caps = -1,
+			     .oracles = DFZ_ORACLES_ALL };
 	int rc = parse_run_opts(argc, argv, &c);
 
 	if (rc == EXIT_CLEAN + 100)

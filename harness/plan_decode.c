@@ -424,9 +424,28 @@ bool dfz__plan_halve_largest(uint32_t *v, unsigned n, uint32_t floor)
 	return true;
 }
 
-static bool is_over_tensor_caps(const struct dfz_plan_xfer *x)
+/* The limits of a plan's caps (enum dfz_caps). */
+struct limits {
+	bool tensor_cap;              /* the plan's tensor_cap applies */
+	bool grow_first;              /* a level grows before tiles shrink */
+	uint64_t work;                /* engine pushes of the whole plan */
+	uint64_t steps;               /* engine steps of the plan's bytes */
+};
+
+static const struct limits limits_of[DFZ_CAPS_COUNT] = {
+	[DFZ_CAPS_FUZZ] = { true, false, DFZ_PLAN_XFER_WORK,
+			    DFZ_PLAN_XFER_STEPS },
+	[DFZ_CAPS_NONE] = { false, true, DFZ_PLAN_XFER_WORK_HARD,
+			    DFZ_PLAN_XFER_STEPS_HARD },
+};
+
+static bool is_over_tensor_caps(const struct dfz_plan_xfer *x,
+				const struct limits *l)
 {
-	if (largest_tensor(x) > dfz_plan_tensor_cap(x))
+	uint32_t cap = l->tensor_cap ? dfz_plan_tensor_cap(x) :
+				       DFZ_CAP_TENSOR_BYTES;
+
+	if (largest_tensor(x) > cap)
 		return true;
 	return x->ext_level == DFZ_L2 &&
 	       dfz__plan_resident_bytes(x) > DFZ_PLAN_L2_TENSORS;
@@ -453,23 +472,29 @@ static void clamp_tiles(struct dfz_plan_xfer *x)
 
 /* Tensor caps: halve shapes until every tensor fits its cap (and tensors
  * in L2 fit there together), then re-clamp the tiles. */
-static void clamp_tensors(struct dfz_plan_xfer *x)
+static void clamp_tensors(struct dfz_plan_xfer *x, const struct limits *l)
 {
-	while (is_over_tensor_caps(x))
+	while (is_over_tensor_caps(x, l))
 		if (!dfz__plan_halve_largest(x->shape, rank_of(x), 0))
 			break;
 	clamp_tiles(x);
 }
 
 /* Local fit of hop @h: halve each node's hop-@h tiles until it fits the
- * hop's level; when even unit tiles do not fit, grow the level. */
-static void clamp_hop(struct dfz_plan_xfer *x, unsigned h)
+ * hop's level; when even unit tiles do not fit, grow the level. A written
+ * plan grows the level first, up to its cap, and keeps its tiles. */
+static void clamp_hop(struct dfz_plan_xfer *x, unsigned h,
+		      const struct limits *l)
 {
 	unsigned level = dfz_plan_hop_level(x, h), i;
 	uint32_t *size = level == DFZ_L2 ? &x->l2_size : &x->l1_size;
+	uint32_t cap = level == DFZ_L2 ? DFZ_CAP_L2 : DFZ_CAP_L1;
 	size_t need;
 
 	for (i = 0; i < nodes_of(x); i++) {
+		need = dfz__plan_hop_need(x, i, h);
+		if (l->grow_first && need > *size && need <= cap)
+			*size = (uint32_t)need;
 		while (dfz__plan_hop_need(x, i, h) > *size)
 			if (!dfz__plan_halve_largest(x->node[i].tile[h],
 						     rank_of(x), 1))
@@ -482,10 +507,9 @@ static void clamp_hop(struct dfz_plan_xfer *x, unsigned h)
 
 /* The step cap: the plan's bytes in at most DFZ_PLAN_XFER_STEPS steps of
  * the bandwidth (which stays within its cap). */
-static void clamp_bandwidth(struct dfz_plan_xfer *x)
+static void clamp_bandwidth(struct dfz_plan_xfer *x, const struct limits *l)
 {
-	uint64_t need = (dfz__plan_xfer_bytes(x) + DFZ_PLAN_XFER_STEPS - 1) /
-			DFZ_PLAN_XFER_STEPS;
+	uint64_t need = (dfz__plan_xfer_bytes(x) + l->steps - 1) / l->steps;
 
 	if (x->bandwidth < need)
 		x->bandwidth = need < DFZ_CAP_BANDWIDTH ? (uint32_t)need :
@@ -495,6 +519,8 @@ static void clamp_bandwidth(struct dfz_plan_xfer *x)
 void dfz__plan_clamp(struct dfz_plan *p)
 {
 	struct dfz_plan_xfer *x = &p->xfer;
+	const struct limits *l = &limits_of[p->caps < DFZ_CAPS_COUNT ?
+					    p->caps : DFZ_CAPS_FUZZ];
 	unsigned h;
 
 	if (p->family != DFZ_FAMILY_XFER) {
@@ -502,27 +528,34 @@ void dfz__plan_clamp(struct dfz_plan *p)
 		return;
 	}
 	for (;;) {
-		clamp_tensors(x);
+		clamp_tensors(x, l);
 		for (h = 0; h < hops_of(x); h++) {
-			clamp_hop(x, h);
+			clamp_hop(x, h, l);
 			clamp_tiles(x); /* hop 1 within the clamped hop 0 */
 		}
 		/* The work cap: fewer tiles through a smaller shape. */
-		if (dfz__plan_xfer_work(x) <= DFZ_PLAN_XFER_WORK ||
+		if (dfz__plan_xfer_work(x) <= l->work ||
 		    !dfz__plan_halve_largest(x->shape, rank_of(x), 0))
 			break;
 	}
-	clamp_bandwidth(x);
+	clamp_bandwidth(x, l);
 }
 
-void dfz_plan_decode(const uint8_t *buf, size_t n, struct dfz_plan *out)
+void dfz__plan_decode_caps(const uint8_t *buf, size_t n, unsigned caps,
+			   struct dfz_plan *out)
 {
 	static const struct dfz_plan none;
 	struct dfz_choice c;
 
 	dfz__choice_reader(&c, buf, n);
 	dfz__plan_visit(&c, &none, out);
+	out->caps = (uint8_t)(caps < DFZ_CAPS_COUNT ? caps : DFZ_CAPS_FUZZ);
 	dfz__plan_clamp(out);
+}
+
+void dfz_plan_decode(const uint8_t *buf, size_t n, struct dfz_plan *out)
+{
+	dfz__plan_decode_caps(buf, n, DFZ_CAPS_FUZZ, out);
 }
 
 void dfz_plan_decode_as(unsigned family, const uint8_t *buf, size_t n,

@@ -36,7 +36,7 @@ int dfz_plan_normalise(struct dfz_plan *p)
 	struct dfz_choice c;
 
 	emit_plan(p, true, &c);
-	dfz_plan_decode(c.out, c.keep, p);
+	dfz__plan_decode_caps(c.out, c.keep, p->caps, p);
 	return 0;
 }
 

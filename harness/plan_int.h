@@ -54,6 +54,9 @@
  * fuzz execution stays small. The shipped corpus needs at most 108. */
 #define DFZ_PLAN_XFER_WORK 128u
 #define DFZ_PLAN_XFER_STEPS 128u
+/* The hard limits of a plan run as written (DFZ_CAPS_NONE). */
+#define DFZ_PLAN_XFER_WORK_HARD (1u << 16)
+#define DFZ_PLAN_XFER_STEPS_HARD (1u << 16)
 
 /* Most candidates take_size() can offer: lo, lo+1, hi-1, hi and three per
  * power of two. */
@@ -143,6 +146,10 @@ void dfz__plan_visit_host(struct dfz_choice *c, const struct dfz_plan *src,
 /* dfz__plan_clamp() - enforce the caps of @p's family (for xfer the tensor
  * caps and the local fit of every hop); idempotent. */
 void dfz__plan_clamp(struct dfz_plan *p);
+
+/* dfz__plan_decode_caps() - dfz_plan_decode() clamping under @caps. */
+void dfz__plan_decode_caps(const uint8_t *buf, size_t n, unsigned caps,
+			   struct dfz_plan *out);
 
 /* dfz__plan_clamp_host() - the caps of a host or api plan (plan_host.c):
  * tensor bytes, total bytes; for host the launches and the budget (raised

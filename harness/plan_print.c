@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "plan_int.h"
 
@@ -206,4 +207,97 @@ char *dfz_plan_text(const struct dfz_plan *p)
 		return NULL;
 	}
 	return text;
+}
+
+/* ------------------------------------------------------------ clamps */
+
+/* @p printed into a malloc'ed string. */
+static char *print_to_string(const struct dfz_plan *p)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	if (!f)
+		return NULL;
+	dfz_plan_print(p, f);
+	if (fclose(f) != 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/*
+ * Is the change from line @a to line @b (lengths @na, @nb) a level size
+ * that grew? A level grows to hold the plan's tiles and requests: that
+ * gives the plan the memory it needs, it changes nothing it does.
+ */
+static bool is_grown_size(const char *a, size_t na, const char *b, size_t nb)
+{
+	static const char *const keys[] = { "l2_size ", "l1_size " };
+
+	(void)na;
+	(void)nb;
+	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t k = strlen(keys[i]);
+
+		if (!strncmp(a, keys[i], k) && !strncmp(b, keys[i], k))
+			return strtoul(b + k, NULL, 10) >
+			       strtoul(a + k, NULL, 10);
+	}
+	return false;
+}
+
+/* Append "KEY OLD -> NEW" for line @a (length @na) against @b. */
+static void put_change(char *out, size_t cap, size_t *len, const char *a,
+		       size_t na, const char *b, size_t nb)
+{
+	const char *sp = memchr(b, ' ', nb);
+	size_t kl = sp ? (size_t)(sp - b) + 1 : 0;
+	int k;
+
+	if (*len >= cap)
+		return;
+	k = snprintf(out + *len, cap - *len, "%s%.*s -> %.*s",
+		     *len ? "; " : "", (int)na, a, (int)(nb - kl), b + kl);
+	*len += k > 0 ? (size_t)k : 0;
+	if (*len >= cap)
+		*len = cap - 1;
+}
+
+int dfz_plan_clamped(const struct dfz_plan *p, char *out, size_t n)
+{
+	struct dfz_plan norm = *p;
+	char *a, *b;
+	const char *pa, *pb;
+	size_t len = 0;
+	int changed = 0;
+
+	if (n == 0)
+		return DFZ_EINVAL;
+	out[0] = 0;
+	dfz_plan_normalise(&norm);
+	a = print_to_string(p);
+	b = print_to_string(&norm);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return DFZ_ENOMEM;
+	}
+	/* One printer, so both list the same keys in the same order. */
+	for (pa = a, pb = b; *pa && *pb;) {
+		size_t na = strcspn(pa, "\n"), nb = strcspn(pb, "\n");
+
+		if ((na != nb || strncmp(pa, pb, na)) &&
+		    !is_grown_size(pa, na, pb, nb)) {
+			put_change(out, n, &len, pa, na, pb, nb);
+			changed++;
+		}
+		pa += na + (pa[na] == '\n');
+		pb += nb + (pb[nb] == '\n');
+	}
+	free(a);
+	free(b);
+	return changed;
 }

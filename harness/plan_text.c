@@ -664,8 +664,11 @@ int dfz_plan_parse(const char *text, struct dfz_plan *out, char *err,
 	rc = dfz__lex_family(&s.lx, &family);
 	if (rc)
 		return rc;
-	if (family != DFZ_FAMILY_XFER)
-		return dfz__plan_parse_host(text, family, out, err, errlen);
+	if (family != DFZ_FAMILY_XFER) {
+		rc = dfz__plan_parse_host(text, family, out, err, errlen);
+		out->caps = DFZ_CAPS_NONE;
+		return rc;
+	}
 	dfz_plan_decode(NULL, 0, out);
 	dfz__lex_rewind(&s.lx, text);
 	rc = first_pass(&s);
@@ -674,5 +677,8 @@ int dfz_plan_parse(const char *text, struct dfz_plan *out, char *err,
 	fill_defaults(&out->xfer);
 	dfz__lex_rewind(&s.lx, text);
 	rc = second_pass(&s);
-	return rc ? rc : check_plan(&s);
+	if (rc == 0)
+		rc = check_plan(&s);
+	out->caps = DFZ_CAPS_NONE;     /* a written plan runs as written */
+	return rc;
 }

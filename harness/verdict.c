@@ -35,6 +35,10 @@ static void print_json(const struct dfz_verdict *v, const char *name, FILE *f)
 	fputs("{\"input\":", f);
 	dfz_json_string(name ? name : "", f);
 	fprintf(f, ",\"verdict\":\"%s\"", kind_name(v->kind));
+	if (v->clamped[0]) {
+		fputs(",\"clamped\":", f);
+		dfz_json_string(v->clamped, f);
+	}
 	if (v->kind == DFZ_VERDICT_BUG) {
 		fprintf(f, ",\"class\":\"%s\",\"oracle\":", dfz_class_name(fi->cls));
 		dfz_json_string(fi->oracle, f);
@@ -62,8 +66,10 @@ static void print_text(const struct dfz_verdict *v, const char *name, FILE *f)
 	const struct dfz_finding *fi = &v->finding;
 	static const char *const levels[] = { "L3", "L2", "L1" };
 
-	fprintf(f, "INPUT:    %s\nVERDICT:  %s\n", name ? name : "-",
-		kind_name(v->kind));
+	fprintf(f, "INPUT:    %s\n", name ? name : "-");
+	if (v->clamped[0])
+		fprintf(f, "CLAMPED:  %s\n", v->clamped);
+	fprintf(f, "VERDICT:  %s\n", kind_name(v->kind));
 	if (v->kind == DFZ_VERDICT_REJECTED)
 		fprintf(f, "REASON:   %s\n", v->reason);
 	if (v->kind != DFZ_VERDICT_BUG) {

@@ -371,8 +371,17 @@ START_TEST(test_parse_defaults)
 					"tensor_cap 16384\n", &p, err,
 					sizeof(err)), 0);
 	ck_assert_uint_eq(p.xfer.shape[0], 4096);
+	q = p;
+	/* As written: only the hard tensor limit (2^18 bytes) applies. */
 	dfz_plan_normalise(&p);
-	ck_assert_uint_eq(p.xfer.shape[0], 128);
+	ck_assert_uint_eq(p.xfer.shape[0], 512);
+	ck_assert_int_eq(dfz_plan_clamped(&q, err, sizeof(err)), 3);
+	ck_assert_str_eq(err, "shape 4096 4096 -> 512 512; "
+			 "node0.tile 4096 4096 -> 512 512; bandwidth 1 -> 8");
+	/* Under the fuzz caps: the plan's tensor_cap and the work cap. */
+	q.caps = DFZ_CAPS_FUZZ;
+	dfz_plan_normalise(&q);
+	ck_assert_uint_eq(q.xfer.shape[0], 128);
 }
 END_TEST
 
@@ -553,6 +562,8 @@ bool parse_any(const char *text)
 
 	if (rc == 0) {
 		check_ranges(&p);
+		ck_assert_int_eq(p.caps, DFZ_CAPS_NONE);
+		p.caps = DFZ_CAPS_FUZZ;   /* the caps a fuzz execution keeps */
 		dfz_plan_normalise(&p);
 		check_ranges(&p);
 		check_caps(&p);

@@ -29,6 +29,11 @@ struct dfz_verdict {
 	char reason[DFZ_MSG_MAX];     /* REJECTED: why the input is bad */
 	uint64_t steps;               /* virtual steps the run took */
 	uint32_t xfers;               /* transfers issued */
+	char clamped[DFZ_MSG_MAX];    /* the plan fields a limit changed
+				       * before the run (dfz_plan_clamped()),
+				       * "" when it ran as written; set by
+				       * the caller that cares, printed when
+				       * not empty */
 };
 
 struct dfz_exec;

@@ -143,8 +143,23 @@ struct dfz_plan_host {
 	uint32_t seed;                   /* tensor and binary fill */
 };
 
+/*
+ * enum dfz_caps - how an xfer plan is clamped. The fuzz caps keep each
+ * fuzz execution small (the decoder applies them to every choice stream);
+ * a plan a person wrote is a specification and runs as written, up to the
+ * hard limits (tensors of DFZ_CAP_TENSOR_BYTES, a level's cap, 65536
+ * engine pushes): dfz_plan_parse() marks text plans DFZ_CAPS_NONE.
+ */
+enum dfz_caps {
+	DFZ_CAPS_FUZZ,
+	DFZ_CAPS_NONE,
+	DFZ_CAPS_COUNT
+};
+
 struct dfz_plan {
 	uint8_t family;                  /* enum dfz_family */
+	uint8_t caps;                    /* enum dfz_caps (not encoded: a
+					  * choice stream is always fuzz) */
 	struct dfz_plan_xfer xfer;       /* DFZ_FAMILY_XFER */
 	struct dfz_plan_host host;       /* DFZ_FAMILY_HOST and _API */
 };
@@ -155,6 +170,15 @@ struct dfz_plan {
  * Never fails: the decoder is total and clamps every cap.
  */
 void dfz_plan_decode(const uint8_t *buf, size_t n, struct dfz_plan *out);
+
+/**
+ * dfz_plan_clamped() - describe, in @out (NUL-terminated, cut at @n), the
+ * fields that normalising @p under its caps changes, as
+ * "KEY OLD -> NEW; ..." ("" when none: the plan runs as written). A level
+ * size that grows to hold the plan's tiles is not a change.
+ * Return: the number of fields changed, or a negative DFZ_E* code.
+ */
+int dfz_plan_clamped(const struct dfz_plan *p, char *out, size_t n);
 
 /**
  * dfz_plan_encode() - the choice stream that decodes to @p (after the
