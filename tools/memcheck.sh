@@ -54,9 +54,11 @@ for s in $(sed -n 's/^X(suite_\(.*\))$/\1/p' "$suites"); do
 done
 queue run 0 "seed corpus" $vg "$cli" run --quiet corpus/xfer corpus/host corpus/api
 queue run 0 "regression corpus, switches off" $vg "$cli" run --quiet corpus/regress
-# Each seed plan alone too: the last plan of a process is torn down with
-# the process, which a whole-corpus run hides behind the plans after it.
-for f in corpus/xfer/*.plan corpus/host/*.plan corpus/api/*.plan; do
+# Each corpus plan alone too (seeds, regressions and Deeploy's DMA matrix):
+# the last plan of a process is torn down with the process, which a
+# whole-corpus run hides behind the plans after it.
+for f in corpus/xfer/*.plan corpus/host/*.plan corpus/api/*.plan \
+    corpus/regress/*.plan corpus/deeploy/*.plan; do
 	queue run 0 "$f alone, switches off" $vg "$cli" run --quiet "$f"
 done
 queue run 0 "seed and regression corpus, switches off, --oracles none" \

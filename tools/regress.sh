@@ -29,6 +29,29 @@ for f in corpus/regress/*.plan; do
 	[ "$rc" -eq 0 ] && ok || bad "$f without switches: exit $rc, expected 0"
 done
 
+# Deeploy's DMA test matrix, as written: no field clamped, clean with every
+# switch off, and with shared-handle exactly the cases its "#
+# expect-shared-handle:" line names flagged (the L3 ones whose tile
+# transfers have rank 3 or more).
+for f in corpus/deeploy/*.plan; do
+	[ -e "$f" ] || continue
+	expect=$(sed -n 's/^# expect-shared-handle: *//p' "$f" | head -n 1)
+	out=$("$cli" run --json "$f"); rc=$?
+	case $out in
+	*'"clamped"'*) bad "$f: a limit clamped it: $out" ;;
+	*) [ "$rc" -eq 0 ] && ok || bad "$f without switches: exit $rc, expected 0" ;;
+	esac
+	out=$("$cli" run --json --bug shared-handle "$f"); rc=$?
+	cls=$(printf '%s\n' "$out" | sed -n 's/.*"class":"\([^"]*\)".*/\1/p' | head -n 1)
+	if [ "$expect" = clean ]; then
+		[ "$rc" -eq 0 ] && ok || bad "$f with --bug shared-handle: exit $rc ($cls), expected clean"
+	elif [ "$rc" -ne 1 ] || ! printf '%s\n' "$expect" | tr '|' '\n' | grep -qx "$cls"; then
+		bad "$f with --bug shared-handle: exit $rc class '$cls', expected one of '$expect'"
+	else
+		ok
+	fi
+done
+
 for d in corpus/xfer corpus/host corpus/api; do
 	"$cli" run --quiet "$d" >/dev/null; rc=$?
 	[ "$rc" -eq 0 ] && ok || bad "seed corpus $d: exit $rc, expected 0 (clean)"
