@@ -48,7 +48,7 @@ VERSION   := 0.1.0
 HEADERS   := $(wildcard include/dmafuzz/*.h)
 DROPIN_HEADERS := $(wildcard include/dmafuzz/dropin/*.h include/dmafuzz/dropin/*/*.h)
 
-.PHONY: all check unit regress exports memcheck fuzz bench install uninstall \
+.PHONY: all check unit regress readme-check exports memcheck fuzz bench install uninstall \
         clean deps deps-memcheck fuzz-build fuzz-libfuzzer fuzz-seeds \
         fuzz-smoke deps-afl deps-libfuzzer deps-capstone fuzz-env
 all: $(LIB) $(CLI)
@@ -110,13 +110,17 @@ deps-capstone:
 deps-memcheck:
 	@sh tools/deps.sh check valgrind
 
-check: unit regress exports emit-check fuzz-env dropin-check
+check: unit regress exports emit-check fuzz-env dropin-check readme-check
 
 unit: $(TEST_BIN) $(CLI) $(BROKEN)
 	DFZ_CLI=$(CLI) DFZ_BROKEN=$(BROKEN) $(TEST_BIN)
 
 regress: $(CLI)
 	sh tools/regress.sh $(CLI)
+
+# The README's worked example, run and compared; its quoted frames checked.
+readme-check: $(CLI)
+	sh tools/readme-check.sh $(CLI)
 
 # The fuzz targets' environment (DMAFUZZ_BUGS, _ORACLES, _ONLY), through
 # the replay driver: the normal build, no fuzzer needed.
