@@ -25,18 +25,20 @@
 #include "dmafuzz/report.h"
 
 #include "cli_run.h"
+#include "scratch.h"
 
 #define CAMPAIGN "tests/data/report/campaign"
-#define OUT "build/report-test"
+#define OUT "$T"                   /* in shell commands */
 
 static char err[4096];
 
 /* Run `$DFZ_CLI report args`; stderr kept in err; return the exit code. */
 static int report(const char *args)
 {
-	int rc = sh("%s report %s 2>build/report_err.txt", cli_bin(), args);
+	const char *errf = at("report_err.txt");
+	int rc = sh("%s report %s 2>%s", cli_bin(), args, errf);
 
-	read_text("build/report_err.txt", err, sizeof(err));
+	read_text(errf, err, sizeof(err));
 	return rc;
 }
 
@@ -502,21 +504,20 @@ START_TEST(test_report_outputs)
 {
 	/* The campaign dir is read-only input: report into a copy of it,
 	 * so the triage paths are relative to the output. */
-	fresh_dir(OUT);
 	ck_assert_int_eq(system("cp -r " CAMPAIGN " " OUT "/c"), 0);
 	ck_assert_int_eq(report("-q " OUT "/c"), 0);
 	ck_assert_str_eq(err, "");
-	check_summary_json(OUT "/c/summary.json");
-	check_sarif(OUT "/c/findings.sarif");
-	check_html(OUT "/c/index.html");
-	check_md(OUT "/c/summary.md");
+	check_summary_json(at("c/summary.json"));
+	check_sarif(at("c/findings.sarif"));
+	check_html(at("c/index.html"));
+	check_md(at("c/summary.md"));
 	/* Nothing but the four outputs was added (no temporary file left). */
-	ck_assert_int_eq(entries(OUT "/c"), 3 + 4);
+	ck_assert_int_eq(entries(at("c")), 3 + 4);
 	/* A report beside the triage dir links to it through "..". */
 	ck_assert_int_eq(report("-q -o " OUT "/c/report " OUT "/c"), 0);
 	{
-		char *m = slurp(OUT "/c/report/summary.md", NULL);
-		struct dfz_json *s = parse_file(OUT "/c/report/findings.sarif");
+		char *m = slurp(at("c/report/summary.md"), NULL);
+		struct dfz_json *s = parse_file(at("c/report/findings.sarif"));
 
 		ck_assert_ptr_nonnull(strstr(m, "plan `../triage/buckets/b01/repro.plan`"));
 		/* SARIF: the same path under TRIAGEROOT wherever the
@@ -546,19 +547,19 @@ START_TEST(test_report_deterministic)
 	static const char *const names[] = DFZ_REPORT_FILES;
 	char a[256], b[256];
 
-	fresh_dir(OUT "/d1");
-	fresh_dir(OUT "/d2");
+	fresh_dir(at("d1"));
+	fresh_dir(at("d2"));
 	ck_assert_int_eq(report("-q -o " OUT "/d1 " CAMPAIGN), 0);
 	ck_assert_int_eq(report("-q -o " OUT "/d2 " CAMPAIGN), 0);
 	for (size_t i = 0; i < 4; i++) {
-		snprintf(a, sizeof(a), OUT "/d1/%s", names[i]);
-		snprintf(b, sizeof(b), OUT "/d2/%s", names[i]);
+		snprintf(a, sizeof(a), "%s", at("d1/%s", names[i]));
+		snprintf(b, sizeof(b), "%s", at("d2/%s", names[i]));
 		same_file(a, b);
 	}
 	/* A stamp only when asked for. */
 	ck_assert_int_eq(report("-q -o " OUT "/d2 -g 2026-01-02T03:04 " CAMPAIGN), 0);
 	{
-		char *m = slurp(OUT "/d2/summary.md", NULL);
+		char *m = slurp(at("d2/summary.md"), NULL);
 
 		ck_assert_ptr_nonnull(strstr(m, "- generated: 2026-01-02T03:04"));
 		free(m);
@@ -570,15 +571,15 @@ START_TEST(test_report_without_triage)
 {
 	struct dfz_json *s;
 
-	fresh_dir(OUT "/nt");
+	fresh_dir(at("nt"));
 	ck_assert_int_eq(report("-q -o " OUT "/nt " CAMPAIGN "/xfer"), 0);
-	s = parse_file(OUT "/nt/findings.sarif");
+	s = parse_file(at("nt/findings.sarif"));
 	ck_assert_uint_eq(dfz_json_len(path_get(s, "runs.0.results")), 0);
 	ck_assert_str_eq(str_at(s, "runs.0.tool.driver.name"), "dmafuzz");
 	dfz_json_free(s);
 	{
-		char *m = slurp(OUT "/nt/summary.md", NULL);
-		char why[160], *h = slurp(OUT "/nt/index.html", NULL);
+		char *m = slurp(at("nt/summary.md"), NULL);
+		char why[160], *h = slurp(at("nt/index.html"), NULL);
 
 		ck_assert_ptr_nonnull(strstr(m, "No triage output"));
 		ck_assert_ptr_nonnull(strstr(m, "| xfer | default |"));
@@ -606,7 +607,7 @@ START_TEST(test_report_copies)
 	struct dfz_json *j, *s;
 	char why[160], *m, *h;
 
-	fresh_dir(OUT "/dup");
+	fresh_dir(at("dup"));
 	ck_assert_int_eq(system("mkdir -p " OUT "/dup/xfer/default/crashes "
 				OUT "/dup/findings/xfer"), 0);
 	ck_assert_int_eq(cli_run("encode --bare corpus/regress/shared-handle.plan > "
@@ -621,27 +622,27 @@ START_TEST(test_report_copies)
 				 ">/dev/null"), 0);
 	ck_assert_int_eq(report("-q " OUT "/dup"), 0);
 
-	m = slurp(OUT "/dup/summary.md", NULL);
+	m = slurp(at("dup/summary.md"), NULL);
 	ck_assert_ptr_nonnull(strstr(m, ": 3 input(s), 2 distinct, 1 bucket(s),"));
 	ck_assert_ptr_nonnull(strstr(m, " | xfer | 3 (2 distinct) | "));
 	ck_assert_ptr_nonnull(strstr(m, "- inputs 3 (2 distinct); message: "));
 	free(m);
 
-	j = parse_file(OUT "/dup/summary.json");
+	j = parse_file(at("dup/summary.json"));
 	ck_assert_int_eq(int_at(j, "triage.inputs"), 3);
 	ck_assert_int_eq(int_at(j, "triage.distinct"), 2);
 	ck_assert_int_eq(int_at(j, "triage.buckets.0.count"), 3);
 	ck_assert_int_eq(int_at(j, "triage.buckets.0.distinct"), 2);
 	dfz_json_free(j);
 
-	s = parse_file(OUT "/dup/findings.sarif");
+	s = parse_file(at("dup/findings.sarif"));
 	ck_assert_uint_eq(dfz_json_len(path_get(s, "runs.0.results")), 1);
 	check_result(path_get(s, "runs.0"), path_get(s, "runs.0.results.0"));
 	ck_assert_int_eq(int_at(s, "runs.0.results.0.occurrenceCount"), 3);
 	ck_assert_int_eq(int_at(s, "runs.0.results.0.properties.distinct"), 2);
 	dfz_json_free(s);
 
-	h = slurp(OUT "/dup/index.html", NULL);
+	h = slurp(at("dup/index.html"), NULL);
 	ck_assert_msg(xml_well_formed(h, why, sizeof(why)), "%s", why);
 	ck_assert_ptr_nonnull(strstr(h, "3 input(s), 2 distinct, 1 bucket(s)"));
 	ck_assert_ptr_nonnull(strstr(h, "<code>inputs/xfer/id:000000,sig:06</code> "
@@ -656,7 +657,7 @@ START_TEST(test_report_bad_input)
 {
 	static const char *const names[] = DFZ_REPORT_FILES;
 
-	fresh_dir(OUT "/bad");
+	fresh_dir(at("bad"));
 	ck_assert_int_eq(report("-o " OUT "/bad no/such/dir"), 2);
 	ck_assert_int_eq(lines(err), 1);
 	ck_assert_ptr_nonnull(strstr(err, "no/such/dir"));
@@ -664,21 +665,21 @@ START_TEST(test_report_bad_input)
 	ck_assert_int_eq(lines(err), 1);
 	ck_assert_int_eq(report(""), 2);
 	ck_assert_int_eq(report("--bogus " CAMPAIGN), 2);
-	ck_assert_int_eq(entries(OUT "/bad"), 0);
+	ck_assert_int_eq(entries(at("bad")), 0);
 
 	/* Not JSON: exit 4, the line and column, nothing written. */
 	ck_assert_int_eq(report("-o " OUT "/bad -t tests/data/report/"
 				"corrupt-triage.json " CAMPAIGN), 4);
 	ck_assert_int_eq(lines(err), 1);
 	ck_assert_ptr_nonnull(strstr(err, "corrupt-triage.json: line 10, column 7"));
-	ck_assert_int_eq(entries(OUT "/bad"), 0);
+	ck_assert_int_eq(entries(at("bad")), 0);
 	/* JSON, but not the contract: the field is named. */
 	ck_assert_int_eq(report("-o " OUT "/bad -t tests/data/report/"
 				"offcontract-triage.json " CAMPAIGN), 4);
 	ck_assert_int_eq(lines(err), 1);
 	ck_assert_ptr_nonnull(strstr(err, "buckets[1].count: expected a "
 				     "non-negative integer"));
-	ck_assert_int_eq(entries(OUT "/bad"), 0);
+	ck_assert_int_eq(entries(at("bad")), 0);
 	/* More distinct inputs than files. */
 	ck_assert_int_eq(system("sed 's/\"count\": 2,/\"count\": 2, \"distinct\": 3,/' "
 				CAMPAIGN "/triage/triage.json > " OUT "/distinct.json"), 0);
@@ -686,7 +687,7 @@ START_TEST(test_report_bad_input)
 	ck_assert_int_eq(lines(err), 1);
 	ck_assert_ptr_nonnull(strstr(err, "buckets[0].distinct: expected 1 to the "
 				     "count of inputs"));
-	ck_assert_int_eq(entries(OUT "/bad"), 0);
+	ck_assert_int_eq(entries(at("bad")), 0);
 
 	/* Earlier outputs survive a failed run untouched. */
 	ck_assert_int_eq(report("-q -o " OUT "/bad " CAMPAIGN), 0);
@@ -696,11 +697,11 @@ START_TEST(test_report_bad_input)
 	for (size_t i = 0; i < 4; i++) {
 		char a[256], b[256];
 
-		snprintf(a, sizeof(a), OUT "/bad/%s", names[i]);
-		snprintf(b, sizeof(b), OUT "/bad.keep/%s", names[i]);
+		snprintf(a, sizeof(a), "%s", at("bad/%s", names[i]));
+		snprintf(b, sizeof(b), "%s", at("bad.keep/%s", names[i]));
 		same_file(a, b);
 	}
-	ck_assert_int_eq(entries(OUT "/bad"), 4);
+	ck_assert_int_eq(entries(at("bad")), 4);
 	ck_assert_int_eq(system("rm -rf " OUT "/bad.keep"), 0);
 
 	/* An output dir that cannot be made: exit 5. */
@@ -802,6 +803,7 @@ Suite *suite_report(void)
 	TCase *tc = tcase_create("report");
 
 	tcase_set_timeout(tc, 60);
+	scratch_add(tc);
 	tcase_add_test(tc, test_json_reader);
 	tcase_add_test(tc, test_json_bounds);
 	tcase_add_test(tc, test_xml_checker);

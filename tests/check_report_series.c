@@ -17,9 +17,9 @@
 #include <sys/wait.h>
 
 #include "cli_run.h"
+#include "scratch.h"
 
 #define SHORT "tests/data/report/short"
-#define OUT "build/report-series"
 
 static int run(const char *fmt, const char *arg)
 {
@@ -51,9 +51,8 @@ START_TEST(test_short_campaign_plots)
 {
 	char *html;
 
-	ck_assert_int_eq(run("rm -rf " OUT " && %s report -o " OUT " %s "
-			     ">/dev/null 2>&1", SHORT), 0);
-	html = slurp(OUT "/index.html", NULL);
+	ck_assert_int_eq(run("%s report -o $T/out %s >/dev/null 2>&1", SHORT), 0);
+	html = slurp(at("out/index.html"), NULL);
 	ck_assert_int_eq(points_of(html, 0), 6);
 	ck_assert_int_eq(points_of(html, 2), 5);
 	free(html);
@@ -66,12 +65,10 @@ START_TEST(test_short_without_coverage_data)
 {
 	char *html;
 
-	ck_assert_int_eq(system("rm -rf " OUT "-in " OUT " && cp -r " SHORT
-				" " OUT "-in && rm " OUT
-				"-in/xfer/default/coverage_data"), 0);
-	ck_assert_int_eq(run("%s report -o " OUT " %s >/dev/null 2>&1",
-			     OUT "-in"), 0);
-	html = slurp(OUT "/index.html", NULL);
+	ck_assert_int_eq(system("cp -r " SHORT " $T/in && "
+				"rm $T/in/xfer/default/coverage_data"), 0);
+	ck_assert_int_eq(run("%s report -o $T/out %s >/dev/null 2>&1", "$T/in"), 0);
+	html = slurp(at("out/index.html"), NULL);
 	ck_assert_int_eq(points_of(html, 0), 1);
 	ck_assert_int_eq(points_of(html, 2), 5);
 	free(html);
@@ -84,6 +81,7 @@ Suite *suite_report_series(void)
 	TCase *tc = tcase_create("short");
 
 	tcase_set_timeout(tc, 60);
+	scratch_add(tc);
 	tcase_add_test(tc, test_short_campaign_plots);
 	tcase_add_test(tc, test_short_without_coverage_data);
 	suite_add_tcase(s, tc);
