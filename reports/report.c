@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "report_gen_int.h"
+#include "report_int.h"
 
 typedef int (*writer_fn)(const struct dfz__campaign *c, FILE *f);
 
@@ -188,6 +189,32 @@ char *dfz__artifact_path(const struct dfz__campaign *c, const char *rel,
 	if (!relative_to_out(c, rel, buf, len))
 		dfz__path(buf, len, "%s/%s", c->tr.base, rel);
 	return buf;
+}
+
+char *dfz__replay_line(const struct dfz__campaign *c, const struct dfz_json *r,
+		       char *buf, size_t len)
+{
+	const char *base = c->tr.base_abs ? c->tr.base_abs : c->tr.base;
+	char path[8192], word[8400];
+
+	dfz__path(path, sizeof(path), "%s/%s", base,
+		  dfz_json_str(dfz_json_get(r, "file")));
+	dfz__shell_quote(path, word, sizeof(word));
+	snprintf(buf, len, "%s %s", dfz_json_str(dfz_json_get(r, "command")),
+		 word);
+	return buf;
+}
+
+const char *dfz__no_replay(const struct dfz__bucket *b)
+{
+	if (!b->replay)
+		return "not said (a triage.json older than replay commands: "
+		       "run 'dmafuzz triage' again)";
+	if (!strcmp(b->target, "parse"))
+		return "no dmafuzz command replays a parse finding (the "
+		       "print-parse round trip): the parse fuzz target does, "
+		       "build/fuzz/replay/parse REPRODUCER (make fuzz-build)";
+	return "none";
 }
 
 /* Output @i of @c into the temporary file @tmp, flushed to disk. */

@@ -95,8 +95,13 @@ struct dfz__bucket {
 	const char *bugs;
 	const char *message;
 	const char *reproducer;
-	const char *plan;
+	const char *plan;                 /* NULL: none (an external
+					   * program's input) */
 	const char *c;                    /* NULL: no emitted C */
+	const struct dfz_json *replay;    /* array of { command, file }: the
+					   * command lines that replay it,
+					   * the first the one to use; NULL:
+					   * not said (an older triage) */
 	double count;
 	double distinct;                  /* inputs that repeat no other; -1:
 					   * not said (an older triage.json) */
@@ -211,6 +216,19 @@ char *dfz__artifact_uri(const struct dfz__campaign *c, const char *rel,
  */
 char *dfz__artifact_path(const struct dfz__campaign *c, const char *rel,
 			 char *buf, size_t len);
+
+/*
+ * dfz__replay_line() - replay entry @r of a bucket as one shell command
+ * line: its command, then its file by its absolute path (else as the
+ * triage dir was given), quoted as needed: a line that replays wherever
+ * it is run. Return: @buf.
+ */
+char *dfz__replay_line(const struct dfz__campaign *c, const struct dfz_json *r,
+		       char *buf, size_t len);
+
+/* dfz__no_replay() - why bucket @b, which names no replay command, has
+ * none: a sentence for the report. */
+const char *dfz__no_replay(const struct dfz__bucket *b);
 
 /* ------------------------------------------------------------ writers */
 

@@ -287,8 +287,10 @@ static void bucket_facts(const struct dfz__campaign *c,
 	dl_item(f, "inputs", dfz__fmt_inputs(b->count, b->distinct, n, sizeof(n)));
 	fputs("<dt>reproducer</dt><dd>", f);
 	link(f, c, b->reproducer);
-	fputs(" ", f);
-	link(f, c, b->plan);
+	if (b->plan) {
+		fputs(" ", f);
+		link(f, c, b->plan);
+	}
 	if (b->c) {
 		fputs(" ", f);
 		link(f, c, b->c);
@@ -421,6 +423,28 @@ static void inputs_list(const struct dfz__triage *tr,
 	fputs("</ul></details>\n", f);
 }
 
+/* The commands that replay @b, one a line, the first the one to use. */
+static void replay_block(const struct dfz__campaign *c,
+			 const struct dfz__bucket *b, FILE *f)
+{
+	char line[8192];
+
+	fputs("<h3>Replay</h3>\n", f);
+	if (!dfz_json_len(b->replay)) {
+		fputs("<p class=\"note\">", f);
+		esc(f, dfz__no_replay(b));
+		fputs("</p>\n", f);
+		return;
+	}
+	fputs("<pre class=\"replay\">", f);
+	for (size_t i = 0; i < dfz_json_len(b->replay); i++) {
+		esc(f, dfz__replay_line(c, dfz_json_at(b->replay, i), line,
+					sizeof(line)));
+		fputc('\n', f);
+	}
+	fputs("</pre>\n", f);
+}
+
 static void html_bucket(const struct dfz__campaign *c,
 			const struct dfz__bucket *b, FILE *f)
 {
@@ -430,6 +454,7 @@ static void html_bucket(const struct dfz__campaign *c,
 	fputs("</code></h2>\n<p class=\"msg\">", f);
 	esc(f, b->message);
 	fputs("</p>\n", f);
+	replay_block(c, b, f);
 	bucket_facts(c, b, f);
 	text_block(f, "Verdict and evidence", b->verdict_text,
 		   "No verdict.txt beside the reproducer.");

@@ -20,4 +20,18 @@
 bool dfz__min_plan_edit(const struct dfz_plan *in, unsigned k,
 			struct dfz_plan *out);
 
+/* ------------------------------------------------------------ shell */
+
+#define DFZ__COMMAND_MAX 4400         /* a replay command line: a program
+				       * path and its switches */
+
+/**
+ * dfz__shell_quote() - @s as one word of a POSIX shell command line, into
+ * @buf: as it is when it holds only characters no shell reads specially
+ * (letters, digits and "_-./:,+@%"; not empty), else in single quotes
+ * (a quote inside as '\'').
+ * Return: false when it did not fit (@buf then holds a cut word).
+ */
+bool dfz__shell_quote(const char *s, char *buf, size_t len);
+
 #endif /* DMAFUZZ_REPORT_INT_H */

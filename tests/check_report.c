@@ -26,6 +26,7 @@
 
 #include "cli_run.h"
 #include "scratch.h"
+#include "xml_check.h"
 
 #define CAMPAIGN "tests/data/report/campaign"
 #define OUT "$T"                   /* in shell commands */
@@ -76,137 +77,6 @@ static void fresh_dir(const char *dir)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", dir, dir);
 	ck_assert_int_eq(system(cmd), 0);
-}
-
-/* ------------------------------------------------------ XML well-formedness */
-
-/* A strict subset of XML 1.0 well-formedness: one root element, tags
- * nested and closed in order, attributes quoted and not repeated, '&'
- * only in the five predefined entities or character references, no '<'
- * in text or attribute values. An optional <!DOCTYPE ...> and comments. */
-static const char *xml_entity(const char *p)
-{
-	static const char *const ents[] = { "&amp;", "&lt;", "&gt;",
-					    "&quot;", "&apos;" };
-
-	for (size_t i = 0; i < 5; i++)
-		if (!strncmp(p, ents[i], strlen(ents[i])))
-			return p + strlen(ents[i]);
-	if (p[1] == '#') {
-		const char *q = p + 2;
-		bool hex = *q == 'x';
-
-		q += hex;
-		if (!strspn(q, hex ? "0123456789abcdefABCDEF" : "0123456789"))
-			return NULL;
-		q += strspn(q, hex ? "0123456789abcdefABCDEF" : "0123456789");
-		return *q == ';' ? q + 1 : NULL;
-	}
-	return NULL;
-}
-
-static size_t name_len(const char *p)
-{
-	return strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			 "0123456789-_:.");
-}
-
-/* The attributes of a start tag up to '>' or '/>'; NULL when malformed. */
-static const char *xml_attrs(const char *p)
-{
-	char seen[32][64];
-	int nseen = 0;
-
-	for (;;) {
-		size_t k;
-
-		p += strspn(p, " \t\r\n");
-		if (*p == '>' || (p[0] == '/' && p[1] == '>'))
-			return p;
-		k = name_len(p);
-		if (!k || k >= 64 || p[k] != '=' || (p[k + 1] != '"' &&
-						     p[k + 1] != '\''))
-			return NULL;
-		for (int i = 0; i < nseen; i++)
-			if (strlen(seen[i]) == k && !strncmp(seen[i], p, k))
-				return NULL;
-		if (nseen < 32)
-			snprintf(seen[nseen++], 64, "%.*s", (int)k, p);
-		{
-			char q = p[k + 1];
-
-			p += k + 2;
-			while (*p && *p != q) {
-				if (*p == '<')
-					return NULL;
-				if (*p == '&' && !(p = xml_entity(p)))
-					return NULL;
-				else if (*p != '&' && *p != q)
-					p++;
-			}
-			if (!*p)
-				return NULL;
-			p++;
-		}
-	}
-}
-
-static bool xml_well_formed(const char *s, char *why, size_t len)
-{
-	char stack[256][32];
-	int depth = 0, roots = 0;
-	const char *p = s;
-
-	if (!strncmp(p, "<!DOCTYPE", 9))
-		p = strchr(p, '>') + 1;
-	while (*p) {
-		if (*p == '&') {
-			if (!xml_entity(p))
-				goto bad;
-			p = xml_entity(p);
-		} else if (!strncmp(p, "<!--", 4)) {
-			p = strstr(p, "-->");
-			if (!p)
-				goto bad;
-			p += 3;
-		} else if (p[0] == '<' && p[1] == '/') {
-			size_t k = name_len(p + 2);
-
-			if (!depth || strlen(stack[depth - 1]) != k ||
-			    strncmp(stack[depth - 1], p + 2, k) || p[2 + k] != '>')
-				goto bad;
-			depth--;
-			p += k + 3;
-		} else if (*p == '<') {
-			size_t k = name_len(p + 1);
-
-			if (!k || k >= 32 || depth == 256)
-				goto bad;
-			if (!depth)
-				roots++;
-			snprintf(stack[depth], 32, "%.*s", (int)k, p + 1);
-			p = xml_attrs(p + 1 + k);
-			if (!p)
-				goto bad;
-			if (*p == '/')
-				p += 2;
-			else
-				depth++, p++;
-		} else {
-			if (!depth && !strchr(" \t\r\n", *p))
-				goto bad;
-			p++;
-		}
-	}
-	if (depth || roots != 1) {
-		snprintf(why, len, "%d unclosed element(s), %d root(s)", depth,
-			 roots);
-		return false;
-	}
-	return true;
-bad:
-	snprintf(why, len, "at byte %td: %.40s", p ? p - s : -1, p ? p : "");
-	return false;
 }
 
 START_TEST(test_xml_checker)
@@ -444,6 +314,13 @@ static void check_summary_json(const char *path)
 	ck_assert_int_eq(dfz_json_type_of(path_get(b, "0.signal")), DFZ_JSON_NULL);
 	ck_assert_str_eq(str_at(b, "1.signal.instruction"),
 			 "movdqu xmm1, xmmword ptr [r15]");
+	/* The replay commands, the file by its absolute path; none said
+	 * for b02 (a bucket of an older triage). */
+	ck_assert_int_eq(strncmp(str_at(b, "0.replay.0"), "dmafuzz run --bug "
+				 "shared-handle /", 32), 0);
+	ck_assert_ptr_nonnull(strstr(str_at(b, "0.replay.1"), "/triage/buckets/"
+				     "b01/repro.bin"));
+	ck_assert_uint_eq(dfz_json_len(path_get(b, "1.replay")), 0);
 	ck_assert_int_eq(int_at(j, "triage.malformed"), 1);
 	ck_assert_int_eq(dfz_json_type_of(path_get(j, "triage.distinct")),
 			 DFZ_JSON_NULL);
@@ -471,6 +348,15 @@ static void check_html(const char *path)
 	ck_assert_ptr_nonnull(strstr(h, "check_init (runtime/host.c:123)"));
 	ck_assert_ptr_nonnull(strstr(h, "Emitted C reproducer"));
 	ck_assert_ptr_nonnull(strstr(h, "hop0.policy async-shared"));  /* the plan */
+	/* Each bucket's replay: the commands of its triage, or why none. */
+	ck_assert_ptr_nonnull(strstr(h, "<h3>Replay</h3>\n<pre class=\"replay\">"
+				     "dmafuzz run --bug shared-handle /"));
+	ck_assert_ptr_nonnull(strstr(h, "/triage/buckets/b01/repro.plan\n"
+				     "dmafuzz run --family xfer --bug "
+				     "shared-handle /"));
+	ck_assert_ptr_nonnull(strstr(h, "<h3>Replay</h3>\n<p class=\"note\">not "
+				     "said (a triage.json older than replay "
+				     "commands"));
 	/* Escaped, and the non-ASCII kept. */
 	ck_assert_ptr_nonnull(strstr(h, "not a &lt;plan&gt; &amp; not &quot;binary"
 				     "&quot;: line 1: unknown key \xc2\xab" "foo"));
@@ -492,6 +378,11 @@ static void check_md(const char *path)
 	ck_assert_ptr_nonnull(strstr(m, "### b01 `handle.reuse/handle@L2`"));
 	ck_assert_ptr_nonnull(strstr(m, "### b02 `crash/signal:SIGSEGV`"));
 	ck_assert_ptr_nonnull(strstr(m, "plan `triage/buckets/b01/repro.plan`"));
+	ck_assert_ptr_nonnull(strstr(m, "\n- replay: `dmafuzz run --bug "
+				     "shared-handle /"));
+	ck_assert_ptr_nonnull(strstr(m, "/triage/buckets/b01/repro.plan`\n"
+				     "  or `dmafuzz run --family xfer "));
+	ck_assert_ptr_nonnull(strstr(m, "\n- replay: not said"));
 	ck_assert_ptr_nonnull(strstr(m, "faulting instruction `movdqu xmm1, "
 				     "xmmword ptr [r15]`"));
 	/* A triage.json without distinct counts (an older one): none said. */
@@ -687,6 +578,16 @@ START_TEST(test_report_bad_input)
 	ck_assert_int_eq(lines(err), 1);
 	ck_assert_ptr_nonnull(strstr(err, "buckets[0].distinct: expected 1 to the "
 				     "count of inputs"));
+	ck_assert_int_eq(entries(at("bad")), 0);
+
+	/* A replay file outside the triage dir. */
+	ck_assert_int_eq(system("sed 's|\"file\": \"buckets/b01/repro.bin\"|"
+				"\"file\": \"../repro.bin\"|' " CAMPAIGN
+				"/triage/triage.json > " OUT "/replay.json"), 0);
+	ck_assert_int_eq(report("-o " OUT "/bad -t " OUT "/replay.json " CAMPAIGN), 4);
+	ck_assert_int_eq(lines(err), 1);
+	ck_assert_ptr_nonnull(strstr(err, "buckets[0].replay[1].file: expected a "
+				     "path relative to the triage dir"));
 	ck_assert_int_eq(entries(at("bad")), 0);
 
 	/* Earlier outputs survive a failed run untouched. */

@@ -257,6 +257,16 @@ START_TEST(test_triage_campaign)
 	ck_assert_ptr_nonnull(strstr(b, "runtime/host.c:"));
 	ck_assert_ptr_nonnull(strstr(b, "\"inputs/api/crash-1-000000\""));
 	ck_assert_ptr_nonnull(strstr(b, "\"plan\": \"buckets/b01/repro.plan\""));
+	/* Replayed by its text plan, which names its family, and by the
+	 * fuzz target's own input with --family. */
+	ck_assert_ptr_nonnull(strstr(b, "\"replay\": [\n        { \"command\": "
+				     "\"dmafuzz run --bug shared-handle,"
+				     "idma-no-dummy,null-arg\", \"file\": "
+				     "\"buckets/b01/repro.plan\" },\n        "
+				     "{ \"command\": \"dmafuzz run --family api "
+				     "--bug shared-handle,idma-no-dummy,null-arg\", "
+				     "\"file\": \"buckets/b01/repro.bin\" }\n"
+				     "      ],"));
 
 	bucket("handle.reuse/handle@L2", b, sizeof(b));
 	ck_assert_ptr_nonnull(strstr(b, "\"count\": 1,"));
@@ -387,6 +397,16 @@ START_TEST(test_triage_exec)
 	ck_assert_ptr_nonnull(strstr(b, "tests/broken_target.c:"));
 	ck_assert_ptr_nonnull(strstr(b, "\"bytes_out\": 1,"));
 	ck_assert_int_eq(sh("grep -q '^ACCESS: *write' %s/triage/buckets/b02/disasm.txt", c), 0);
+	/* Replayed by the program (by its absolute path), its switches in
+	 * DMAFUZZ_BUGS; no plan, and the report takes that. */
+	ck_assert_ptr_nonnull(strstr(b, "\"replay\": [\n        { \"command\": "
+				     "\"DMAFUZZ_BUGS= /"));
+	ck_assert_ptr_nonnull(strstr(b, "/broken_target\", \"file\": "
+				     "\"buckets/b02/repro.bin\" }\n      ],"));
+	ck_assert_int_eq(sh("%s report -q %s", cli_bin(), c), 0);
+	ck_assert_int_eq(sh("grep -q '^- replay: `DMAFUZZ_BUGS= /.*/broken_target "
+			    "/.*/ext/triage/buckets/b02/repro.bin`$' %s/summary.md",
+			    c), 0);
 }
 END_TEST
 
