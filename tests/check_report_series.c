@@ -4,7 +4,8 @@
  * wrote a single plot_data row (tests/data/report/short: one instance,
  * its coverage_data from the campaign scripts, queue and crash names with
  * "time:" and "execs:"). The coverage chart draws coverage_data (five
- * rows, held to the run's end: six points) and the execs/s chart the rates
+ * rows, held to the run's end: six points), says so (afl-showmap's edges,
+ * not AFL++'s edges_found of the table), and the execs/s chart the rates
  * between the named files at least a second apart (five points); without
  * coverage_data the coverage chart falls back to the one plot_data row.
  * Runs `dmafuzz report` ($DFZ_CLI, set by `make check`).
@@ -55,6 +56,12 @@ START_TEST(test_short_campaign_plots)
 	html = slurp(at("out/index.html"), NULL);
 	ck_assert_int_eq(points_of(html, 0), 6);
 	ck_assert_int_eq(points_of(html, 2), 5);
+	/* The chart says whose edges it counts (afl-showmap's, 1630),
+	 * beside the table's (AFL++'s edges_found, 1702). */
+	ck_assert_ptr_nonnull(strstr(html, ">edges (afl-showmap of the queue)<"));
+	ck_assert_ptr_nonnull(strstr(html, ">xfer/default (afl-showmap)<"));
+	ck_assert_ptr_nonnull(strstr(html, "coverage_data, 1630 at the end"));
+	ck_assert_ptr_nonnull(strstr(html, "edges_found (1702)"));
 	free(html);
 }
 END_TEST
@@ -71,6 +78,9 @@ START_TEST(test_short_without_coverage_data)
 	html = slurp(at("out/index.html"), NULL);
 	ck_assert_int_eq(points_of(html, 0), 1);
 	ck_assert_int_eq(points_of(html, 2), 5);
+	/* Its one source now: AFL++'s edges_found, as the table. */
+	ck_assert_ptr_nonnull(strstr(html, ">edges found (AFL++)<"));
+	ck_assert_ptr_null(strstr(html, "afl-showmap"));
 	free(html);
 }
 END_TEST
