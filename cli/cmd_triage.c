@@ -28,7 +28,7 @@ static const char triage_usage[] =
 	"operand) in buckets/<id>/disasm.txt. Each bucket's line is followed by\n"
 	"the command that replays it: repro.plan with 'dmafuzz run' (the text\n"
 	"names its family; repro.bin is the fuzz target's own input, which run\n"
-	"reads with --family).\n"
+	"reads with --family). On a terminal, a progress line on standard error.\n"
 	"\n"
 	"The replay's bug switches: --bug, else DMAFUZZ_BUGS, else the campaign's\n"
 	"own (the 'bug switches' line of DIR/summary.md written by make fuzz).\n"

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "report_gen_int.h"
-#include "report_int.h"
 
 typedef int (*writer_fn)(const struct dfz__campaign *c, FILE *f);
 
@@ -243,7 +242,7 @@ static int write_one(const struct dfz__campaign *c, size_t i, const char *tmp,
 }
 
 /* Write every output to its temporary file, then rename them all. */
-static int write_outputs(const struct dfz__campaign *c, const char *out,
+static int write_outputs(struct dfz__campaign *c, const char *out,
 			 char *err, size_t errlen)
 {
 	char tmp[NOUT][4096], dst[4096];
@@ -251,6 +250,9 @@ static int write_outputs(const struct dfz__campaign *c, const char *out,
 	int rc = 0;
 
 	for (done = 0; rc == 0 && done < NOUT; done++) {
+		dfz__progress_show(&c->progress, true,
+				   "report: writing %s (%zu/%zu), %zu bucket(s)",
+				   out_names[done], done + 1, NOUT, c->tr.nb);
 		snprintf(tmp[done], sizeof(tmp[done]), "%s/.%s.tmp.%ld", out,
 			 out_names[done], (long)getpid());
 		rc = write_one(c, done, tmp[done], err, errlen);
@@ -304,6 +306,7 @@ int dfz_report_write(const struct dfz_report_config *cfg,
 
 	err[0] = 0;
 	*stage = DFZ_REPORT_CAMPAIGN;
+	dfz__progress_init(&c.progress);
 	rc = dfz__campaign_read(&c, err, errlen);
 	if (rc < 0)
 		goto out_fini;
@@ -322,6 +325,7 @@ int dfz_report_write(const struct dfz_report_config *cfg,
 	if (rc == 0)
 		*stage = DFZ_REPORT_OK;
 out_fini:
+	dfz__progress_clear(&c.progress);
 	dfz__campaign_fini(&c);
 	return rc;
 }

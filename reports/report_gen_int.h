@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "dmafuzz/report.h"
+#include "report_int.h"
 
 /* ------------------------------------------------------------ text */
 
@@ -140,6 +141,7 @@ struct dfz__campaign {
 	char triage_note[512];            /* why there is none */
 	struct dfz__triage tr;
 	char *out_abs;                    /* the output dir, absolute */
+	struct dfz__progress progress;    /* on a terminal */
 };
 
 /* Totals of the instances of one target (or of all: target -1). */

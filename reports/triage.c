@@ -113,6 +113,7 @@ static int add_to_bucket(struct dfz__triage *t, unsigned i)
 
 struct shrink {
 	struct dfz__triage *t;
+	const struct dfz__bucket *b;
 	const struct dfz__input *like;    /* the bucket's first input */
 	uint64_t runs, max_runs;
 	double deadline;
@@ -127,6 +128,9 @@ static bool still_same(struct shrink *s, const uint8_t *buf, size_t n)
 	bool same;
 
 	s->runs++;
+	dfz__progress_show(&s->t->progress, false, "triage: minimizing bucket "
+			   "%u/%u, %llu run(s)", (unsigned)(s->b - s->t->b) + 1,
+			   s->t->nb, (unsigned long long)s->runs);
 	if (s->t->cfg->exec) {
 		snprintf(path, sizeof(path), "%s", s->t->rep.scratch);
 		if (dfz__write_atomic(path, buf, n) < 0)
@@ -427,6 +431,23 @@ static void log_bucket(const struct dfz__triage *t, const struct dfz__bucket *b,
 		word);
 }
 
+/* Shrink the @n bytes of @buf (@in's) and leave their replay in
+ * @s->last: the plan shrinker for a plan target in-process, bytes when it
+ * could not keep a signal's site (or for any other input). */
+static int minimize(struct shrink *s, const struct dfz__input *in,
+		    uint8_t **buf, size_t *n)
+{
+	int rc = 0;
+
+	if (dfz__family_of(in->target) >= 0 && !s->t->cfg->exec)
+		rc = shrink_plan(s, in, buf, n);
+	if (!rc && *n == in->n)
+		*n = delta(s, *buf, *n);
+	if (!rc && !s->last.kind)          /* nothing kept: replay the input */
+		still_same(s, *buf, *n);
+	return rc;
+}
+
 /* Minimize the bucket's smallest input and write the bucket's files. */
 static int settle(struct dfz__triage *t, struct dfz__bucket *b, char *err,
 		  size_t errlen)
@@ -435,7 +456,7 @@ static int settle(struct dfz__triage *t, struct dfz__bucket *b, char *err,
 	const struct dfz_triage_config *cfg = t->cfg;
 	const struct dfz__outcome *shown;
 	struct shrink s = {
-		.t = t, .like = &t->in[b->member[0]],
+		.t = t, .b = b, .like = &t->in[b->member[0]],
 		.max_runs = cfg->max_runs ? cfg->max_runs : DFZ_TRIAGE_MIN_RUNS,
 	};
 	double t0 = dfz__now();
@@ -447,14 +468,10 @@ static int settle(struct dfz__triage *t, struct dfz__bucket *b, char *err,
 			   DFZ_TRIAGE_MIN_SECONDS);
 	if (!buf)
 		return DFZ_ENOMEM;
+	dfz__progress_show(&t->progress, true, "triage: minimizing bucket "
+			   "%u/%u", (unsigned)(b - t->b) + 1, t->nb);
 	memcpy(buf, in->buf, n + 1);
-	if (dfz__family_of(in->target) >= 0 && !cfg->exec)
-		rc = shrink_plan(&s, in, &buf, &n);
-	/* Bytes when the plan shrinker could not keep a signal's site. */
-	if (!rc && n == in->n)
-		n = delta(&s, buf, n);
-	if (!rc && !s.last.kind)           /* nothing kept: replay the input */
-		still_same(&s, buf, n);
+	rc = minimize(&s, in, &buf, &n);
 	/* What the bytes written as repro.bin gave: the last kept
 	 * candidate's replay, else (a replay that did not reproduce this
 	 * time) the input's own from the scan. */
@@ -472,6 +489,7 @@ static int settle(struct dfz__triage *t, struct dfz__bucket *b, char *err,
 	}
 	b->repro = *shown;
 	b->repro.report = NULL;
+	dfz__progress_clear(&t->progress);
 	if (!rc && cfg->log)
 		log_bucket(t, b, s.like);
 	dfz__outcome_fini(&s.last);
@@ -549,13 +567,17 @@ int dfz_triage(const struct dfz_triage_config *cfg,
 	rc = prepare(&t, cfg, err, errlen);
 	if (!rc)
 		rc = dfz__triage_scan(&t, cfg->dir, t.out);
+	dfz__progress_init(&t.progress);
 	for (unsigned i = 0; !rc && i < t.nin; i++) {
 		rc = examine(&t, i, err, errlen);
 		if (!rc && t.in[i].o.kind == DFZ__FINDING)
 			rc = add_to_bucket(&t, i);
 		sum->malformed += t.in[i].o.kind == DFZ__MALFORMED;
 		sum->clean += t.in[i].o.kind == DFZ__CLEAN;
+		dfz__progress_show(&t.progress, i == 0, "triage: replayed %u/%u "
+				   "input(s), %u bucket(s)", i + 1, t.nin, t.nb);
 	}
+	dfz__progress_clear(&t.progress);
 	for (unsigned k = 0; !rc && k < t.nb; k++)
 		rc = settle(&t, &t.b[k], err, errlen);
 	if (!rc && dfz__triage_json(&t) < 0) {
@@ -563,6 +585,7 @@ int dfz_triage(const struct dfz_triage_config *cfg,
 			 strerror(errno));
 		rc = DFZ_EINVAL;
 	}
+	dfz__progress_clear(&t.progress);
 	if (rc == DFZ_ENOMEM && !err[0])
 		snprintf(err, errlen, "out of memory");
 	sum->inputs = t.nin;

@@ -166,6 +166,7 @@ struct dfz__triage {
 	unsigned distinct;            /* inputs that repeat no other */
 	struct dfz__bucket *b;
 	unsigned nb;
+	struct dfz__progress progress;    /* on a terminal */
 };
 
 /**
