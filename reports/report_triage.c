@@ -137,7 +137,7 @@ static const struct dfz_json *want_array(struct check *k,
 static const struct dfz_json *want_replay(struct check *k,
 					  const struct dfz_json *o)
 {
-	const char *bucket = k->where;
+	const char *bucket = k->where, *cmd;
 	const struct dfz_json *a;
 	char where[64];
 
@@ -147,7 +147,9 @@ static const struct dfz_json *want_replay(struct check *k,
 	for (size_t i = 0; i < dfz_json_len(a) && !k->failed; i++) {
 		snprintf(where, sizeof(where), "%s.replay[%zu]", bucket, i);
 		k->where = where;
-		want_str(k, dfz_json_at(a, i), "command", false);
+		cmd = want_str(k, dfz_json_at(a, i), "command", false);
+		if (cmd && cmd[strcspn(cmd, "\n\r")])
+			bad(k, "command", "expected one line");
 		want_path(k, dfz_json_at(a, i), "file", false);
 	}
 	k->where = bucket;

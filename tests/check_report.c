@@ -589,6 +589,14 @@ START_TEST(test_report_bad_input)
 	ck_assert_ptr_nonnull(strstr(err, "buckets[0].replay[1].file: expected a "
 				     "path relative to the triage dir"));
 	ck_assert_int_eq(entries(at("bad")), 0);
+	/* A command of two lines would print as two. */
+	ck_assert_int_eq(system("sed 's|\"command\": \"dmafuzz run --bug|"
+				"\"command\": \"dmafuzz run\\\\n--bug|' " CAMPAIGN
+				"/triage/triage.json > " OUT "/replay.json"), 0);
+	ck_assert_int_eq(report("-o " OUT "/bad -t " OUT "/replay.json " CAMPAIGN), 4);
+	ck_assert_ptr_nonnull(strstr(err, "buckets[0].replay[0].command: expected "
+				     "one line"));
+	ck_assert_int_eq(entries(at("bad")), 0);
 
 	/* Earlier outputs survive a failed run untouched. */
 	ck_assert_int_eq(report("-q -o " OUT "/bad " CAMPAIGN), 0);
