@@ -190,6 +190,32 @@ char *dfz__artifact_path(const struct dfz__campaign *c, const char *rel,
 	return buf;
 }
 
+char *dfz__replay_line(const struct dfz__campaign *c, const struct dfz_json *r,
+		       char *buf, size_t len)
+{
+	const char *base = c->tr.base_abs ? c->tr.base_abs : c->tr.base;
+	char path[8192], word[8400];
+
+	dfz__path(path, sizeof(path), "%s/%s", base,
+		  dfz_json_str(dfz_json_get(r, "file")));
+	dfz__shell_quote(path, word, sizeof(word));
+	snprintf(buf, len, "%s %s", dfz_json_str(dfz_json_get(r, "command")),
+		 word);
+	return buf;
+}
+
+const char *dfz__no_replay(const struct dfz__bucket *b)
+{
+	if (!b->replay)
+		return "not said (a triage.json older than replay commands: "
+		       "run 'dmafuzz triage' again)";
+	if (!strcmp(b->target, "parse"))
+		return "no dmafuzz command replays a parse finding (the "
+		       "print-parse round trip): the parse fuzz target does, "
+		       "build/fuzz/replay/parse REPRODUCER (make fuzz-build)";
+	return "none";
+}
+
 /* Output @i of @c into the temporary file @tmp, flushed to disk. */
 static int write_one(const struct dfz__campaign *c, size_t i, const char *tmp,
 		     char *err, size_t errlen)
@@ -216,7 +242,7 @@ static int write_one(const struct dfz__campaign *c, size_t i, const char *tmp,
 }
 
 /* Write every output to its temporary file, then rename them all. */
-static int write_outputs(const struct dfz__campaign *c, const char *out,
+static int write_outputs(struct dfz__campaign *c, const char *out,
 			 char *err, size_t errlen)
 {
 	char tmp[NOUT][4096], dst[4096];
@@ -224,6 +250,9 @@ static int write_outputs(const struct dfz__campaign *c, const char *out,
 	int rc = 0;
 
 	for (done = 0; rc == 0 && done < NOUT; done++) {
+		dfz__progress_show(&c->progress, true,
+				   "report: writing %s (%zu/%zu), %zu bucket(s)",
+				   out_names[done], done + 1, NOUT, c->tr.nb);
 		snprintf(tmp[done], sizeof(tmp[done]), "%s/.%s.tmp.%ld", out,
 			 out_names[done], (long)getpid());
 		rc = write_one(c, done, tmp[done], err, errlen);
@@ -277,6 +306,7 @@ int dfz_report_write(const struct dfz_report_config *cfg,
 
 	err[0] = 0;
 	*stage = DFZ_REPORT_CAMPAIGN;
+	dfz__progress_init(&c.progress);
 	rc = dfz__campaign_read(&c, err, errlen);
 	if (rc < 0)
 		goto out_fini;
@@ -295,6 +325,7 @@ int dfz_report_write(const struct dfz_report_config *cfg,
 	if (rc == 0)
 		*stage = DFZ_REPORT_OK;
 out_fini:
+	dfz__progress_clear(&c.progress);
 	dfz__campaign_fini(&c);
 	return rc;
 }

@@ -562,8 +562,11 @@ int dfz__campaign_read(struct dfz__campaign *c, char *err, size_t errlen)
 		c->inst = calloc(fd.n, sizeof(*c->inst));
 		rc = c->inst ? 0 : DFZ_ENOMEM;
 	}
-	for (size_t i = 0; rc == 0 && i < fd.n; i++, c->ninst++)
+	for (size_t i = 0; rc == 0 && i < fd.n; i++, c->ninst++) {
+		dfz__progress_show(&c->progress, i == 0, "report: reading "
+				   "instance %zu/%zu", i + 1, fd.n);
 		rc = read_instance(&c->inst[i], c->dir, fd.paths[i]);
+	}
 	if (rc == DFZ_ENOENT)
 		snprintf(err, errlen, "%s/%s/fuzzer_stats: unreadable", c->dir,
 			 fd.paths[c->ninst - 1]);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "dmafuzz/report.h"
+#include "report_int.h"
 
 /* ------------------------------------------------------------ text */
 
@@ -95,8 +96,13 @@ struct dfz__bucket {
 	const char *bugs;
 	const char *message;
 	const char *reproducer;
-	const char *plan;
+	const char *plan;                 /* NULL: none (an external
+					   * program's input) */
 	const char *c;                    /* NULL: no emitted C */
+	const struct dfz_json *replay;    /* array of { command, file }: the
+					   * command lines that replay it,
+					   * the first the one to use; NULL:
+					   * not said (an older triage) */
 	double count;
 	double distinct;                  /* inputs that repeat no other; -1:
 					   * not said (an older triage.json) */
@@ -135,6 +141,7 @@ struct dfz__campaign {
 	char triage_note[512];            /* why there is none */
 	struct dfz__triage tr;
 	char *out_abs;                    /* the output dir, absolute */
+	struct dfz__progress progress;    /* on a terminal */
 };
 
 /* Totals of the instances of one target (or of all: target -1). */
@@ -211,6 +218,19 @@ char *dfz__artifact_uri(const struct dfz__campaign *c, const char *rel,
  */
 char *dfz__artifact_path(const struct dfz__campaign *c, const char *rel,
 			 char *buf, size_t len);
+
+/*
+ * dfz__replay_line() - replay entry @r of a bucket as one shell command
+ * line: its command, then its file by its absolute path (else as the
+ * triage dir was given), quoted as needed: a line that replays wherever
+ * it is run. Return: @buf.
+ */
+char *dfz__replay_line(const struct dfz__campaign *c, const struct dfz_json *r,
+		       char *buf, size_t len);
+
+/* dfz__no_replay() - why bucket @b, which names no replay command, has
+ * none: a sentence for the report. */
+const char *dfz__no_replay(const struct dfz__bucket *b);
 
 /* ------------------------------------------------------------ writers */
 

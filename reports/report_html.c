@@ -123,7 +123,8 @@ static void html_campaign(const struct dfz__campaign *c, FILE *f)
 	inst_row(f, "all", name, &t, NULL);
 	fputs("</table>\n<p class=\"meta\">The total run time is the longest "
 	      "instance's; execs, execs/s, crashes and hangs add up; corpus and "
-	      "edges are the most one instance has.</p></section>\n", f);
+	      "edges are the most one instance has. Edges are AFL++'s "
+	      "edges_found (fuzzer_stats).</p></section>\n", f);
 }
 
 /* The line of instance @in in chart @which (0 coverage, 1 corpus,
@@ -155,6 +156,35 @@ static struct dfz__line line_of(const struct dfz__inst *in, int which,
 	return l;
 }
 
+/*
+ * The coverage chart's y axis. Its lines count two things: AFL++'s
+ * edges_found (plot_data; the table's edges column), or its map size in
+ * % when some plot_data lacks that column, and, for an instance whose
+ * plot_data has a single row, the edges afl-showmap finds replaying its
+ * queue (coverage_data). Such a line is named so in the legend, and the
+ * label says which the chart holds. Return: the label; @unit set.
+ */
+static const char *coverage_axis(const struct dfz__campaign *c, bool edges,
+				 enum dfz__unit *unit)
+{
+	size_t lines = c->ninst < DFZ__CHART_MAX_LINES ? c->ninst
+						       : DFZ__CHART_MAX_LINES;
+	size_t showmap = 0;
+
+	for (size_t i = 0; i < lines; i++)
+		showmap += c->inst[i].ncov > 0;
+	*unit = DFZ__UNIT_COUNT;
+	if (showmap && showmap == lines)
+		return "edges (afl-showmap of the queue)";
+	if (!edges) {
+		*unit = DFZ__UNIT_PCT;
+		return showmap ? "map size (%), or afl-showmap edges where named"
+			       : "map size (%)";
+	}
+	return showmap ? "edges: AFL++ edges_found, or afl-showmap's where named"
+		       : "edges found (AFL++)";
+}
+
 static void chart(const struct dfz__campaign *c, FILE *f, int which)
 {
 	static const char *const titles[4] = {
@@ -162,21 +192,44 @@ static void chart(const struct dfz__campaign *c, FILE *f, int which)
 		"Executions per second", "Findings over time (crashes + hangs)",
 	};
 	static const char *const ylabels[4] = {
-		"edges found", "corpus entries", "execs/s",
-		"saved crashes + hangs",
+		NULL, "corpus entries", "execs/s", "saved crashes + hangs",
 	};
 	struct dfz__line lines[DFZ__CHART_MAX_LINES];
+	char names[DFZ__CHART_MAX_LINES][160];
 	bool edges = dfz__all_have_edges(c);
 	enum dfz__unit unit = which == 2 ? DFZ__UNIT_RATE : DFZ__UNIT_COUNT;
+	const char *ylabel;
 	size_t n = 0;
 
-	for (size_t i = 0; i < c->ninst && n < DFZ__CHART_MAX_LINES; i++)
-		lines[n++] = line_of(&c->inst[i], which, edges);
-	if (which == 0 && !edges)
-		unit = DFZ__UNIT_PCT;
-	dfz__svg_chart(f, titles[which],
-		       which == 0 && !edges ? "map size (%)" : ylabels[which],
-		       lines, n, unit);
+	for (size_t i = 0; i < c->ninst && n < DFZ__CHART_MAX_LINES; i++) {
+		lines[n] = line_of(&c->inst[i], which, edges);
+		if (which == 0 && c->inst[i].ncov) {
+			snprintf(names[n], sizeof(names[n]), "%s (afl-showmap)",
+				 c->inst[i].name);
+			lines[n].name = names[n];
+		}
+		n++;
+	}
+	ylabel = which == 0 ? coverage_axis(c, edges, &unit) : ylabels[which];
+	dfz__svg_chart(f, titles[which], ylabel, lines, n, unit);
+}
+
+/* Where @in's coverage line counts other edges than the table does. */
+static void showmap_note(const struct dfz__inst *in, FILE *f)
+{
+	char a[32], b[32];
+
+	if (!in->ncov)
+		return;
+	fputs("<p class=\"note\">", f);
+	esc(f, in->name);
+	fprintf(f, ": the coverage line counts the edges afl-showmap finds "
+		"replaying the queue (coverage_data, %s at the end), as "
+		"plot_data has a single row; the table's edges column is "
+		"AFL++'s own edges_found (%s), which counts the same map its "
+		"own way.</p>\n",
+		dfz__fmt_num(in->cov_n[in->ncov - 1], a, sizeof(a)),
+		dfz__fmt_num(in->edges_found, b, sizeof(b)));
 }
 
 static void html_plots(const struct dfz__campaign *c, FILE *f)
@@ -195,6 +248,8 @@ static void html_plots(const struct dfz__campaign *c, FILE *f)
 		esc(f, c->inst[i].plot_note);
 		fputs("</p>\n", f);
 	}
+	for (size_t i = 0; i < c->ninst; i++)
+		showmap_note(&c->inst[i], f);
 	if (c->ninst > DFZ__CHART_MAX_LINES)
 		fprintf(f, "<p class=\"note\">Only the first %d instances are "
 			"plotted.</p>\n", DFZ__CHART_MAX_LINES);
@@ -287,8 +342,10 @@ static void bucket_facts(const struct dfz__campaign *c,
 	dl_item(f, "inputs", dfz__fmt_inputs(b->count, b->distinct, n, sizeof(n)));
 	fputs("<dt>reproducer</dt><dd>", f);
 	link(f, c, b->reproducer);
-	fputs(" ", f);
-	link(f, c, b->plan);
+	if (b->plan) {
+		fputs(" ", f);
+		link(f, c, b->plan);
+	}
 	if (b->c) {
 		fputs(" ", f);
 		link(f, c, b->c);
@@ -421,6 +478,28 @@ static void inputs_list(const struct dfz__triage *tr,
 	fputs("</ul></details>\n", f);
 }
 
+/* The commands that replay @b, one a line, the first the one to use. */
+static void replay_block(const struct dfz__campaign *c,
+			 const struct dfz__bucket *b, FILE *f)
+{
+	char line[8192];
+
+	fputs("<h3>Replay</h3>\n", f);
+	if (!dfz_json_len(b->replay)) {
+		fputs("<p class=\"note\">", f);
+		esc(f, dfz__no_replay(b));
+		fputs("</p>\n", f);
+		return;
+	}
+	fputs("<pre class=\"replay\">", f);
+	for (size_t i = 0; i < dfz_json_len(b->replay); i++) {
+		esc(f, dfz__replay_line(c, dfz_json_at(b->replay, i), line,
+					sizeof(line)));
+		fputc('\n', f);
+	}
+	fputs("</pre>\n", f);
+}
+
 static void html_bucket(const struct dfz__campaign *c,
 			const struct dfz__bucket *b, FILE *f)
 {
@@ -430,6 +509,7 @@ static void html_bucket(const struct dfz__campaign *c,
 	fputs("</code></h2>\n<p class=\"msg\">", f);
 	esc(f, b->message);
 	fputs("</p>\n", f);
+	replay_block(c, b, f);
 	bucket_facts(c, b, f);
 	text_block(f, "Verdict and evidence", b->verdict_text,
 		   "No verdict.txt beside the reproducer.");

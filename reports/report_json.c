@@ -45,7 +45,7 @@ static void instance(struct dfz__jw *w, const struct dfz__inst *in)
 static void bucket(struct dfz__jw *w, const struct dfz__campaign *c,
 		   const struct dfz__bucket *b)
 {
-	char uri[4096];
+	char uri[4096], line[8192];
 
 	dfz__jw_open(w, '{');
 	dfz__jw_kstr(w, "id", b->id);
@@ -60,9 +60,16 @@ static void bucket(struct dfz__jw *w, const struct dfz__campaign *c,
 	dfz__jw_kstr(w, "message", b->message);
 	dfz__jw_kstr(w, "reproducer",
 		     dfz__artifact_uri(c, b->reproducer, uri, sizeof(uri)));
-	dfz__jw_kstr(w, "plan", dfz__artifact_uri(c, b->plan, uri, sizeof(uri)));
+	dfz__jw_kstr(w, "plan", b->plan ? dfz__artifact_uri(c, b->plan, uri,
+							    sizeof(uri)) : NULL);
 	dfz__jw_kstr(w, "c", b->c ? dfz__artifact_uri(c, b->c, uri, sizeof(uri))
 				  : NULL);
+	dfz__jw_key(w, "replay");
+	dfz__jw_open(w, '[');
+	for (size_t i = 0; i < dfz_json_len(b->replay); i++)
+		dfz__jw_str(w, dfz__replay_line(c, dfz_json_at(b->replay, i),
+						line, sizeof(line)));
+	dfz__jw_close(w, ']');
 	dfz__jw_key(w, "min");
 	dfz__jw_value(w, b->min);
 	dfz__jw_key(w, "signal");

@@ -18,8 +18,9 @@ static void md_cell(FILE *f, const char *s)
 	}
 }
 
-/* @s as inline code: a fence of more backticks than any run inside. */
-static void md_code(FILE *f, const char *s)
+/* @s as inline code: a fence of more backticks than any run inside.
+ * @cell: escaped for a table cell; else as it is (a command to copy). */
+static void md_span(FILE *f, const char *s, bool cell)
 {
 	size_t run = 0, best = 0;
 
@@ -30,10 +31,18 @@ static void md_code(FILE *f, const char *s)
 	for (size_t i = 0; i <= best; i++)
 		fputc('`', f);
 	fputs(best || s[0] == '`' ? " " : "", f);
-	md_cell(f, s);
+	if (cell)
+		md_cell(f, s);
+	else
+		fputs(s, f);
 	fputs(best || s[0] == '`' ? " " : "", f);
 	for (size_t i = 0; i <= best; i++)
 		fputc('`', f);
+}
+
+static void md_code(FILE *f, const char *s)
+{
+	md_span(f, s, true);
 }
 
 /* @text as a fenced block, the fence longer than any backtick run. */
@@ -126,6 +135,24 @@ static const char *sig_str(const struct dfz__bucket *b, const char *key,
 	return s ? s : dflt;
 }
 
+/* "- replay: `A`" and "or `B`": the commands that replay @b. */
+static void md_replay(const struct dfz__campaign *c,
+		      const struct dfz__bucket *b, FILE *f)
+{
+	char line[8192];
+
+	if (!dfz_json_len(b->replay)) {
+		fprintf(f, "- replay: %s\n", dfz__no_replay(b));
+		return;
+	}
+	for (size_t i = 0; i < dfz_json_len(b->replay); i++) {
+		fputs(i ? "  or " : "- replay: ", f);
+		md_span(f, dfz__replay_line(c, dfz_json_at(b->replay, i), line,
+					    sizeof(line)), false);
+		fputc('\n', f);
+	}
+}
+
 static void md_bucket(const struct dfz__campaign *c,
 		      const struct dfz__bucket *b, FILE *f)
 {
@@ -147,10 +174,13 @@ static void md_bucket(const struct dfz__campaign *c,
 	if (dfz_json_num(dfz_json_get(b->min, "bytes_in"), &v))
 		fprintf(f, ", minimized from %s", dfz__fmt_num(v, n, sizeof(n)));
 	fputs(b->min ? ")" : "", f);
-	fprintf(f, ", plan `%s`", dfz__artifact_path(c, b->plan, uri, sizeof(uri)));
+	if (b->plan)
+		fprintf(f, ", plan `%s`", dfz__artifact_path(c, b->plan, uri,
+							     sizeof(uri)));
 	if (b->c)
 		fprintf(f, ", C `%s`", dfz__artifact_path(c, b->c, uri, sizeof(uri)));
 	fputc('\n', f);
+	md_replay(c, b, f);
 	if (b->signal) {
 		const struct dfz_json *fr = dfz_json_get(b->signal, "frames");
 		const char *ins = sig_str(b, "instruction", NULL);

@@ -183,9 +183,10 @@ static size_t triage_artifact(struct sarif *s, const char *rel,
 			      what);
 }
 
-/* The physical location of @b's result: its source frame, else its plan. */
+/* The physical location of @b's result: its source frame, else @file_idx
+ * (its plan, else its reproducer). */
 static void primary_location(struct sarif *s, const struct dfz__bucket *b,
-			     size_t plan_idx)
+			     size_t file_idx)
 {
 	struct dfz__jw *w = &s->w;
 	char func[256], file[1024];
@@ -197,7 +198,7 @@ static void primary_location(struct sarif *s, const struct dfz__bucket *b,
 	dfz__jw_open(w, '{');
 	dfz__jw_key(w, "physicalLocation");
 	dfz__jw_open(w, '{');
-	artifact_location(s, src ? source_artifact(s, file) : plan_idx);
+	artifact_location(s, src ? source_artifact(s, file) : file_idx);
 	if (src) {
 		dfz__jw_key(w, "region");
 		dfz__jw_open(w, '{');
@@ -265,17 +266,38 @@ static void stack(struct sarif *s, const struct dfz__bucket *b)
 	dfz__jw_close(w, ']');
 }
 
-/* The reproducer files of @b as related locations and attachments. */
-static void reproducers(struct sarif *s, const struct dfz__bucket *b,
-			const size_t idx[3])
+/* The files of @b a result attaches, those it has of: the reproducer,
+ * its plan, its C program; their artifact indices into @idx and their
+ * descriptions into @what. Return: how many. */
+static int bucket_files(struct sarif *s, const struct dfz__bucket *b,
+			size_t idx[3], const char *what[3])
 {
-	static const char *const what[3] = {
+	static const char *const artifact[3] = {
+		"minimized reproducer (bare stream)",
+		"minimized reproducer plan", "standalone C reproducer",
+	};
+	static const char *const related[3] = {
 		"minimized reproducer: the fuzz target's bare choice stream",
 		"minimized reproducer plan (dmafuzz show format)",
 		"standalone C reproducer",
 	};
+	const char *rel[3] = { b->reproducer, b->plan, b->c };
+	int n = 0;
+
+	for (int i = 0; i < 3; i++) {
+		if (!rel[i])
+			continue;
+		idx[n] = triage_artifact(s, rel[i], artifact[i]);
+		what[n++] = related[i];
+	}
+	return n;
+}
+
+/* The reproducer files of @b as related locations and attachments. */
+static void reproducers(struct sarif *s, const size_t idx[3],
+			const char *const what[3], int n)
+{
 	struct dfz__jw *w = &s->w;
-	int n = b->c ? 3 : 2;
 
 	dfz__jw_key(w, "relatedLocations");
 	dfz__jw_open(w, '[');
@@ -301,8 +323,11 @@ static void reproducers(struct sarif *s, const struct dfz__bucket *b,
 	dfz__jw_close(w, ']');
 }
 
-static void result_properties(struct dfz__jw *w, const struct dfz__bucket *b)
+static void result_properties(struct sarif *s, const struct dfz__bucket *b)
 {
+	struct dfz__jw *w = &s->w;
+	char line[8192];
+
 	dfz__jw_key(w, "properties");
 	dfz__jw_open(w, '{');
 	dfz__jw_kstr(w, "bucket", b->id);
@@ -318,6 +343,12 @@ static void result_properties(struct dfz__jw *w, const struct dfz__bucket *b)
 		dfz__jw_key(w, "signal");
 		dfz__jw_value(w, b->signal);
 	}
+	dfz__jw_key(w, "replay");
+	dfz__jw_open(w, '[');
+	for (size_t i = 0; i < dfz_json_len(b->replay); i++)
+		dfz__jw_str(w, dfz__replay_line(s->c, dfz_json_at(b->replay, i),
+						line, sizeof(line)));
+	dfz__jw_close(w, ']');
 	dfz__jw_close(w, '}');
 }
 
@@ -325,12 +356,10 @@ static void result(struct sarif *s, const struct dfz__bucket *b)
 {
 	struct dfz__jw *w = &s->w;
 	char text[1024], fp[256];
+	const char *what[3];
 	size_t idx[3];
+	int n = bucket_files(s, b, idx, what);
 
-	idx[0] = triage_artifact(s, b->reproducer,
-				 "minimized reproducer (bare stream)");
-	idx[1] = triage_artifact(s, b->plan, "minimized reproducer plan");
-	idx[2] = b->c ? triage_artifact(s, b->c, "standalone C reproducer") : 0;
 	dfz__jw_open(w, '{');
 	dfz__jw_kstr(w, "ruleId", b->cls);
 	dfz__jw_knum(w, "ruleIndex", (double)rule_index(s, b->cls));
@@ -338,7 +367,7 @@ static void result(struct sarif *s, const struct dfz__bucket *b)
 	snprintf(text, sizeof(text), "%s (bucket %s, %s, target %s): %s",
 		 b->cls, b->id, b->signature, b->target, b->message);
 	message(w, "message", text);
-	primary_location(s, b, idx[1]);
+	primary_location(s, b, idx[b->plan ? 1 : 0]);
 	if (b->count >= 1)
 		dfz__jw_knum(w, "occurrenceCount", b->count);
 	dfz__jw_key(w, "partialFingerprints");
@@ -346,10 +375,10 @@ static void result(struct sarif *s, const struct dfz__bucket *b)
 	snprintf(fp, sizeof(fp), "%s/%s", b->target, b->signature);
 	dfz__jw_kstr(w, "dmafuzzSignature/v1", fp);
 	dfz__jw_close(w, '}');
-	reproducers(s, b, idx);
+	reproducers(s, idx, what, n);
 	if (b->signal)
 		stack(s, b);
-	result_properties(w, b);
+	result_properties(s, b);
 	dfz__jw_close(w, '}');
 }
 
@@ -416,12 +445,10 @@ static void collect(struct sarif *s)
 	for (size_t i = 0; i < s->c->tr.nb; i++) {
 		const struct dfz__bucket *b = &s->c->tr.b[i];
 		const struct dfz_json *fr = dfz_json_get(b->signal, "frames");
+		const char *what[3];
+		size_t idx[3];
 
-		triage_artifact(s, b->reproducer,
-				"minimized reproducer (bare stream)");
-		triage_artifact(s, b->plan, "minimized reproducer plan");
-		if (b->c)
-			triage_artifact(s, b->c, "standalone C reproducer");
+		bucket_files(s, b, idx, what);
 		rule_index(s, b->cls);
 		for (size_t k = 0; k < dfz_json_len(fr); k++)
 			if (dfz__frame_split(dfz_json_str(dfz_json_at(fr, k)),

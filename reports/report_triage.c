@@ -3,9 +3,11 @@
  * The triage side of a report: triage.json (the contract `dmafuzz triage`
  * writes) read strictly and checked field by field, so a corrupt file is
  * one clear error ("buckets[1].count: expected a non-negative integer")
- * instead of a report that silently lacks parts. The distinct counts and
- * "same_as" are optional: an older triage.json has none. The files a bucket names
- * (plan, C reproducer, verdict, disassembly) are read whole, bounded.
+ * instead of a report that silently lacks parts. The distinct counts,
+ * "same_as" and a bucket's "replay" are optional: an older triage.json
+ * has none; a bucket of an external program has no plan. The files a
+ * bucket names (plan, C reproducer, verdict, disassembly) are read whole,
+ * bounded.
  */
 #define _XOPEN_SOURCE 700               /* realpath() */
 #include <errno.h>
@@ -130,6 +132,30 @@ static const struct dfz_json *want_array(struct check *k,
 	return a;
 }
 
+/* "replay": absent (an older triage), or an array of { "command": a
+ * string, "file": a path inside the triage dir }. */
+static const struct dfz_json *want_replay(struct check *k,
+					  const struct dfz_json *o)
+{
+	const char *bucket = k->where, *cmd;
+	const struct dfz_json *a;
+	char where[64];
+
+	if (!dfz_json_get(o, "replay"))
+		return NULL;
+	a = want_array(k, o, "replay", DFZ_JSON_OBJECT);
+	for (size_t i = 0; i < dfz_json_len(a) && !k->failed; i++) {
+		snprintf(where, sizeof(where), "%s.replay[%zu]", bucket, i);
+		k->where = where;
+		cmd = want_str(k, dfz_json_at(a, i), "command", false);
+		if (cmd && cmd[strcspn(cmd, "\n\r")])
+			bad(k, "command", "expected one line");
+		want_path(k, dfz_json_at(a, i), "file", false);
+	}
+	k->where = bucket;
+	return a;
+}
+
 static void check_signal(struct check *k, const struct dfz_json *s)
 {
 	static const char *const strs[] = {
@@ -189,8 +215,9 @@ static void check_bucket(struct check *k, const struct dfz_json *o,
 	b->inputs = want_array(k, o, "inputs", DFZ_JSON_STRING);
 	b->message = want_str(k, o, "message", false);
 	b->reproducer = want_path(k, o, "reproducer", false);
-	b->plan = want_path(k, o, "plan", false);
+	b->plan = want_path(k, o, "plan", true);
 	b->c = want_path(k, o, "c", true);
+	b->replay = want_replay(k, o);
 	v = dfz_json_get(o, "min");
 	if (dfz_json_type_of(v) == DFZ_JSON_OBJECT) {
 		b->min = v;

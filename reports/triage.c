@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,7 @@ static int add_to_bucket(struct dfz__triage *t, unsigned i)
 
 struct shrink {
 	struct dfz__triage *t;
+	const struct dfz__bucket *b;
 	const struct dfz__input *like;    /* the bucket's first input */
 	uint64_t runs, max_runs;
 	double deadline;
@@ -126,6 +128,9 @@ static bool still_same(struct shrink *s, const uint8_t *buf, size_t n)
 	bool same;
 
 	s->runs++;
+	dfz__progress_show(&s->t->progress, false, "triage: minimizing bucket "
+			   "%u/%u, %llu run(s)", (unsigned)(s->b - s->t->b) + 1,
+			   s->t->nb, (unsigned long long)s->runs);
 	if (s->t->cfg->exec) {
 		snprintf(path, sizeof(path), "%s", s->t->rep.scratch);
 		if (dfz__write_atomic(path, buf, n) < 0)
@@ -235,14 +240,29 @@ static int bucket_path(const struct dfz__triage *t, const struct dfz__bucket *b,
 	       (int)len ? -1 : 0;
 }
 
+/* Does @text read back as plan @p (what `dmafuzz run` of it runs)? */
+static bool reads_back(const char *text, const struct dfz_plan *p)
+{
+	struct dfz_plan q;
+	char err[DFZ_MSG_MAX];
+
+	return dfz_plan_parse(text, &q, err, sizeof(err)) == 0 &&
+	       dfz_plan_normalise(&q) == 0 && dfz_plan_equal(p, &q);
+}
+
+/* repro.plan: the text form of the reproducer's plan (a parse bucket's
+ * text as it is). @replays: out, true when the file reads back as the
+ * plan the fuzz target ran, so that `dmafuzz run repro.plan` replays it. */
 static int write_plan(const struct dfz__triage *t, const struct dfz__bucket *b,
-		      const struct dfz__input *like, const uint8_t *buf, size_t n)
+		      const struct dfz__input *like, const uint8_t *buf, size_t n,
+		      bool *replays)
 {
 	struct dfz__text txt;
 	struct dfz_plan p;
 	char path[8300];
 	int family = dfz__family_of(like->target);
 
+	*replays = false;
 	if (bucket_path(t, b, "repro.plan", path, sizeof(path)) < 0 ||
 	    dfz__text_open(&txt) < 0)
 		return -1;
@@ -253,10 +273,64 @@ static int write_plan(const struct dfz__triage *t, const struct dfz__bucket *b,
 			t->rep.bugs[0] ? t->rep.bugs : "none", b->bytes_in, n,
 			like->o.sig, like->o.cls);
 		dfz_plan_print(&p, txt.f);
+		*replays = fflush(txt.f) == 0 && reads_back(txt.buf, &p);
 	} else {
 		fwrite(buf, 1, n, txt.f);     /* parse: the text is the plan */
 	}
 	return dfz__text_commit(&txt, path);
+}
+
+/* Add a command line that replays @b: @fmt..., then its file @file. */
+static void add_replay(struct dfz__bucket *b, const char *file,
+		       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_replay(struct dfz__bucket *b, const char *file,
+		       const char *fmt, ...)
+{
+	struct dfz__replay_cmd *r = &b->replay[b->nreplay];
+	char path[sizeof(r->file)];
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(r->command, sizeof(r->command), fmt, ap);
+	va_end(ap);
+	if (len < 0 || (size_t)len >= sizeof(r->command))
+		return;                       /* a program path too long */
+	snprintf(path, sizeof(path), "buckets/%s/%s", b->id, file);
+	memcpy(r->file, path, sizeof(path));
+	b->nreplay++;
+}
+
+/*
+ * The commands that replay @b, with its switches: a plan bucket's text
+ * plan with `dmafuzz run` (when it reads back as the plan: the text names
+ * its family), then repro.bin, the fuzz target's own input, with `run
+ * --family`; an external program's bucket, the program on repro.bin with
+ * the switches in DMAFUZZ_BUGS. None for a parse bucket: no dmafuzz
+ * command does the parse target's round trip.
+ */
+static void replay_commands(const struct dfz__triage *t, struct dfz__bucket *b,
+			    const char *target, bool plan_replays)
+{
+	char bugs[300] = "", prog[DFZ__COMMAND_MAX - 300], *abs;
+
+	b->nreplay = 0;
+	if (t->cfg->exec) {
+		abs = realpath(t->cfg->exec, NULL);
+		dfz__shell_quote(abs ? abs : t->cfg->exec, prog, sizeof(prog));
+		free(abs);
+		dfz__shell_quote(t->rep.bugs, bugs, sizeof(bugs));
+		add_replay(b, "repro.bin", "DMAFUZZ_BUGS=%s %s",
+			   t->rep.bugs[0] ? bugs : "", prog);
+		return;
+	}
+	if (dfz__family_of(target) < 0)
+		return;
+	if (t->rep.bugs[0])
+		snprintf(bugs, sizeof(bugs), " --bug %s", t->rep.bugs);
+	if (plan_replays)
+		add_replay(b, "repro.plan", "dmafuzz run%s", bugs);
+	add_replay(b, "repro.bin", "dmafuzz run --family %s%s", target, bugs);
 }
 
 /* The bucket's C reproducer (dfz_emit_c()), asserting the bucket's class
@@ -312,14 +386,16 @@ static int write_bucket(struct dfz__triage *t, struct dfz__bucket *b,
 {
 	char path[8300];
 	struct dfz__text txt;
+	bool plan_replays = false;
 
 	if (bucket_path(t, b, "", path, sizeof(path)) < 0 || dfz_mkdir_p(path) < 0 ||
 	    bucket_path(t, b, "repro.bin", path, sizeof(path)) < 0 ||
 	    dfz__write_atomic(path, buf, n) < 0)
 		return -1;
 	b->has_plan = !t->cfg->exec && strcmp(like->target, "other");
-	if (b->has_plan && write_plan(t, b, like, buf, n) < 0)
+	if (b->has_plan && write_plan(t, b, like, buf, n, &plan_replays) < 0)
 		return -1;
+	replay_commands(t, b, like->target, plan_replays);
 	b->has_c = b->has_plan && write_c(t, b, like, buf, n) == 0;
 	if (bucket_path(t, b, "verdict.txt", path, sizeof(path)) < 0 ||
 	    dfz__text_open(&txt) < 0)
@@ -338,14 +414,49 @@ static int write_bucket(struct dfz__triage *t, struct dfz__bucket *b,
 	return dfz__text_commit(&txt, path);
 }
 
+/* The bucket's line in the log, and the command that replays it. */
+static void log_bucket(const struct dfz__triage *t, const struct dfz__bucket *b,
+		       const struct dfz__input *like)
+{
+	char path[8300], word[8400];
+
+	fprintf(t->cfg->log, "triage: %s %-5s %-40s %3u input(s), %u distinct, "
+		"%zu -> %zu bytes\n", b->id, like->target, like->o.sig,
+		b->count, b->distinct, b->bytes_in, b->bytes_out);
+	if (!b->nreplay)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", t->out, b->replay[0].file);
+	dfz__shell_quote(path, word, sizeof(word));
+	fprintf(t->cfg->log, "        replay: %s %s\n", b->replay[0].command,
+		word);
+}
+
+/* Shrink the @n bytes of @buf (@in's) and leave their replay in
+ * @s->last: the plan shrinker for a plan target in-process, bytes when it
+ * could not keep a signal's site (or for any other input). */
+static int minimize(struct shrink *s, const struct dfz__input *in,
+		    uint8_t **buf, size_t *n)
+{
+	int rc = 0;
+
+	if (dfz__family_of(in->target) >= 0 && !s->t->cfg->exec)
+		rc = shrink_plan(s, in, buf, n);
+	if (!rc && *n == in->n)
+		*n = delta(s, *buf, *n);
+	if (!rc && !s->last.kind)          /* nothing kept: replay the input */
+		still_same(s, *buf, *n);
+	return rc;
+}
+
 /* Minimize the bucket's smallest input and write the bucket's files. */
 static int settle(struct dfz__triage *t, struct dfz__bucket *b, char *err,
 		  size_t errlen)
 {
 	const struct dfz__input *in = smallest(t, b);
 	const struct dfz_triage_config *cfg = t->cfg;
+	const struct dfz__outcome *shown;
 	struct shrink s = {
-		.t = t, .like = &t->in[b->member[0]],
+		.t = t, .b = b, .like = &t->in[b->member[0]],
 		.max_runs = cfg->max_runs ? cfg->max_runs : DFZ_TRIAGE_MIN_RUNS,
 	};
 	double t0 = dfz__now();
@@ -357,28 +468,30 @@ static int settle(struct dfz__triage *t, struct dfz__bucket *b, char *err,
 			   DFZ_TRIAGE_MIN_SECONDS);
 	if (!buf)
 		return DFZ_ENOMEM;
+	dfz__progress_show(&t->progress, true, "triage: minimizing bucket "
+			   "%u/%u", (unsigned)(b - t->b) + 1, t->nb);
 	memcpy(buf, in->buf, n + 1);
-	if (dfz__family_of(in->target) >= 0 && !cfg->exec)
-		rc = shrink_plan(&s, in, &buf, &n);
-	/* Bytes when the plan shrinker could not keep a signal's site. */
-	if (!rc && n == in->n)
-		n = delta(&s, buf, n);
-	if (!rc && !s.last.kind)           /* nothing kept: replay the input */
-		still_same(&s, buf, n);
+	rc = minimize(&s, in, &buf, &n);
+	/* What the bytes written as repro.bin gave: the last kept
+	 * candidate's replay, else (a replay that did not reproduce this
+	 * time) the input's own from the scan. */
+	shown = s.last.kind == DFZ__FINDING ? &s.last :
+		&t->in[in->same_as >= 0 ? (unsigned)in->same_as :
+					  (unsigned)(in - t->in)].o;
 	b->bytes_in = in->n;
 	b->bytes_out = n;
 	b->runs = s.runs;
 	b->seconds = dfz__now() - t0;
-	if (!rc && write_bucket(t, b, s.like, buf, n, &s.last) < 0) {
+	if (!rc && write_bucket(t, b, s.like, buf, n, shown) < 0) {
 		snprintf(err, errlen, "cannot write bucket %s in '%s': %s", b->id,
 			 t->out, strerror(errno));
 		rc = DFZ_EINVAL;
 	}
+	b->repro = *shown;
+	b->repro.report = NULL;
+	dfz__progress_clear(&t->progress);
 	if (!rc && cfg->log)
-		fprintf(cfg->log, "triage: %s %-5s %-40s %3u input(s), %u "
-			"distinct, %zu -> %zu bytes\n", b->id, s.like->target,
-			s.like->o.sig, b->count, b->distinct, b->bytes_in,
-			b->bytes_out);
+		log_bucket(t, b, s.like);
 	dfz__outcome_fini(&s.last);
 	free(buf);
 	return rc;
@@ -454,13 +567,17 @@ int dfz_triage(const struct dfz_triage_config *cfg,
 	rc = prepare(&t, cfg, err, errlen);
 	if (!rc)
 		rc = dfz__triage_scan(&t, cfg->dir, t.out);
+	dfz__progress_init(&t.progress);
 	for (unsigned i = 0; !rc && i < t.nin; i++) {
 		rc = examine(&t, i, err, errlen);
 		if (!rc && t.in[i].o.kind == DFZ__FINDING)
 			rc = add_to_bucket(&t, i);
 		sum->malformed += t.in[i].o.kind == DFZ__MALFORMED;
 		sum->clean += t.in[i].o.kind == DFZ__CLEAN;
+		dfz__progress_show(&t.progress, i == 0, "triage: replayed %u/%u "
+				   "input(s), %u bucket(s)", i + 1, t.nin, t.nb);
 	}
+	dfz__progress_clear(&t.progress);
 	for (unsigned k = 0; !rc && k < t.nb; k++)
 		rc = settle(&t, &t.b[k], err, errlen);
 	if (!rc && dfz__triage_json(&t) < 0) {
@@ -468,6 +585,7 @@ int dfz_triage(const struct dfz_triage_config *cfg,
 			 strerror(errno));
 		rc = DFZ_EINVAL;
 	}
+	dfz__progress_clear(&t.progress);
 	if (rc == DFZ_ENOMEM && !err[0])
 		snprintf(err, errlen, "out of memory");
 	sum->inputs = t.nin;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "dmafuzz/report.h"
+#include "report_int.h"
 
 /* How a child process ended (dfz__proc_run()). */
 struct dfz__proc {
@@ -128,6 +129,16 @@ struct dfz__input {
 	int bucket;                   /* index, or -1 */
 };
 
+/* A command line that replays a bucket: @command, then @file. */
+struct dfz__replay_cmd {
+	char command[DFZ__COMMAND_MAX]; /* "dmafuzz run --bug a,b", its
+					 * words shell-quoted */
+	char file[40];                /* relative to OUT:
+				       * "buckets/b01/repro.plan" */
+};
+
+#define DFZ__REPLAYS 2                /* replay commands per bucket */
+
 struct dfz__bucket {
 	char id[8];                   /* "b01" */
 	unsigned *member;             /* input indices, in order */
@@ -138,6 +149,12 @@ struct dfz__bucket {
 	double seconds;
 	bool has_plan;                /* repro.plan written */
 	bool has_c;                   /* repro.c written (dfz_emit_c) */
+	struct dfz__outcome repro;    /* the reproducer's replay (its
+				       * report not kept): the message
+				       * and site triage.json gives */
+	struct dfz__replay_cmd replay[DFZ__REPLAYS];
+	unsigned nreplay;             /* 0: no dmafuzz command replays
+				       * it (a parse bucket) */
 };
 
 struct dfz__triage {
@@ -149,6 +166,7 @@ struct dfz__triage {
 	unsigned distinct;            /* inputs that repeat no other */
 	struct dfz__bucket *b;
 	unsigned nb;
+	struct dfz__progress progress;    /* on a terminal */
 };
 
 /**

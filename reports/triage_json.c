@@ -4,7 +4,9 @@
  * did not reproduce, in the format `dmafuzz report` reads (version 1).
  * Copies of one finding (the same bytes as an earlier input of the same
  * target) are listed as any input; "distinct" counts them once, and the
- * "same_as" object maps each copy to the input it repeats. Readers of
+ * "same_as" object maps each copy to the input it repeats. A bucket's
+ * message and signal are its reproducer's replay (as its verdict.txt),
+ * and its "replay" lists the command lines that replay it. Readers of
  * the fields before these keep working.
  */
 #include <stdio.h>
@@ -59,12 +61,29 @@ static const char *name_of(const struct dfz__input *in)
 	return in->copy ? in->copy : in->src;
 }
 
+/* "replay": [{ "command": ..., "file": ... }, ...]: the command lines
+ * that replay the bucket, each its command then its file (relative to
+ * OUT), the first the one to use. */
+static void replay_array(FILE *f, const struct dfz__bucket *b)
+{
+	fputs("      \"replay\": [", f);
+	for (unsigned i = 0; i < b->nreplay; i++) {
+		fputs(i ? ",\n        { \"command\": " :
+			  "\n        { \"command\": ", f);
+		dfz__json_string(f, b->replay[i].command);
+		fputs(", \"file\": ", f);
+		dfz__json_string(f, b->replay[i].file);
+		fputs(" }", f);
+	}
+	fputs(b->nreplay ? "\n      ],\n" : "],\n", f);
+}
+
 static void bucket_object(FILE *f, const struct dfz__triage *t,
 			  const struct dfz__bucket *b, bool last)
 {
 	static const char in[] = "      ";
 	const struct dfz__input *first = &t->in[b->member[0]];
-	const struct dfz__outcome *o = &first->o;
+	const struct dfz__outcome *o = &b->repro;   /* as verdict.txt */
 	static const char *const levels[] = { "L3", "L2", "L1" };
 	char path[64];
 
@@ -99,6 +118,7 @@ static void bucket_object(FILE *f, const struct dfz__triage *t,
 		key_string(f, in, "c", path, ",\n");
 	else
 		fprintf(f, "%s\"c\": null,\n", in);
+	replay_array(f, b);
 	fprintf(f, "%s\"min\": { \"bytes_in\": %zu, \"bytes_out\": %zu, "
 		"\"runs\": %llu, \"seconds\": %.2f },\n", in, b->bytes_in,
 		b->bytes_out, (unsigned long long)b->runs, b->seconds);

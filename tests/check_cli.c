@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "cli_run.h"
+#include "scratch.h"
 
 static char out[262144];
 static char err[4096];
@@ -19,18 +20,19 @@ static char err[4096];
 /* Run `$DFZ_CLI args` with stdout and stderr captured; return the exit code. */
 static int cli(const char *args)
 {
-	char cmd[2048];
+	const char *errf = at("cli_err.txt");
+	char cmd[4096];
 	FILE *f;
 	size_t n;
 	int st;
 
-	snprintf(cmd, sizeof(cmd), "%s %s 2>build/cli_err.txt", cli_bin(), args);
+	snprintf(cmd, sizeof(cmd), "%s %s 2>%s", cli_bin(), args, errf);
 	f = popen(cmd, "r");
 	ck_assert_ptr_nonnull(f);
 	n = fread(out, 1, sizeof(out) - 1, f);
 	out[n] = 0;
 	st = pclose(f);
-	read_text("build/cli_err.txt", err, sizeof(err));
+	read_text(errf, err, sizeof(err));
 	return exit_code(st);
 }
 
@@ -70,20 +72,20 @@ START_TEST(test_show_encode_roundtrip)
 
 	ck_assert_int_eq(cli("show corpus/xfer/chain-add-dir.plan"), 0);
 	strcpy(show1, out);
-	ck_assert_int_eq(cli("encode corpus/xfer/chain-add-dir.plan > build/rt.bin"), 0);
-	ck_assert_int_eq(cli("show build/rt.bin"), 0);
+	ck_assert_int_eq(cli("encode corpus/xfer/chain-add-dir.plan > $T/rt.bin"), 0);
+	ck_assert_int_eq(cli("show $T/rt.bin"), 0);
 	ck_assert_str_eq(show1, out);
 }
 END_TEST
 
 START_TEST(test_gen_run_stream)
 {
-	ck_assert_int_eq(cli("gen --count 300 --seed 3 > build/gen.bin"), 0);
-	ck_assert_int_eq(cli("run --quiet build/gen.bin"), 0);
+	ck_assert_int_eq(cli("gen --count 300 --seed 3 > $T/gen.bin"), 0);
+	ck_assert_int_eq(cli("run --quiet $T/gen.bin"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "SUMMARY:  300 inputs, 0 bugs"));
 	/* Cut inside the next record's 4-byte length: bad, not the end. */
-	ck_assert_int_eq(sh("(cat build/gen.bin; printf '\\005') > build/gen-cut.bin"), 0);
-	ck_assert_int_eq(cli("run --quiet - < build/gen-cut.bin"), 2);
+	ck_assert_int_eq(sh("(cat $T/gen.bin; printf '\\005') > $T/gen-cut.bin"), 0);
+	ck_assert_int_eq(cli("run --quiet - < $T/gen-cut.bin"), 2);
 	ck_assert_ptr_nonnull(strstr(out, "300 inputs, 0 bugs, 0 rejected, 1 bad"));
 	ck_assert_int_eq(cli("gen --count 2 --seed 3 --text"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "family xfer"));
@@ -101,16 +103,15 @@ END_TEST
  * replays its class. */
 START_TEST(test_fuzz_keeps_findings)
 {
-	ck_assert_int_eq(sh("rm -rf build/inproc"), 0);
 	ck_assert_int_eq(cli("fuzz --seconds 1 --seed 1 --bug shared-handle "
-			     "--out build/inproc 2>/dev/null"), 1);
-	ck_assert_int_eq(sh("ls build/inproc/crashes | grep -c '^handle.reuse-"
+			     "--out $T/inproc 2>/dev/null"), 1);
+	ck_assert_int_eq(sh("ls $T/inproc/crashes | grep -c '^handle.reuse-"
 			    "[0-9a-f]*\\.plan$' | grep -qx 1"), 0);
 	ck_assert_int_eq(cli("fuzz --seconds 1 --seed 2 --bug shared-handle "
-			     "--out build/inproc 2>/dev/null"), 1);
-	ck_assert_int_eq(sh("test $(ls build/inproc/crashes/*.plan | wc -l) -eq 2"), 0);
-	ck_assert_int_eq(sh("test -z \"$(ls build/inproc/crashes | grep tmp)\""), 0);
-	ck_assert_int_eq(sh("for f in build/inproc/crashes/*.plan; do %s run "
+			     "--out $T/inproc 2>/dev/null"), 1);
+	ck_assert_int_eq(sh("test $(ls $T/inproc/crashes/*.plan | wc -l) -eq 2"), 0);
+	ck_assert_int_eq(sh("test -z \"$(ls $T/inproc/crashes | grep tmp)\""), 0);
+	ck_assert_int_eq(sh("for f in $T/inproc/crashes/*.plan; do %s run "
 			    "--quiet --bug shared-handle $f | grep -q "
 			    "handle.reuse || exit 1; done", cli_bin()), 0);
 }
@@ -133,8 +134,8 @@ START_TEST(test_bad_options)
 		ck_assert_msg(strstr(err, "--help") != NULL, "%s: %s", cmds[i], err);
 		ck_assert_str_eq(out, "");
 	}
-	ck_assert_int_eq(sh("rm -rf build/empty-dir && mkdir build/empty-dir"), 0);
-	ck_assert_int_eq(cli("run build/empty-dir"), 2);
+	ck_assert_int_eq(sh("mkdir $T/empty-dir"), 0);
+	ck_assert_int_eq(cli("run $T/empty-dir"), 2);
 	ck_assert_ptr_nonnull(strstr(err, "no plan files"));
 }
 END_TEST
@@ -162,13 +163,13 @@ END_TEST
  * more, with one line. */
 START_TEST(test_file_limit)
 {
-	ck_assert_int_eq(sh("head -c 1048576 /dev/zero > build/mib.bin && "
-			    "head -c 1048577 /dev/zero > build/mib1.bin"), 0);
-	ck_assert_int_eq(cli("show build/mib.bin > /dev/null"), 0);
-	ck_assert_int_eq(cli("run --quiet build/mib.bin"), 0);
-	ck_assert_int_eq(cli("show build/mib1.bin"), 2);
+	ck_assert_int_eq(sh("head -c 1048576 /dev/zero > $T/mib.bin && "
+			    "head -c 1048577 /dev/zero > $T/mib1.bin"), 0);
+	ck_assert_int_eq(cli("show $T/mib.bin > /dev/null"), 0);
+	ck_assert_int_eq(cli("run --quiet $T/mib.bin"), 0);
+	ck_assert_int_eq(cli("show $T/mib1.bin"), 2);
 	ck_assert_int_eq(lines(err), 1);
-	ck_assert_int_ne(cli("run --quiet build/mib1.bin"), 0);
+	ck_assert_int_ne(cli("run --quiet $T/mib1.bin"), 0);
 }
 END_TEST
 
@@ -177,14 +178,14 @@ END_TEST
 START_TEST(test_bare_family)
 {
 	ck_assert_int_eq(cli("encode --bare corpus/regress/register-leak.plan"
-			     " > build/bare.bin"), 0);
-	ck_assert_int_eq(cli("run --family host build/bare.bin"), 0);
+			     " > $T/bare.bin"), 0);
+	ck_assert_int_eq(cli("run --family host $T/bare.bin"), 0);
 	ck_assert_int_eq(cli("run --family host --bug register-leak "
-			     "build/bare.bin"), 1);
+			     "$T/bare.bin"), 1);
 	ck_assert_ptr_nonnull(strstr(out, "dev.leak"));
 	ck_assert_int_eq(cli("run --family xfer --bug register-leak "
 			     "corpus/regress/register-leak.plan"), 1);
-	ck_assert_int_eq(cli("run --family gpu build/bare.bin"), 2);
+	ck_assert_int_eq(cli("run --family gpu $T/bare.bin"), 2);
 	ck_assert_int_eq(lines(err), 1);
 }
 END_TEST
@@ -214,7 +215,7 @@ START_TEST(test_matrix)
 		"\"class\":\"handle.reuse\"",
 	};
 
-	ck_assert_int_eq(cli("matrix --plans 3 --json --out build/matrix"), 0);
+	ck_assert_int_eq(cli("matrix --plans 3 --json --out $T/matrix"), 0);
 	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		ck_assert_msg(strstr(out, want[i]), "missing: %s", want[i]);
 	ck_assert_int_eq(cli("matrix --plans 0"), 2);
@@ -227,6 +228,7 @@ Suite *suite_cli(void)
 	TCase *tc = tcase_create("cli");
 
 	tcase_set_timeout(tc, 60);
+	scratch_add(tc);
 	tcase_add_test(tc, test_exit_codes);
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_show_encode_roundtrip);

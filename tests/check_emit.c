@@ -20,6 +20,7 @@
 
 #include "cli_run.h"
 #include "exec_fixture.h"
+#include "scratch.h"
 
 static char *text;
 
@@ -147,12 +148,12 @@ START_TEST(test_cli_exit_codes)
 	ck_assert_int_eq(cli_quiet("emit-c corpus/regress/db-war.plan"), 0);
 	/* The run does not give the class asked for: nothing written. */
 	ck_assert_int_eq(cli_quiet("emit-c --bug db-war --expect dma.hang "
-			     "-o build/emit-never.c corpus/regress/db-war.plan"), 4);
+			     "-o $T/emit-never.c corpus/regress/db-war.plan"), 4);
 	ck_assert_int_eq(cli_quiet("emit-c --bug shared-handle corpus/regress/db-war.plan"), 4);
-	ck_assert_int_eq(access("build/emit-never.c", F_OK), -1);
+	ck_assert_int_eq(access(at("emit-never.c"), F_OK), -1);
 	ck_assert_int_eq(cli_quiet("emit-c --expect nope corpus/regress/db-war.plan"), 2);
 	ck_assert_int_eq(cli_quiet("emit-c --bug nope corpus/regress/db-war.plan"), 2);
-	ck_assert_int_eq(cli_quiet("emit-c build/no-such.plan"), 2);
+	ck_assert_int_eq(cli_quiet("emit-c no/such.plan"), 2);
 	ck_assert_int_eq(cli_quiet("emit-c"), 2);
 	ck_assert_int_eq(cli_quiet("emit-c --help"), 0);
 }
@@ -165,6 +166,7 @@ Suite *suite_emit(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, NULL, teardown);
+	scratch_add(tc);
 	tcase_add_test(tc, test_xfer_calls);
 	tcase_add_test(tc, test_tile_switch_two_programs);
 	tcase_add_test(tc, test_host_calls);

@@ -25,18 +25,21 @@
 #include "dmafuzz/report.h"
 
 #include "cli_run.h"
+#include "scratch.h"
+#include "xml_check.h"
 
 #define CAMPAIGN "tests/data/report/campaign"
-#define OUT "build/report-test"
+#define OUT "$T"                   /* in shell commands */
 
 static char err[4096];
 
 /* Run `$DFZ_CLI report args`; stderr kept in err; return the exit code. */
 static int report(const char *args)
 {
-	int rc = sh("%s report %s 2>build/report_err.txt", cli_bin(), args);
+	const char *errf = at("report_err.txt");
+	int rc = sh("%s report %s 2>%s", cli_bin(), args, errf);
 
-	read_text("build/report_err.txt", err, sizeof(err));
+	read_text(errf, err, sizeof(err));
 	return rc;
 }
 
@@ -74,137 +77,6 @@ static void fresh_dir(const char *dir)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", dir, dir);
 	ck_assert_int_eq(system(cmd), 0);
-}
-
-/* ------------------------------------------------------ XML well-formedness */
-
-/* A strict subset of XML 1.0 well-formedness: one root element, tags
- * nested and closed in order, attributes quoted and not repeated, '&'
- * only in the five predefined entities or character references, no '<'
- * in text or attribute values. An optional <!DOCTYPE ...> and comments. */
-static const char *xml_entity(const char *p)
-{
-	static const char *const ents[] = { "&amp;", "&lt;", "&gt;",
-					    "&quot;", "&apos;" };
-
-	for (size_t i = 0; i < 5; i++)
-		if (!strncmp(p, ents[i], strlen(ents[i])))
-			return p + strlen(ents[i]);
-	if (p[1] == '#') {
-		const char *q = p + 2;
-		bool hex = *q == 'x';
-
-		q += hex;
-		if (!strspn(q, hex ? "0123456789abcdefABCDEF" : "0123456789"))
-			return NULL;
-		q += strspn(q, hex ? "0123456789abcdefABCDEF" : "0123456789");
-		return *q == ';' ? q + 1 : NULL;
-	}
-	return NULL;
-}
-
-static size_t name_len(const char *p)
-{
-	return strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			 "0123456789-_:.");
-}
-
-/* The attributes of a start tag up to '>' or '/>'; NULL when malformed. */
-static const char *xml_attrs(const char *p)
-{
-	char seen[32][64];
-	int nseen = 0;
-
-	for (;;) {
-		size_t k;
-
-		p += strspn(p, " \t\r\n");
-		if (*p == '>' || (p[0] == '/' && p[1] == '>'))
-			return p;
-		k = name_len(p);
-		if (!k || k >= 64 || p[k] != '=' || (p[k + 1] != '"' &&
-						     p[k + 1] != '\''))
-			return NULL;
-		for (int i = 0; i < nseen; i++)
-			if (strlen(seen[i]) == k && !strncmp(seen[i], p, k))
-				return NULL;
-		if (nseen < 32)
-			snprintf(seen[nseen++], 64, "%.*s", (int)k, p);
-		{
-			char q = p[k + 1];
-
-			p += k + 2;
-			while (*p && *p != q) {
-				if (*p == '<')
-					return NULL;
-				if (*p == '&' && !(p = xml_entity(p)))
-					return NULL;
-				else if (*p != '&' && *p != q)
-					p++;
-			}
-			if (!*p)
-				return NULL;
-			p++;
-		}
-	}
-}
-
-static bool xml_well_formed(const char *s, char *why, size_t len)
-{
-	char stack[256][32];
-	int depth = 0, roots = 0;
-	const char *p = s;
-
-	if (!strncmp(p, "<!DOCTYPE", 9))
-		p = strchr(p, '>') + 1;
-	while (*p) {
-		if (*p == '&') {
-			if (!xml_entity(p))
-				goto bad;
-			p = xml_entity(p);
-		} else if (!strncmp(p, "<!--", 4)) {
-			p = strstr(p, "-->");
-			if (!p)
-				goto bad;
-			p += 3;
-		} else if (p[0] == '<' && p[1] == '/') {
-			size_t k = name_len(p + 2);
-
-			if (!depth || strlen(stack[depth - 1]) != k ||
-			    strncmp(stack[depth - 1], p + 2, k) || p[2 + k] != '>')
-				goto bad;
-			depth--;
-			p += k + 3;
-		} else if (*p == '<') {
-			size_t k = name_len(p + 1);
-
-			if (!k || k >= 32 || depth == 256)
-				goto bad;
-			if (!depth)
-				roots++;
-			snprintf(stack[depth], 32, "%.*s", (int)k, p + 1);
-			p = xml_attrs(p + 1 + k);
-			if (!p)
-				goto bad;
-			if (*p == '/')
-				p += 2;
-			else
-				depth++, p++;
-		} else {
-			if (!depth && !strchr(" \t\r\n", *p))
-				goto bad;
-			p++;
-		}
-	}
-	if (depth || roots != 1) {
-		snprintf(why, len, "%d unclosed element(s), %d root(s)", depth,
-			 roots);
-		return false;
-	}
-	return true;
-bad:
-	snprintf(why, len, "at byte %td: %.40s", p ? p - s : -1, p ? p : "");
-	return false;
 }
 
 START_TEST(test_xml_checker)
@@ -442,6 +314,13 @@ static void check_summary_json(const char *path)
 	ck_assert_int_eq(dfz_json_type_of(path_get(b, "0.signal")), DFZ_JSON_NULL);
 	ck_assert_str_eq(str_at(b, "1.signal.instruction"),
 			 "movdqu xmm1, xmmword ptr [r15]");
+	/* The replay commands, the file by its absolute path; none said
+	 * for b02 (a bucket of an older triage). */
+	ck_assert_int_eq(strncmp(str_at(b, "0.replay.0"), "dmafuzz run --bug "
+				 "shared-handle /", 32), 0);
+	ck_assert_ptr_nonnull(strstr(str_at(b, "0.replay.1"), "/triage/buckets/"
+				     "b01/repro.bin"));
+	ck_assert_uint_eq(dfz_json_len(path_get(b, "1.replay")), 0);
 	ck_assert_int_eq(int_at(j, "triage.malformed"), 1);
 	ck_assert_int_eq(dfz_json_type_of(path_get(j, "triage.distinct")),
 			 DFZ_JSON_NULL);
@@ -469,6 +348,15 @@ static void check_html(const char *path)
 	ck_assert_ptr_nonnull(strstr(h, "check_init (runtime/host.c:123)"));
 	ck_assert_ptr_nonnull(strstr(h, "Emitted C reproducer"));
 	ck_assert_ptr_nonnull(strstr(h, "hop0.policy async-shared"));  /* the plan */
+	/* Each bucket's replay: the commands of its triage, or why none. */
+	ck_assert_ptr_nonnull(strstr(h, "<h3>Replay</h3>\n<pre class=\"replay\">"
+				     "dmafuzz run --bug shared-handle /"));
+	ck_assert_ptr_nonnull(strstr(h, "/triage/buckets/b01/repro.plan\n"
+				     "dmafuzz run --family xfer --bug "
+				     "shared-handle /"));
+	ck_assert_ptr_nonnull(strstr(h, "<h3>Replay</h3>\n<p class=\"note\">not "
+				     "said (a triage.json older than replay "
+				     "commands"));
 	/* Escaped, and the non-ASCII kept. */
 	ck_assert_ptr_nonnull(strstr(h, "not a &lt;plan&gt; &amp; not &quot;binary"
 				     "&quot;: line 1: unknown key \xc2\xab" "foo"));
@@ -490,6 +378,11 @@ static void check_md(const char *path)
 	ck_assert_ptr_nonnull(strstr(m, "### b01 `handle.reuse/handle@L2`"));
 	ck_assert_ptr_nonnull(strstr(m, "### b02 `crash/signal:SIGSEGV`"));
 	ck_assert_ptr_nonnull(strstr(m, "plan `triage/buckets/b01/repro.plan`"));
+	ck_assert_ptr_nonnull(strstr(m, "\n- replay: `dmafuzz run --bug "
+				     "shared-handle /"));
+	ck_assert_ptr_nonnull(strstr(m, "/triage/buckets/b01/repro.plan`\n"
+				     "  or `dmafuzz run --family xfer "));
+	ck_assert_ptr_nonnull(strstr(m, "\n- replay: not said"));
 	ck_assert_ptr_nonnull(strstr(m, "faulting instruction `movdqu xmm1, "
 				     "xmmword ptr [r15]`"));
 	/* A triage.json without distinct counts (an older one): none said. */
@@ -502,21 +395,20 @@ START_TEST(test_report_outputs)
 {
 	/* The campaign dir is read-only input: report into a copy of it,
 	 * so the triage paths are relative to the output. */
-	fresh_dir(OUT);
 	ck_assert_int_eq(system("cp -r " CAMPAIGN " " OUT "/c"), 0);
 	ck_assert_int_eq(report("-q " OUT "/c"), 0);
 	ck_assert_str_eq(err, "");
-	check_summary_json(OUT "/c/summary.json");
-	check_sarif(OUT "/c/findings.sarif");
-	check_html(OUT "/c/index.html");
-	check_md(OUT "/c/summary.md");
+	check_summary_json(at("c/summary.json"));
+	check_sarif(at("c/findings.sarif"));
+	check_html(at("c/index.html"));
+	check_md(at("c/summary.md"));
 	/* Nothing but the four outputs was added (no temporary file left). */
-	ck_assert_int_eq(entries(OUT "/c"), 3 + 4);
+	ck_assert_int_eq(entries(at("c")), 3 + 4);
 	/* A report beside the triage dir links to it through "..". */
 	ck_assert_int_eq(report("-q -o " OUT "/c/report " OUT "/c"), 0);
 	{
-		char *m = slurp(OUT "/c/report/summary.md", NULL);
-		struct dfz_json *s = parse_file(OUT "/c/report/findings.sarif");
+		char *m = slurp(at("c/report/summary.md"), NULL);
+		struct dfz_json *s = parse_file(at("c/report/findings.sarif"));
 
 		ck_assert_ptr_nonnull(strstr(m, "plan `../triage/buckets/b01/repro.plan`"));
 		/* SARIF: the same path under TRIAGEROOT wherever the
@@ -546,19 +438,19 @@ START_TEST(test_report_deterministic)
 	static const char *const names[] = DFZ_REPORT_FILES;
 	char a[256], b[256];
 
-	fresh_dir(OUT "/d1");
-	fresh_dir(OUT "/d2");
+	fresh_dir(at("d1"));
+	fresh_dir(at("d2"));
 	ck_assert_int_eq(report("-q -o " OUT "/d1 " CAMPAIGN), 0);
 	ck_assert_int_eq(report("-q -o " OUT "/d2 " CAMPAIGN), 0);
 	for (size_t i = 0; i < 4; i++) {
-		snprintf(a, sizeof(a), OUT "/d1/%s", names[i]);
-		snprintf(b, sizeof(b), OUT "/d2/%s", names[i]);
+		snprintf(a, sizeof(a), "%s", at("d1/%s", names[i]));
+		snprintf(b, sizeof(b), "%s", at("d2/%s", names[i]));
 		same_file(a, b);
 	}
 	/* A stamp only when asked for. */
 	ck_assert_int_eq(report("-q -o " OUT "/d2 -g 2026-01-02T03:04 " CAMPAIGN), 0);
 	{
-		char *m = slurp(OUT "/d2/summary.md", NULL);
+		char *m = slurp(at("d2/summary.md"), NULL);
 
 		ck_assert_ptr_nonnull(strstr(m, "- generated: 2026-01-02T03:04"));
 		free(m);
@@ -570,15 +462,15 @@ START_TEST(test_report_without_triage)
 {
 	struct dfz_json *s;
 
-	fresh_dir(OUT "/nt");
+	fresh_dir(at("nt"));
 	ck_assert_int_eq(report("-q -o " OUT "/nt " CAMPAIGN "/xfer"), 0);
-	s = parse_file(OUT "/nt/findings.sarif");
+	s = parse_file(at("nt/findings.sarif"));
 	ck_assert_uint_eq(dfz_json_len(path_get(s, "runs.0.results")), 0);
 	ck_assert_str_eq(str_at(s, "runs.0.tool.driver.name"), "dmafuzz");
 	dfz_json_free(s);
 	{
-		char *m = slurp(OUT "/nt/summary.md", NULL);
-		char why[160], *h = slurp(OUT "/nt/index.html", NULL);
+		char *m = slurp(at("nt/summary.md"), NULL);
+		char why[160], *h = slurp(at("nt/index.html"), NULL);
 
 		ck_assert_ptr_nonnull(strstr(m, "No triage output"));
 		ck_assert_ptr_nonnull(strstr(m, "| xfer | default |"));
@@ -606,7 +498,7 @@ START_TEST(test_report_copies)
 	struct dfz_json *j, *s;
 	char why[160], *m, *h;
 
-	fresh_dir(OUT "/dup");
+	fresh_dir(at("dup"));
 	ck_assert_int_eq(system("mkdir -p " OUT "/dup/xfer/default/crashes "
 				OUT "/dup/findings/xfer"), 0);
 	ck_assert_int_eq(cli_run("encode --bare corpus/regress/shared-handle.plan > "
@@ -621,27 +513,27 @@ START_TEST(test_report_copies)
 				 ">/dev/null"), 0);
 	ck_assert_int_eq(report("-q " OUT "/dup"), 0);
 
-	m = slurp(OUT "/dup/summary.md", NULL);
+	m = slurp(at("dup/summary.md"), NULL);
 	ck_assert_ptr_nonnull(strstr(m, ": 3 input(s), 2 distinct, 1 bucket(s),"));
 	ck_assert_ptr_nonnull(strstr(m, " | xfer | 3 (2 distinct) | "));
 	ck_assert_ptr_nonnull(strstr(m, "- inputs 3 (2 distinct); message: "));
 	free(m);
 
-	j = parse_file(OUT "/dup/summary.json");
+	j = parse_file(at("dup/summary.json"));
 	ck_assert_int_eq(int_at(j, "triage.inputs"), 3);
 	ck_assert_int_eq(int_at(j, "triage.distinct"), 2);
 	ck_assert_int_eq(int_at(j, "triage.buckets.0.count"), 3);
 	ck_assert_int_eq(int_at(j, "triage.buckets.0.distinct"), 2);
 	dfz_json_free(j);
 
-	s = parse_file(OUT "/dup/findings.sarif");
+	s = parse_file(at("dup/findings.sarif"));
 	ck_assert_uint_eq(dfz_json_len(path_get(s, "runs.0.results")), 1);
 	check_result(path_get(s, "runs.0"), path_get(s, "runs.0.results.0"));
 	ck_assert_int_eq(int_at(s, "runs.0.results.0.occurrenceCount"), 3);
 	ck_assert_int_eq(int_at(s, "runs.0.results.0.properties.distinct"), 2);
 	dfz_json_free(s);
 
-	h = slurp(OUT "/dup/index.html", NULL);
+	h = slurp(at("dup/index.html"), NULL);
 	ck_assert_msg(xml_well_formed(h, why, sizeof(why)), "%s", why);
 	ck_assert_ptr_nonnull(strstr(h, "3 input(s), 2 distinct, 1 bucket(s)"));
 	ck_assert_ptr_nonnull(strstr(h, "<code>inputs/xfer/id:000000,sig:06</code> "
@@ -656,7 +548,7 @@ START_TEST(test_report_bad_input)
 {
 	static const char *const names[] = DFZ_REPORT_FILES;
 
-	fresh_dir(OUT "/bad");
+	fresh_dir(at("bad"));
 	ck_assert_int_eq(report("-o " OUT "/bad no/such/dir"), 2);
 	ck_assert_int_eq(lines(err), 1);
 	ck_assert_ptr_nonnull(strstr(err, "no/such/dir"));
@@ -664,21 +556,21 @@ START_TEST(test_report_bad_input)
 	ck_assert_int_eq(lines(err), 1);
 	ck_assert_int_eq(report(""), 2);
 	ck_assert_int_eq(report("--bogus " CAMPAIGN), 2);
-	ck_assert_int_eq(entries(OUT "/bad"), 0);
+	ck_assert_int_eq(entries(at("bad")), 0);
 
 	/* Not JSON: exit 4, the line and column, nothing written. */
 	ck_assert_int_eq(report("-o " OUT "/bad -t tests/data/report/"
 				"corrupt-triage.json " CAMPAIGN), 4);
 	ck_assert_int_eq(lines(err), 1);
 	ck_assert_ptr_nonnull(strstr(err, "corrupt-triage.json: line 10, column 7"));
-	ck_assert_int_eq(entries(OUT "/bad"), 0);
+	ck_assert_int_eq(entries(at("bad")), 0);
 	/* JSON, but not the contract: the field is named. */
 	ck_assert_int_eq(report("-o " OUT "/bad -t tests/data/report/"
 				"offcontract-triage.json " CAMPAIGN), 4);
 	ck_assert_int_eq(lines(err), 1);
 	ck_assert_ptr_nonnull(strstr(err, "buckets[1].count: expected a "
 				     "non-negative integer"));
-	ck_assert_int_eq(entries(OUT "/bad"), 0);
+	ck_assert_int_eq(entries(at("bad")), 0);
 	/* More distinct inputs than files. */
 	ck_assert_int_eq(system("sed 's/\"count\": 2,/\"count\": 2, \"distinct\": 3,/' "
 				CAMPAIGN "/triage/triage.json > " OUT "/distinct.json"), 0);
@@ -686,7 +578,25 @@ START_TEST(test_report_bad_input)
 	ck_assert_int_eq(lines(err), 1);
 	ck_assert_ptr_nonnull(strstr(err, "buckets[0].distinct: expected 1 to the "
 				     "count of inputs"));
-	ck_assert_int_eq(entries(OUT "/bad"), 0);
+	ck_assert_int_eq(entries(at("bad")), 0);
+
+	/* A replay file outside the triage dir. */
+	ck_assert_int_eq(system("sed 's|\"file\": \"buckets/b01/repro.bin\"|"
+				"\"file\": \"../repro.bin\"|' " CAMPAIGN
+				"/triage/triage.json > " OUT "/replay.json"), 0);
+	ck_assert_int_eq(report("-o " OUT "/bad -t " OUT "/replay.json " CAMPAIGN), 4);
+	ck_assert_int_eq(lines(err), 1);
+	ck_assert_ptr_nonnull(strstr(err, "buckets[0].replay[1].file: expected a "
+				     "path relative to the triage dir"));
+	ck_assert_int_eq(entries(at("bad")), 0);
+	/* A command of two lines would print as two. */
+	ck_assert_int_eq(system("sed 's|\"command\": \"dmafuzz run --bug|"
+				"\"command\": \"dmafuzz run\\\\n--bug|' " CAMPAIGN
+				"/triage/triage.json > " OUT "/replay.json"), 0);
+	ck_assert_int_eq(report("-o " OUT "/bad -t " OUT "/replay.json " CAMPAIGN), 4);
+	ck_assert_ptr_nonnull(strstr(err, "buckets[0].replay[0].command: expected "
+				     "one line"));
+	ck_assert_int_eq(entries(at("bad")), 0);
 
 	/* Earlier outputs survive a failed run untouched. */
 	ck_assert_int_eq(report("-q -o " OUT "/bad " CAMPAIGN), 0);
@@ -696,11 +606,11 @@ START_TEST(test_report_bad_input)
 	for (size_t i = 0; i < 4; i++) {
 		char a[256], b[256];
 
-		snprintf(a, sizeof(a), OUT "/bad/%s", names[i]);
-		snprintf(b, sizeof(b), OUT "/bad.keep/%s", names[i]);
+		snprintf(a, sizeof(a), "%s", at("bad/%s", names[i]));
+		snprintf(b, sizeof(b), "%s", at("bad.keep/%s", names[i]));
 		same_file(a, b);
 	}
-	ck_assert_int_eq(entries(OUT "/bad"), 4);
+	ck_assert_int_eq(entries(at("bad")), 4);
 	ck_assert_int_eq(system("rm -rf " OUT "/bad.keep"), 0);
 
 	/* An output dir that cannot be made: exit 5. */
@@ -802,6 +712,7 @@ Suite *suite_report(void)
 	TCase *tc = tcase_create("report");
 
 	tcase_set_timeout(tc, 60);
+	scratch_add(tc);
 	tcase_add_test(tc, test_json_reader);
 	tcase_add_test(tc, test_json_bounds);
 	tcase_add_test(tc, test_xml_checker);

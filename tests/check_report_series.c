@@ -4,7 +4,8 @@
  * wrote a single plot_data row (tests/data/report/short: one instance,
  * its coverage_data from the campaign scripts, queue and crash names with
  * "time:" and "execs:"). The coverage chart draws coverage_data (five
- * rows, held to the run's end: six points) and the execs/s chart the rates
+ * rows, held to the run's end: six points), says so (afl-showmap's edges,
+ * not AFL++'s edges_found of the table), and the execs/s chart the rates
  * between the named files at least a second apart (five points); without
  * coverage_data the coverage chart falls back to the one plot_data row.
  * Runs `dmafuzz report` ($DFZ_CLI, set by `make check`).
@@ -17,9 +18,9 @@
 #include <sys/wait.h>
 
 #include "cli_run.h"
+#include "scratch.h"
 
 #define SHORT "tests/data/report/short"
-#define OUT "build/report-series"
 
 static int run(const char *fmt, const char *arg)
 {
@@ -51,11 +52,16 @@ START_TEST(test_short_campaign_plots)
 {
 	char *html;
 
-	ck_assert_int_eq(run("rm -rf " OUT " && %s report -o " OUT " %s "
-			     ">/dev/null 2>&1", SHORT), 0);
-	html = slurp(OUT "/index.html", NULL);
+	ck_assert_int_eq(run("%s report -o $T/out %s >/dev/null 2>&1", SHORT), 0);
+	html = slurp(at("out/index.html"), NULL);
 	ck_assert_int_eq(points_of(html, 0), 6);
 	ck_assert_int_eq(points_of(html, 2), 5);
+	/* The chart says whose edges it counts (afl-showmap's, 1630),
+	 * beside the table's (AFL++'s edges_found, 1702). */
+	ck_assert_ptr_nonnull(strstr(html, ">edges (afl-showmap of the queue)<"));
+	ck_assert_ptr_nonnull(strstr(html, ">xfer/default (afl-showmap)<"));
+	ck_assert_ptr_nonnull(strstr(html, "coverage_data, 1630 at the end"));
+	ck_assert_ptr_nonnull(strstr(html, "edges_found (1702)"));
 	free(html);
 }
 END_TEST
@@ -66,14 +72,15 @@ START_TEST(test_short_without_coverage_data)
 {
 	char *html;
 
-	ck_assert_int_eq(system("rm -rf " OUT "-in " OUT " && cp -r " SHORT
-				" " OUT "-in && rm " OUT
-				"-in/xfer/default/coverage_data"), 0);
-	ck_assert_int_eq(run("%s report -o " OUT " %s >/dev/null 2>&1",
-			     OUT "-in"), 0);
-	html = slurp(OUT "/index.html", NULL);
+	ck_assert_int_eq(system("cp -r " SHORT " $T/in && "
+				"rm $T/in/xfer/default/coverage_data"), 0);
+	ck_assert_int_eq(run("%s report -o $T/out %s >/dev/null 2>&1", "$T/in"), 0);
+	html = slurp(at("out/index.html"), NULL);
 	ck_assert_int_eq(points_of(html, 0), 1);
 	ck_assert_int_eq(points_of(html, 2), 5);
+	/* Its one source now: AFL++'s edges_found, as the table. */
+	ck_assert_ptr_nonnull(strstr(html, ">edges found (AFL++)<"));
+	ck_assert_ptr_null(strstr(html, "afl-showmap"));
 	free(html);
 }
 END_TEST
@@ -84,6 +91,7 @@ Suite *suite_report_series(void)
 	TCase *tc = tcase_create("short");
 
 	tcase_set_timeout(tc, 60);
+	scratch_add(tc);
 	tcase_add_test(tc, test_short_campaign_plots);
 	tcase_add_test(tc, test_short_without_coverage_data);
 	suite_add_tcase(s, tc);

@@ -18,6 +18,7 @@
 #include "cli_run.h"
 #include "dmafuzz/report.h"
 #include "exec_fixture.h"
+#include "scratch.h"
 #include "plan_int.h"
 
 /* The bare stream of corpus/regress/<switch>.plan, and its family. */
@@ -315,25 +316,23 @@ START_TEST(test_cli_min)
 	char *a, *b;
 	size_t na, nb;
 
-	ck_assert_int_eq(cli_quiet("min --bug db-war -o build/min-a.plan "
+	ck_assert_int_eq(cli_quiet("min --bug db-war -o $T/min-a.plan "
 				    "corpus/regress/db-war.plan"), 0);
-	ck_assert_int_eq(cli_quiet("min --bug db-war -o build/min-b.plan "
+	ck_assert_int_eq(cli_quiet("min --bug db-war -o $T/min-b.plan "
 				    "corpus/regress/db-war.plan"), 0);
-	a = slurp("build/min-a.plan", &na);
-	b = slurp("build/min-b.plan", &nb);
+	a = slurp(at("min-a.plan"), &na);
+	b = slurp(at("min-b.plan"), &nb);
 	ck_assert_uint_eq(na, nb);
 	ck_assert_mem_eq(a, b, na);
 	ck_assert_ptr_nonnull(strstr(a, "# expect: hazard.race\n"));
 	/* The written plan reproduces, and is clean without the switch. */
-	ck_assert_int_eq(cli_quiet("run --bug db-war build/min-a.plan"), 1);
-	ck_assert_int_eq(cli_quiet("run build/min-a.plan"), 0);
+	ck_assert_int_eq(cli_quiet("run --bug db-war $T/min-a.plan"), 1);
+	ck_assert_int_eq(cli_quiet("run $T/min-a.plan"), 0);
 	ck_assert_int_eq(cli_quiet("min --bug shared-handle "
 				    "corpus/xfer/rank2-strided.plan"), 4);
 	ck_assert_int_eq(cli_quiet("min --bug db-war no/such.plan"), 2);
 	ck_assert_int_eq(cli_quiet("min --max-runs 0 corpus/regress/db-war.plan"), 2);
 	ck_assert_int_eq(cli_quiet("min"), 2);
-	remove("build/min-a.plan");
-	remove("build/min-b.plan");
 	free(a);
 	free(b);
 }
@@ -353,6 +352,10 @@ Suite *suite_shrink(void)
 	tcase_add_test(tc, test_min_random_bugs);
 	tcase_add_test(tc, test_min_narrows_size);
 	tcase_add_test(tc, test_min_no_repro);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cli");
+	scratch_add(tc);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_cli_min);
 	suite_add_tcase(s, tc);
 	return s;

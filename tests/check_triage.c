@@ -22,6 +22,7 @@
 #include "dmafuzz/report.h"
 
 #include "cli_run.h"
+#include "scratch.h"
 
 /* ------------------------------------------------------------ disassembly */
 
@@ -151,8 +152,6 @@ END_TEST
 
 /* ------------------------------------------------------------ end to end */
 
-#define T "build/triage-test"
-
 static char json[1 << 18];
 
 static void put(const char *path, const void *buf, size_t n)
@@ -216,34 +215,33 @@ static void bare(const char *plan, const char *path)
 START_TEST(test_triage_campaign)
 {
 	static char b[8192];
-	const char *c = T "/camp";
+	const char *c = "$T/camp";
 
-	sh("rm -rf " T);
 	ck_assert_int_eq(sh("mkdir -p %s/api/default/crashes %s/xfer/default/crashes "
 			    "%s/xfer/default/hangs %s/parse/default/crashes "
 			    "%s/findings/api", c, c, c, c, c), 0);
 	/* A real SIGSEGV three times: two AFL++ names and a findings copy. */
-	bare("corpus/regress/null-arg.plan", T "/camp/api/default/crashes/id:000000,sig:11");
-	bare("corpus/regress/null-arg.plan", T "/camp/api/default/crashes/id:000001,sig:11");
-	bare("corpus/regress/null-arg.plan", T "/camp/findings/api/crash-1-000000");
-	put(T "/camp/findings/api/crash-1-000000.txt", "report\n", 7);  /* companion */
+	bare("corpus/regress/null-arg.plan", "$T/camp/api/default/crashes/id:000000,sig:11");
+	bare("corpus/regress/null-arg.plan", "$T/camp/api/default/crashes/id:000001,sig:11");
+	bare("corpus/regress/null-arg.plan", "$T/camp/findings/api/crash-1-000000");
+	put(at("camp/findings/api/crash-1-000000.txt"), "report\n", 7);  /* companion */
 	/* A distinct class, a hang, a clean input, malformed files. */
-	bare("corpus/regress/shared-handle.plan", T "/camp/xfer/default/crashes/id:000000,sig:06");
-	bare("corpus/regress/idma-no-dummy.plan", T "/camp/xfer/default/hangs/id:000000");
-	bare("corpus/xfer/rank1-contig.plan", T "/camp/xfer/default/crashes/id:000001,sig:06");
+	bare("corpus/regress/shared-handle.plan", "$T/camp/xfer/default/crashes/id:000000,sig:06");
+	bare("corpus/regress/idma-no-dummy.plan", "$T/camp/xfer/default/hangs/id:000000");
+	bare("corpus/xfer/rank1-contig.plan", "$T/camp/xfer/default/crashes/id:000001,sig:06");
 	/* The name of the hang, other bytes: its copy takes a suffix. */
-	bare("corpus/xfer/rank1-contig.plan", T "/camp/xfer/default/crashes/id:000000");
-	put(T "/camp/xfer/default/crashes/id:000002,sig:06", "", 0);
-	put(T "/camp/xfer/default/crashes/README.txt", "afl\n", 4);
+	bare("corpus/xfer/rank1-contig.plan", "$T/camp/xfer/default/crashes/id:000000");
+	put(at("camp/xfer/default/crashes/id:000002,sig:06"), "", 0);
+	put(at("camp/xfer/default/crashes/README.txt"), "afl\n", 4);
 	ck_assert_int_eq(sh("cp tests/data/bad-rank.plan %s/parse/default/crashes/id:000000", c), 0);
-	ck_assert_int_eq(sh("cp -r %s " T "/orig", c), 0);
+	ck_assert_int_eq(sh("cp -r %s $T/orig", c), 0);
 	/* A FIFO among the inputs: not an input (opening it would block). */
 	ck_assert_int_eq(sh("mkfifo %s/xfer/default/crashes/pipe", c), 0);
 
 	ck_assert_int_eq(sh("timeout 120 %s triage --bug null-arg,shared-handle,"
-			    "idma-no-dummy %s > " T "/out.txt", cli_bin(), c), 0);
+			    "idma-no-dummy %s > $T/out.txt", cli_bin(), c), 0);
 	ck_assert_int_eq(sh("rm %s/xfer/default/crashes/pipe", c), 0);
-	load_json(T "/camp/triage/triage.json");
+	load_json(at("camp/triage/triage.json"));
 	/* Copies: the SIGSEGV bytes twice, rank1-contig once. */
 	ck_assert_ptr_nonnull(strstr(json, "\"inputs\": 9,\n  \"distinct\": 6,"));
 	ck_assert_int_eq(count(json, "\"id\": \"b0"), 3);
@@ -259,6 +257,16 @@ START_TEST(test_triage_campaign)
 	ck_assert_ptr_nonnull(strstr(b, "runtime/host.c:"));
 	ck_assert_ptr_nonnull(strstr(b, "\"inputs/api/crash-1-000000\""));
 	ck_assert_ptr_nonnull(strstr(b, "\"plan\": \"buckets/b01/repro.plan\""));
+	/* Replayed by its text plan, which names its family, and by the
+	 * fuzz target's own input with --family. */
+	ck_assert_ptr_nonnull(strstr(b, "\"replay\": [\n        { \"command\": "
+				     "\"dmafuzz run --bug shared-handle,"
+				     "idma-no-dummy,null-arg\", \"file\": "
+				     "\"buckets/b01/repro.plan\" },\n        "
+				     "{ \"command\": \"dmafuzz run --family api "
+				     "--bug shared-handle,idma-no-dummy,null-arg\", "
+				     "\"file\": \"buckets/b01/repro.bin\" }\n"
+				     "      ],"));
 
 	bucket("handle.reuse/handle@L2", b, sizeof(b));
 	ck_assert_ptr_nonnull(strstr(b, "\"count\": 1,"));
@@ -280,7 +288,7 @@ START_TEST(test_triage_campaign)
 	ck_assert_int_eq(sh("%s run --quiet --bug null-arg %s/triage/buckets/b01/repro.plan "
 			    ">/dev/null 2>&1", cli_bin(), c), 1);
 	ck_assert_int_eq(sh("grep -q '^ACCESS: *read' %s/triage/buckets/b01/disasm.txt", c), 0);
-	ck_assert_int_eq(sh("diff -r -x triage %s " T "/orig", c), 0);
+	ck_assert_int_eq(sh("diff -r -x triage %s $T/orig", c), 0);
 	ck_assert_int_eq(sh("cmp -s %s/api/default/crashes/id:000000,sig:11 "
 			    "%s/triage/inputs/api/id:000000,sig:11", c, c), 0);
 
@@ -289,8 +297,8 @@ START_TEST(test_triage_campaign)
 			    "%s > /dev/null", cli_bin(), c), 0);
 	ck_assert_int_eq(sh("test $(ls %s/triage/inputs/api | wc -l) -eq 3", c), 0);
 	ck_assert_int_eq(sh("%s triage --bug null-arg,shared-handle,idma-no-dummy "
-			    "-o " T "/again %s > /dev/null && "
-			    "cmp -s " T "/again/buckets/b01/repro.bin "
+			    "-o $T/again %s > /dev/null && "
+			    "cmp -s $T/again/buckets/b01/repro.bin "
 			    "%s/triage/buckets/b01/repro.bin", cli_bin(), c, c), 0);
 }
 END_TEST
@@ -304,20 +312,19 @@ END_TEST
 START_TEST(test_triage_copies)
 {
 	static char b[8192];
-	const char *c = T "/dup";
-	const char *afl = T "/dup/xfer/default/crashes/id:000000,sig:06";
-	const char *fnd = T "/dup/findings/xfer/crash-1-000000";
-	const char *longer = T "/dup/xfer/default/crashes/id:000001,sig:06";
+	const char *c = "$T/dup";
+	const char *afl = "$T/dup/xfer/default/crashes/id:000000,sig:06";
+	const char *fnd = "$T/dup/findings/xfer/crash-1-000000";
+	const char *longer = "$T/dup/xfer/default/crashes/id:000001,sig:06";
 
-	sh("rm -rf %s", c);
 	ck_assert_int_eq(sh("mkdir -p %s/xfer/default/crashes %s/findings/xfer",
 			    c, c), 0);
 	bare("corpus/regress/shared-handle.plan", afl);
 	ck_assert_int_eq(sh("cp %s %s && cp %s %s && printf x >> %s", afl, fnd,
 			    afl, longer, longer), 0);
-	ck_assert_int_eq(sh("%s triage --bug shared-handle %s > " T "/dup.txt",
+	ck_assert_int_eq(sh("%s triage --bug shared-handle %s > $T/dup.txt",
 			    cli_bin(), c), 0);
-	load_json(T "/dup/triage/triage.json");
+	load_json(at("dup/triage/triage.json"));
 	ck_assert_ptr_nonnull(strstr(json, "\"inputs\": 3,\n  \"distinct\": 2,"));
 	ck_assert_ptr_nonnull(strstr(json, "\"same_as\": {\n    "
 				       "\"inputs/xfer/id:000000,sig:06\": "
@@ -337,7 +344,7 @@ START_TEST(test_triage_copies)
 			    afl, c, fnd, c, longer, c), 0);
 	ck_assert_int_eq(sh("grep -q '^DISTINCT: *2$' %s/triage/buckets/b01/verdict.txt",
 			    c), 0);
-	ck_assert_int_eq(sh("grep -q ' 3 input(s), 2 distinct, ' " T "/dup.txt"), 0);
+	ck_assert_int_eq(sh("grep -q ' 3 input(s), 2 distinct, ' $T/dup.txt"), 0);
 }
 END_TEST
 
@@ -345,7 +352,7 @@ START_TEST(test_triage_exec)
 {
 	static char b[8192];
 	const char *broken = getenv("DFZ_BROKEN");
-	const char *c = T "/ext";
+	const char *c = "$T/ext";
 	static char beside[4096];
 
 	/* Default: the one built beside the CLI ($(BUILD)/tests/). */
@@ -358,14 +365,13 @@ START_TEST(test_triage_exec)
 	}
 	ck_assert_msg(access(broken, X_OK) == 0, "no broken target at %s (run "
 		      "through make check)", broken);
-	sh("rm -rf %s", c);
 	ck_assert_int_eq(sh("mkdir -p %s/crashes", c), 0);
-	put(T "/ext/crashes/w1", "Wxyzabc", 7);
-	put(T "/ext/crashes/w2", "W123", 4);
-	put(T "/ext/crashes/r1", "Rxyz", 4);
-	put(T "/ext/crashes/c1", "clean", 5);
+	put(at("ext/crashes/w1"), "Wxyzabc", 7);
+	put(at("ext/crashes/w2"), "W123", 4);
+	put(at("ext/crashes/r1"), "Rxyz", 4);
+	put(at("ext/crashes/c1"), "clean", 5);
 	ck_assert_int_eq(sh("%s triage --exec %s %s > /dev/null", cli_bin(), broken, c), 0);
-	load_json(T "/ext/triage/triage.json");
+	load_json(at("ext/triage/triage.json"));
 	ck_assert_ptr_nonnull(strstr(json, "\"inputs\": 4,"));
 	ck_assert_int_eq(count(json, "\"signature\": \"crash/signal:SIGSEGV\""), 2);
 	ck_assert_ptr_nonnull(strstr(json, "\"clean\": [\n    \"inputs/other/c1\""));
@@ -391,6 +397,16 @@ START_TEST(test_triage_exec)
 	ck_assert_ptr_nonnull(strstr(b, "tests/broken_target.c:"));
 	ck_assert_ptr_nonnull(strstr(b, "\"bytes_out\": 1,"));
 	ck_assert_int_eq(sh("grep -q '^ACCESS: *write' %s/triage/buckets/b02/disasm.txt", c), 0);
+	/* Replayed by the program (by its absolute path), its switches in
+	 * DMAFUZZ_BUGS; no plan, and the report takes that. */
+	ck_assert_ptr_nonnull(strstr(b, "\"replay\": [\n        { \"command\": "
+				     "\"DMAFUZZ_BUGS= /"));
+	ck_assert_ptr_nonnull(strstr(b, "/broken_target\", \"file\": "
+				     "\"buckets/b02/repro.bin\" }\n      ],"));
+	ck_assert_int_eq(sh("%s report -q %s", cli_bin(), c), 0);
+	ck_assert_int_eq(sh("grep -q '^- replay: `DMAFUZZ_BUGS= /.*/broken_target "
+			    "/.*/ext/triage/buckets/b02/repro.bin`$' %s/summary.md",
+			    c), 0);
 }
 END_TEST
 
@@ -418,6 +434,7 @@ Suite *suite_triage(void)
 	tcase_add_test(tc, test_triage_exec);
 	tcase_add_test(tc, test_triage_bad_input);
 	tcase_set_timeout(tc, 120);
+	scratch_add(tc);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -13,16 +13,17 @@
 #include <sys/wait.h>
 
 #include "cli_run.h"
+#include "scratch.h"
 
 static char err[4096];
 
 /* `$DFZ_CLI args` (stdout dropped, stderr kept): the exit code. */
 static int run(const char *env, const char *args)
 {
-	int rc = sh("%s %s %s >/dev/null 2>build/vg_cli_err.txt", env,
-		    cli_bin(), args);
+	const char *errf = at("err.txt");
+	int rc = sh("%s %s %s >/dev/null 2>%s", env, cli_bin(), args, errf);
 
-	read_text("build/vg_cli_err.txt", err, sizeof(err));
+	read_text(errf, err, sizeof(err));
 	return rc;
 }
 
@@ -66,6 +67,7 @@ Suite *suite_vg_cli(void)
 	TCase *tc = tcase_create("oracles");
 
 	tcase_set_timeout(tc, 60);
+	scratch_add(tc);
 	tcase_add_test(tc, test_oracles_select);
 	tcase_add_test(tc, test_oracles_bad);
 	suite_add_tcase(s, tc);
