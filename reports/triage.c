@@ -291,6 +291,8 @@ static void add_replay(struct dfz__bucket *b, const char *file,
 	va_list ap;
 	int len;
 
+	if (b->nreplay >= DFZ__REPLAYS)
+		return;
 	va_start(ap, fmt);
 	len = vsnprintf(r->command, sizeof(r->command), fmt, ap);
 	va_end(ap);
@@ -304,10 +306,11 @@ static void add_replay(struct dfz__bucket *b, const char *file,
 /*
  * The commands that replay @b, with its switches: a plan bucket's text
  * plan with `dmafuzz run` (when it reads back as the plan: the text names
- * its family), then repro.bin, the fuzz target's own input, with `run
- * --family`; an external program's bucket, the program on repro.bin with
- * the switches in DMAFUZZ_BUGS. None for a parse bucket: no dmafuzz
- * command does the parse target's round trip.
+ * its family), its self-describing stream repro.bin, then input.bin, the
+ * fuzz target's own input, with `run --family`; an external program's
+ * bucket, the program on repro.bin with the switches in DMAFUZZ_BUGS.
+ * None for a parse bucket: no dmafuzz command does the parse target's
+ * round trip.
  */
 static void replay_commands(const struct dfz__triage *t, struct dfz__bucket *b,
 			    const char *target, bool plan_replays)
@@ -330,7 +333,41 @@ static void replay_commands(const struct dfz__triage *t, struct dfz__bucket *b,
 		snprintf(bugs, sizeof(bugs), " --bug %s", t->rep.bugs);
 	if (plan_replays)
 		add_replay(b, "repro.plan", "dmafuzz run%s", bugs);
-	add_replay(b, "repro.bin", "dmafuzz run --family %s%s", target, bugs);
+	add_replay(b, "repro.bin", "dmafuzz run%s", bugs);
+	add_replay(b, "input.bin", "dmafuzz run --family %s%s", target, bugs);
+}
+
+/*
+ * The bucket's binary reproducers. A plan target's input is a stream
+ * without the family draw: it goes to input.bin as the target read it,
+ * and repro.bin holds the same plan as a full stream, family draw
+ * included, so that `dmafuzz run repro.bin` replays it with no flag. An
+ * external program's input (or a parse bucket's text) is repro.bin as it is.
+ */
+static int write_bins(struct dfz__triage *t, struct dfz__bucket *b,
+		      const struct dfz__input *like, const uint8_t *buf,
+		      size_t n)
+{
+	int family = t->cfg->exec ? -1 : dfz__family_of(like->target);
+	char path[8300];
+	struct dfz_plan p;
+	uint8_t *enc;
+	size_t m;
+	int rc;
+
+	if (family < 0)
+		return bucket_path(t, b, "repro.bin", path, sizeof(path)) < 0 ?
+			       -1 : dfz__write_atomic(path, buf, n);
+	if (bucket_path(t, b, "input.bin", path, sizeof(path)) < 0 ||
+	    dfz__write_atomic(path, buf, n) < 0)
+		return -1;
+	dfz_plan_decode_as((unsigned)family, buf, n, &p);
+	if (dfz_plan_encode(&p, &enc, &m) < 0)
+		return -1;
+	rc = bucket_path(t, b, "repro.bin", path, sizeof(path)) < 0 ? -1 :
+	     dfz__write_atomic(path, enc, m);
+	free(enc);
+	return rc;
 }
 
 /* The bucket's C reproducer (dfz_emit_c()), asserting the bucket's class
@@ -389,8 +426,7 @@ static int write_bucket(struct dfz__triage *t, struct dfz__bucket *b,
 	bool plan_replays = false;
 
 	if (bucket_path(t, b, "", path, sizeof(path)) < 0 || dfz_mkdir_p(path) < 0 ||
-	    bucket_path(t, b, "repro.bin", path, sizeof(path)) < 0 ||
-	    dfz__write_atomic(path, buf, n) < 0)
+	    write_bins(t, b, like, buf, n) < 0)
 		return -1;
 	b->has_plan = !t->cfg->exec && strcmp(like->target, "other");
 	if (b->has_plan && write_plan(t, b, like, buf, n, &plan_replays) < 0)

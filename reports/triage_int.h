@@ -137,7 +137,7 @@ struct dfz__replay_cmd {
 				       * "buckets/b01/repro.plan" */
 };
 
-#define DFZ__REPLAYS 2                /* replay commands per bucket */
+#define DFZ__REPLAYS 3                /* replay commands per bucket */
 
 struct dfz__bucket {
 	char id[8];                   /* "b01" */

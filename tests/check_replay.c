@@ -174,12 +174,12 @@ START_TEST(test_every_replay_replays)
 	free(text);
 	from_json(at("c/summary.json"), &json);
 
-	/* One a bucket in the log; the text plan and the fuzz target's
-	 * input of both in the others. */
+	/* One a bucket in the log; the text plan, the self-describing
+	 * stream and the fuzz target's input of both in the others. */
 	ck_assert_int_eq(log.n, 2);
-	ck_assert_int_eq(md.n, 4);
-	ck_assert_int_eq(html.n, 4);
-	ck_assert_int_eq(json.n, 4);
+	ck_assert_int_eq(md.n, 6);
+	ck_assert_int_eq(html.n, 6);
+	ck_assert_int_eq(json.n, 6);
 	for (int i = 0; i < md.n; i++) {
 		bool in_json = false;
 
@@ -187,9 +187,11 @@ START_TEST(test_every_replay_replays)
 			in_json |= !strcmp(md.line[i], json.line[k]);
 		ck_assert_msg(in_json, "%s: not in summary.json", md.line[i]);
 		/* Only with --family does run read a bare stream as the
-		 * target did. */
-		ck_assert(!strstr(md.line[i], "repro.bin") ||
+		 * target did; repro.bin names its family itself. */
+		ck_assert(!strstr(md.line[i], "input.bin") ||
 			  strstr(md.line[i], "run --family "));
+		ck_assert(!strstr(md.line[i], "repro.bin") ||
+			  !strstr(md.line[i], "--family"));
 	}
 	run_all(&log, "triage log", cls, 2);
 	run_all(&md, "summary.md", cls, 2);
@@ -219,8 +221,8 @@ START_TEST(test_replay_quoted_paths)
 	after_each(text, "\n  or `", "`", &md);
 	free(text);
 	from_json(at("out/summary.json"), &json);
-	ck_assert_int_eq(md.n, 2);
-	ck_assert_int_eq(json.n, 2);
+	ck_assert_int_eq(md.n, 3);
+	ck_assert_int_eq(json.n, 3);
 	ck_assert_ptr_nonnull(strstr(md.line[0], "/it'\\''s a campaign/triage/"
 				     "buckets/b01/repro.plan'"));
 	run_all(&md, "summary.md", cls, 1);

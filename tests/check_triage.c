@@ -257,15 +257,19 @@ START_TEST(test_triage_campaign)
 	ck_assert_ptr_nonnull(strstr(b, "runtime/host.c:"));
 	ck_assert_ptr_nonnull(strstr(b, "\"inputs/api/crash-1-000000\""));
 	ck_assert_ptr_nonnull(strstr(b, "\"plan\": \"buckets/b01/repro.plan\""));
-	/* Replayed by its text plan, which names its family, and by the
-	 * fuzz target's own input with --family. */
+	/* Replayed by its text plan and its full stream, which name their
+	 * family, and by the fuzz target's own input with --family. */
 	ck_assert_ptr_nonnull(strstr(b, "\"replay\": [\n        { \"command\": "
 				     "\"dmafuzz run --bug shared-handle,"
 				     "idma-no-dummy,null-arg\", \"file\": "
 				     "\"buckets/b01/repro.plan\" },\n        "
+				     "{ \"command\": \"dmafuzz run --bug "
+				     "shared-handle,idma-no-dummy,null-arg\", "
+				     "\"file\": \"buckets/b01/repro.bin\" },\n"
+				     "        "
 				     "{ \"command\": \"dmafuzz run --family api "
 				     "--bug shared-handle,idma-no-dummy,null-arg\", "
-				     "\"file\": \"buckets/b01/repro.bin\" }\n"
+				     "\"file\": \"buckets/b01/input.bin\" }\n"
 				     "      ],"));
 
 	bucket("handle.reuse/handle@L2", b, sizeof(b));
