@@ -48,7 +48,7 @@ VERSION   := 0.1.0
 HEADERS   := $(wildcard include/dmafuzz/*.h)
 DROPIN_HEADERS := $(wildcard include/dmafuzz/dropin/*.h include/dmafuzz/dropin/*/*.h)
 
-.PHONY: all check unit regress readme-check exports memcheck fuzz bench install uninstall \
+.PHONY: all check unit regress readme-check crash-check exports memcheck fuzz bench install uninstall \
         clean deps deps-memcheck fuzz-build fuzz-libfuzzer fuzz-seeds \
         fuzz-smoke deps-afl deps-libfuzzer deps-capstone fuzz-env
 all: $(LIB) $(CLI)
@@ -110,13 +110,23 @@ deps-capstone:
 deps-memcheck:
 	@sh tools/deps.sh check valgrind
 
-check: unit regress exports emit-check fuzz-env dropin-check readme-check
+check: unit regress exports emit-check fuzz-env dropin-check readme-check \
+       crash-check
 
 unit: $(TEST_BIN) $(CLI) $(BROKEN)
 	DFZ_CLI=$(CLI) DFZ_BROKEN=$(BROKEN) $(TEST_BIN)
 
 regress: $(CLI)
 	sh tools/regress.sh $(CLI)
+
+# A fault in the runtime during an xfer plan: a crash verdict, and the
+# directory run goes on (a memcpy that faults, preloaded into the CLI).
+$(BUILD)/tests/memcpy_fault.so: tests/memcpy_fault.c
+	@mkdir -p $(@D)
+	$(CC) -O1 -shared -fPIC -fno-builtin -o $@ $<
+
+crash-check: $(CLI) $(BUILD)/tests/memcpy_fault.so
+	sh tools/crash-check.sh $(CLI) $(BUILD)/tests/memcpy_fault.so
 
 # The README's worked example, run and compared; its quoted frames checked.
 readme-check: $(CLI)
