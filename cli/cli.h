@@ -64,6 +64,16 @@ extern const char *const cli_family_names[DFZ_FAMILY_COUNT];
  * after a one-line error. */
 int cli_parse_family(const char *cmd, const char *name);
 
+/*
+ * cli_write_file() - @n bytes of @buf to @path: a regular file (or a new
+ * one) through a temporary file beside it, renamed; a device, a FIFO or
+ * /dev/stdout in place (a rename would replace it). Errors are one line
+ * prefixed by @cmd. Return: EXIT_CLEAN, EXIT_BAD_INPUT (the path cannot
+ * be created) or EXIT_INTERNAL (a write, close or rename failed).
+ */
+int cli_write_file(const char *cmd, const char *path, const void *buf,
+		   size_t n);
+
 /* Parse an unsigned decimal number; false on junk or overflow. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 

@@ -220,46 +220,6 @@ static int write_stdout(const char *text, size_t n)
 	return EXIT_INTERNAL;
 }
 
-/*
- * @text to @path: a regular file (or a new one) atomically, through a
- * temporary file beside it, renamed; anything else (a device, a FIFO,
- * /dev/stdout) in place, as a rename would replace it. Return: an exit
- * code: a path that cannot be created is bad input, a write, close or
- * rename that fails (a full disk) is an I/O error, EXIT_INTERNAL.
- */
-static int write_file(const char *path, const char *text, size_t n)
-{
-	char tmp[4096];
-	struct stat st;
-	bool in_place = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-	FILE *f;
-	int err = 0;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
-		     (long)getpid()) >= (int)sizeof(tmp)) {
-		cli_error("emit-c", "cannot write '%s': name too long", path);
-		return EXIT_BAD_INPUT;
-	}
-	f = fopen(in_place ? path : tmp, "w");
-	if (!f) {
-		cli_error("emit-c", "cannot write '%s': %m", path);
-		return EXIT_BAD_INPUT;
-	}
-	errno = 0;
-	if (fwrite(text, 1, n, f) != n)
-		err = errno ? errno : EIO;
-	if (fclose(f) != 0 && !err)
-		err = errno ? errno : EIO;
-	if (!err && !in_place && rename(tmp, path) != 0)
-		err = errno;
-	if (!err)
-		return EXIT_CLEAN;
-	if (!in_place)
-		unlink(tmp);
-	cli_error("emit-c", "cannot write '%s': %s", path, strerror(err));
-	return EXIT_INTERNAL;
-}
-
 /* The program for @p, to -o's file or stdout. */
 static int write_out(const struct emit_opts *m, const struct dfz_plan *p)
 {
@@ -272,7 +232,8 @@ static int write_out(const struct emit_opts *m, const struct dfz_plan *p)
 		cli_error("emit-c", "cannot emit the program: %s", dfz_strerror(rc));
 		return EXIT_INTERNAL;
 	}
-	rc = m->out ? write_file(m->out, text, n) : write_stdout(text, n);
+	rc = m->out ? cli_write_file("emit-c", m->out, text, n) :
+		     write_stdout(text, n);
 	free(text);
 	return rc;
 }

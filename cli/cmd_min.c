@@ -269,39 +269,38 @@ static void report_json(const struct min_opts *m,
 	       r->stop == DFZ_MIN_RUNS_OUT ? "runs" : "time");
 }
 
-/* Write @path atomically: into a temporary file beside it, then rename. */
-static int write_atomic(const char *path, const struct min_opts *m,
+/* The minimized plan to @path: as text, or its choice bytes. */
+static int write_result(const char *path, const struct min_opts *m,
 			const struct dfz_min_result *r, bool text)
 {
-	char tmp[4096], sig[DFZ_SIG_TEXT], sw[256];
+	char sig[DFZ_SIG_TEXT], sw[256], *buf = NULL;
 	struct dfz_plan p;
+	size_t len = 0;
 	FILE *f;
-	int bad;
+	int rc;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "wb");
+	if (!text)
+		return cli_write_file("min", path, r->buf, r->n);
+	f = open_memstream(&buf, &len);
 	if (!f) {
-		cli_error("min", "cannot write '%s': %m", tmp);
-		return EXIT_BAD_INPUT;
+		cli_error("min", "out of memory");
+		return EXIT_INTERNAL;
 	}
-	if (text) {
-		dfz_plan_decode_as(m->cfg.family, r->buf, r->n, &p);
-		fprintf(f, "# minimized by 'dmafuzz min' with %s: "
-			"%zu -> %zu choice bytes, %s\n# expect: %s\n",
-			switch_list(m->cfg.bugs, sw, sizeof(sw)), r->n_in, r->n,
-			dfz_signature_format(&r->sig, sig, sizeof(sig)),
-			dfz_class_name(r->sig.cls));
-		dfz_plan_print(&p, f);
-	} else {
-		fwrite(r->buf, 1, r->n, f);
+	dfz_plan_decode_as(m->cfg.family, r->buf, r->n, &p);
+	fprintf(f, "# minimized by 'dmafuzz min' with %s: "
+		"%zu -> %zu choice bytes, %s\n# expect: %s\n",
+		switch_list(m->cfg.bugs, sw, sizeof(sw)), r->n_in, r->n,
+		dfz_signature_format(&r->sig, sig, sizeof(sig)),
+		dfz_class_name(r->sig.cls));
+	dfz_plan_print(&p, f);
+	if (fclose(f) != 0) {
+		free(buf);
+		cli_error("min", "out of memory");
+		return EXIT_INTERNAL;
 	}
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-		cli_error("min", "cannot write '%s': %m", path);
-		remove(tmp);
-		return EXIT_BAD_INPUT;
-	}
-	return 0;
+	rc = cli_write_file("min", path, buf, len);
+	free(buf);
+	return rc;
 }
 
 static double now_seconds(void)
@@ -336,10 +335,10 @@ static int minimize(struct min_opts *m, struct dfz_exec *ex,
 	else
 		report_text(m, in, &r, now_seconds() - t0);
 	rc = EXIT_CLEAN;
-	if (m->out && write_atomic(m->out, m, &r, true))
-		rc = EXIT_BAD_INPUT;
-	if (m->bin && write_atomic(m->bin, m, &r, false))
-		rc = EXIT_BAD_INPUT;
+	if (m->out)
+		rc = write_result(m->out, m, &r, true);
+	if (m->bin && rc == EXIT_CLEAN)
+		rc = write_result(m->bin, m, &r, false);
 	dfz_min_result_fini(&r);
 	return rc;
 }

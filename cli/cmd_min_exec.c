@@ -17,25 +17,6 @@
 
 #define EXIT_NO_REPRO 4
 
-static int write_schedule(const char *path, const uint8_t *buf, size_t n)
-{
-	char tmp[4200];
-	FILE *f;
-	int bad;
-
-	snprintf(tmp, sizeof(tmp), "%.4096s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "wb");
-	if (!f)
-		return -1;
-	fwrite(buf, 1, n, f);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-		remove(tmp);
-		return -1;
-	}
-	return 0;
-}
-
 static void report(const char *bin, const char *input, const char *out,
 		   const struct dfz_min_exec_result *r, double secs, bool json)
 {
@@ -83,11 +64,8 @@ int cli_min_exec(const char *bin, const char *input, const uint8_t *buf,
 			  dfz_strerror(rc));
 		return rc == DFZ_ENOMEM ? EXIT_INTERNAL : EXIT_BAD_INPUT;
 	}
-	rc = EXIT_CLEAN;
-	if (write_schedule(out, r.buf, r.n) < 0) {
-		cli_error("min", "cannot write '%s': %m", out);
-		rc = EXIT_BAD_INPUT;
-	} else {
+	rc = cli_write_file("min", out, r.buf, r.n);
+	if (rc == EXIT_CLEAN) {
 		report(bin, input, out, &r, (double)(t1.tv_sec - t0.tv_sec) +
 		       (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9, json);
 	}

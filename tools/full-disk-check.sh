@@ -12,7 +12,9 @@
 #     link, so that an emit-c that renames replaces nothing but it);
 #   - emit-c -o FILE on a disk with room: exit 0, FILE the same bytes as
 #     the stdout output, no temporary file left beside it;
-#   - emit-c -o into a missing directory: exit 2, one line.
+#   - emit-c -o into a missing directory: exit 2, one line;
+#   - min -o and min --bin to the link to /dev/full: exit 3, one line, the
+#     link still there.
 # Usage: full-disk-check.sh DMAFUZZ
 set -u
 cli=$1
@@ -76,6 +78,19 @@ fi
 
 expect 2 "^dmafuzz emit-c: cannot write '$out/none/repro.c': No such file or directory\$" \
 	"$cli" emit-c -o "$out/none/repro.c" "$plan"
+
+# min's outputs go the same way (the minimized plan, its choice bytes).
+stdout=/dev/null
+reg=corpus/regress/shared-handle.plan
+for o in -o --bin; do
+	expect 3 "^dmafuzz min: cannot write '$out/full.c': No space left on device\$" \
+		"$cli" min --bug shared-handle "$o" "$out/full.c" "$reg"
+	n=$((n + 1))
+	if [ ! -L "$out/full.c" ]; then
+		echo "full-disk: min $o $out/full.c (a link to /dev/full) replaced the link" >&2
+		fail=1
+	fi
+done
 
 [ $fail -eq 0 ] && echo "full-disk: $n/$n write failures said in one line with their exit code"
 exit $fail
