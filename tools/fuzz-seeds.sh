@@ -125,7 +125,10 @@ for t in xfer host api parse; do
 	: > "$out/$t.plans"
 	: > "$out/$t.seeds"
 done
-for f in corpus/*/*.plan; do
+# corpus/deeploy's plans run as written, beyond the fuzz caps, so their
+# streams decode to other plans: make regress checks them, not the seeds.
+for f in corpus/xfer/*.plan corpus/host/*.plan corpus/api/*.plan \
+    corpus/regress/*.plan; do
 	[ -e "$f" ] || continue
 	dir=$(basename "$(dirname "$f")")
 	name=$(basename "$f" .plan)
