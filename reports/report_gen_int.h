@@ -197,6 +197,11 @@ double dfz__run_num(const struct dfz__run *r, const char *key);
 char *dfz__run_path(const struct dfz__run *r, const char *path, char *buf,
 		    size_t len);
 
+/* dfz__seed_split() - a findings.txt line "SEED<TAB>PLAN<TAB>WHAT" into
+ * @buf (@len bytes: the seed), *@plan and *@what (NULL when absent). */
+void dfz__seed_split(const char *line, char *buf, size_t len,
+		     const char **plan, const char **what);
+
 struct dfz__campaign;
 
 /*

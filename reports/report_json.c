@@ -166,15 +166,10 @@ static void run_target(struct dfz__jw *w, const struct dfz__campaign *c,
 
 static void seed_finding(struct dfz__jw *w, const char *line)
 {
-	char buf[4096], *plan, *what;
+	const char *plan, *what;
+	char buf[4096];
 
-	snprintf(buf, sizeof(buf), "%s", line);
-	plan = strchr(buf, '\t');
-	what = plan ? strchr(plan + 1, '\t') : NULL;
-	if (plan)
-		*plan++ = 0;
-	if (what)
-		*what++ = 0;
+	dfz__seed_split(line, buf, sizeof(buf), &plan, &what);
 	dfz__jw_open(w, '{');
 	dfz__jw_kstr(w, "seed", buf);
 	dfz__jw_kstr(w, "plan", plan);

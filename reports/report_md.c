@@ -332,15 +332,10 @@ static void md_run_findings(const struct dfz__campaign *c, FILE *f)
 	fprintf(f, "Seeds the seed build found to be findings (`%s`):\n\n",
 		rec(c, "seed_findings", "?"));
 	for (size_t i = 0; i < c->run.nseeds; i++) {
-		char line[4096], *plan, *what;
+		const char *plan, *what;
+		char line[4096];
 
-		snprintf(line, sizeof(line), "%s", c->run.seeds[i]);
-		plan = strchr(line, '\t');
-		what = plan ? strchr(plan + 1, '\t') : NULL;
-		if (plan)
-			*plan++ = 0;
-		if (what)
-			*what++ = 0;
+		dfz__seed_split(c->run.seeds[i], line, sizeof(line), &plan, &what);
 		fputs("- ", f);
 		md_code(f, line);
 		if (plan) {

@@ -225,6 +225,22 @@ static int read_seeds(struct dfz__run *r)
 	return 0;
 }
 
+void dfz__seed_split(const char *line, char *buf, size_t len,
+		     const char **plan, const char **what)
+{
+	char *p, *w;
+
+	snprintf(buf, len, "%s", line);
+	p = strchr(buf, '\t');
+	w = p ? strchr(p + 1, '\t') : NULL;
+	if (p)
+		*p++ = 0;
+	if (w)
+		*w++ = 0;
+	*plan = p;
+	*what = w;
+}
+
 int dfz__run_read(struct dfz__campaign *c)
 {
 	char path[4096];
