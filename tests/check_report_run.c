@@ -10,7 +10,8 @@
  * crashes, a hang that reproduces, one that is only slow), a seed that the
  * seed build found to be a finding. Then a night of the nightly (its run,
  * afl-cmin's counts, its instances' schedules), and the sabotage: without
- * the record none of it is said. Runs `dmafuzz report` ($DFZ_CLI).
+ * the record none of it is said. And `dmafuzz report --progress`, which
+ * the scripts' progress lines print. Runs `dmafuzz report` ($DFZ_CLI).
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -220,6 +221,41 @@ START_TEST(test_night_record)
 }
 END_TEST
 
+/* --progress: a line per target, from the files and fuzzer_stats. xfer's
+ * fuzzer_stats has not run a second (inf): its execs come from the
+ * newest file name, "~"; a resumed instance's crashes.DATE count. */
+START_TEST(test_progress)
+{
+	char *p;
+
+	ck_assert_int_eq(sh("%s", fuzz_campaign), 0);
+	ck_assert_int_eq(sh("%s report --progress $T/c > $T/p1 2>&1", cli_bin()), 0);
+	p = slurp(at("p1"), NULL);
+	ck_assert_str_eq(p, "xfer: corpus 0     crashes 0   hangs 0   execs -\n"
+			 "host: corpus 0     crashes 0   hangs 0   execs 30001 "
+			 "(1500/s) at 20s\n");
+	free(p);
+	ck_assert_int_eq(sh("cd $T/c/xfer/default && mkdir queue hangs "
+			    "crashes.2026-11-25-10:00:00 && "
+			    ": > 'queue/id:000000,time:0,execs:0,orig:a' && "
+			    ": > 'queue/id:000001,src:000000,time:2500,execs:700,op:havoc' && "
+			    ": > 'crashes.2026-11-25-10:00:00/id:000000,sig:06,src:000001,"
+			    "time:3000,execs:900,op:havoc' && "
+			    ": > 'hangs/id:000000,src:000001,time:1200,execs:400,op:havoc'"), 0);
+	ck_assert_int_eq(sh("%s report --progress $T/c/xfer > $T/p2 2>&1", cli_bin()), 0);
+	p = slurp(at("p2"), NULL);
+	ck_assert_str_eq(p, "xfer: corpus 2     crashes 1   hangs 1   execs ~900 "
+			 "(~300/s) at ~3s\n");
+	free(p);
+	/* No such campaign: exit 2, one line on stderr, nothing else. */
+	ck_assert_int_eq(sh("%s report --progress $T/none > $T/p3 2> $T/e3",
+			    cli_bin()), 2);
+	p = slurp(at("p3"), NULL);
+	ck_assert_str_eq(p, "");
+	free(p);
+}
+END_TEST
+
 /* Sabotage: the same campaign without its record says none of it. */
 START_TEST(test_no_record)
 {
@@ -252,6 +288,7 @@ Suite *suite_report_run(void)
 	tcase_add_test(tc, test_fuzz_record_json);
 	tcase_add_test(tc, test_night_record);
 	tcase_add_test(tc, test_no_record);
+	tcase_add_test(tc, test_progress);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -39,32 +39,6 @@ campaign_opt() {
 	esac
 }
 
-# The value of KEY ($1) in an afl-fuzz fuzzer_stats file ($2), or $3.
-stat_of() {
-	v=$(sed -n "s/^$1 *: *//p" "$2" 2>/dev/null | head -n 1)
-	printf '%s' "${v:-$3}"
-}
-
-# The execs/s of the afl-fuzz instance whose fuzzer_stats file is $1:
-# execs_done over run_time, both whole numbers and run_time over 0; else
-# $2. Not afl-fuzz's own execs_per_sec: it is "inf" when the instance's
-# clock has not moved (a stats file written in its first millisecond, or
-# by two afl-fuzz on one directory), which awk turns into 2147483647.
-rate_of() {
-	ra_e=$(stat_of execs_done "$1" '')
-	ra_t=$(stat_of run_time "$1" '')
-	if printf '%s:%s' "$ra_e" "$ra_t" | grep -Eq '^[0-9]+:0*[1-9][0-9]*$'; then
-		awk -v e="$ra_e" -v t="$ra_t" 'BEGIN { printf "%.0f", int(e / t) }'
-	else
-		printf '%s' "$2"
-	fi
-}
-
-# Files named id:* in directory $1.
-count_ids() {
-	find "$1" -maxdepth 1 -name 'id:*' 2>/dev/null | wc -l
-}
-
 # The content key of file $1 (the findings index maps it to a kept file).
 content_key() {
 	sha256sum < "$1" | cut -d ' ' -f 1

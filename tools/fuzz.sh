@@ -64,30 +64,14 @@ failed=0          # targets whose campaign could not run
 afl_pid=
 
 # The progress line of target $1 (afl-fuzz output $2) at second $3: the
-# corpus and the findings live from the output directories; execs and
-# execs/s from fuzzer_stats, which afl-fuzz 4.04c rewrites only once a
-# minute without its UI (and at the end); until then from the newest
-# queue or crash file, whose name holds the execs done when it was saved
-# ("~": as of that file).
+# corpus, the findings, execs and execs/s as `dmafuzz report --progress`
+# says them (from the output directories and fuzzer_stats, which
+# afl-fuzz 4.04c rewrites only once a minute without its UI; until then
+# "~": as of the newest queue or crash file name).
 progress() {
-	pg_t=$1 pg_dir=$2/default pg_s=$3
-	st=$pg_dir/fuzzer_stats
-	rate=$(rate_of "$st" '')
-	execs="execs -"
-	if [ -n "$rate" ]; then
-		execs="execs $(stat_of execs_done "$st" 0) (${rate}/s) at $(stat_of run_time "$st" 0)s"
-	else
-		# shellcheck disable=SC2012,SC2046 # AFL++ names: no spaces
-		set -- $(ls "$pg_dir/queue" "$pg_dir/crashes" 2>/dev/null |
-			sed -n 's/.*,time:\([0-9]*\),execs:\([0-9]*\).*/\1 \2/p' |
-			sort -n | tail -n 1)
-		[ "${1:-0}" -ge 1000 ] 2>/dev/null &&
-			execs="execs ~$2 (~$(($2 * 1000 / $1))/s) at $(($1 / 1000))s"
-	fi
-	printf 'fuzz %-5s %4ss/%ss  corpus %-5s crashes %-3s hangs %-3s %s' \
-		"$pg_t" "$pg_s" "$duration" "$(count_ids "$pg_dir/queue")" \
-		"$(count_ids "$pg_dir/crashes")" "$(count_ids "$pg_dir/hangs")" \
-		"$execs"
+	pg_l=$("$cli" report --progress "$2" 2>/dev/null | sed -n "s/^$1: //p")
+	printf 'fuzz %-5s %4ss/%ss  %s' "$1" "$3" "$duration" \
+		"${pg_l:-corpus 0     crashes 0   hangs 0   execs -}"
 }
 
 # One campaign: afl-fuzz on target $1 in the background, polled for

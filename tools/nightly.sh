@@ -178,37 +178,14 @@ running() {
 	echo "$n"
 }
 
-# The sum of the whole-number KEY ($2) over the fuzzer_stats of target
-# $1's instances (a value that is not a whole number is left out).
-stat_sum() {
-	for s in "$afl/$1"/*/fuzzer_stats; do
-		[ -f "$s" ] && stat_of "$2" "$s" '' && echo
-	done | awk '/^[0-9]+$/ { s += $1 } END { printf "%.0f", s }'
-}
-
-# The execs/s of target $1: the sum of its instances' (rate_of), or n/a
-# when no instance has one yet.
-rate_sum() {
-	for s in "$afl/$1"/*/fuzzer_stats; do
-		[ -f "$s" ] && rate_of "$s" '' && echo
-	done | awk '/^[0-9]+$/ { s += $1; n++ } END { if (n) printf "%.0f", s; else printf "n/a" }'
-}
-
 # The progress line of target $1 at second $2: the corpus (the main
-# instance's) and the findings live from the output directories, execs
-# and execs/s (over every instance) from fuzzer_stats, which afl-fuzz
-# rewrites about once a minute without its UI.
+# instance's), the findings, execs and execs/s (over every instance) as
+# `dmafuzz report --progress` says them; afl-fuzz rewrites fuzzer_stats
+# about once a minute without its UI.
 progress() {
-	cr=0 hg=0
-	for d in "$afl/$1"/*/; do
-		for k in "$d"crashes*; do cr=$((cr + $(count_ids "$k"))); done
-		for k in "$d"hangs*; do hg=$((hg + $(count_ids "$k"))); done
-	done
-	rs=$(rate_sum "$1")
-	[ "$rs" = n/a ] || rs="$rs/s"
-	printf 'nightly %-5s %6ss/%ss  corpus %-6s crashes %-4s hangs %-4s execs %s (%s)' \
-		"$1" "$2" "$duration" "$(count_ids "$afl/$1/main/queue")" "$cr" "$hg" \
-		"$(stat_sum "$1" execs_done)" "$rs"
+	pg_l=$("$cli" report --progress "$afl/$1" 2>/dev/null | sed -n "s/^$1: //p")
+	printf 'nightly %-5s %6ss/%ss  %s' "$1" "$2" "$duration" \
+		"${pg_l:-corpus 0     crashes 0   hangs 0   execs -}"
 }
 
 # ------------------------------------------------------------ corpus
