@@ -22,6 +22,7 @@
 
 static const char report_usage[] =
 	"usage: dmafuzz report [-o OUT] [--triage FILE] [--generated TEXT] DIR\n"
+	"       dmafuzz report --progress DIR\n"
 	"\n"
 	"Write the report of the fuzz campaign in DIR: summary.md, summary.json,\n"
 	"findings.sarif (SARIF 2.1.0, one result per triage bucket) and\n"
@@ -29,13 +30,21 @@ static const char report_usage[] =
 	"section per bucket). Reads every AFL++ instance under DIR (fuzzer_stats,\n"
 	"plot_data, the crash, hang and queue file names) and the triage output\n"
 	"of 'dmafuzz triage DIR' (DIR/triage/triage.json); without one the\n"
-	"report says so. All four files are written to temporary files first\n"
-	"and renamed into place together. The same inputs give the same bytes.\n"
+	"report says so. A campaign run by make fuzz or make nightly has a record,\n"
+	"DIR/campaign.txt: the report then starts with the run (its switches,\n"
+	"result, the per-target table, the findings of each target by class from\n"
+	"its class list, the seeds that are findings). An execs/s is execs over\n"
+	"seconds, n/a under a second. All four files are written to temporary\n"
+	"files first and renamed into place together. The same inputs give the\n"
+	"same bytes.\n"
 	"On a terminal, a progress line on standard error.\n"
 	"\n"
 	"  -o, --output OUT    write into OUT (default: DIR)\n"
 	"  -t, --triage FILE   the triage.json to read (default DIR/triage/triage.json)\n"
 	"  -g, --generated T   a stamp to print as 'generated' (default: none)\n"
+	"  -p, --progress      write nothing: print where the campaign stands,\n"
+	"                      a line per target (corpus, crashes, hangs, execs\n"
+	"                      and execs/s), for the progress of a running one\n"
 	"  -q, --quiet         no summary line on stderr (progress on a terminal\n"
 	"                      still shows, and is blanked at the end)\n"
 	"  -h, --help          this help\n"
@@ -66,17 +75,18 @@ int cli_report(int argc, char **argv)
 		{ "triage", required_argument, NULL, 't' },
 		{ "generated", required_argument, NULL, 'g' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "progress", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dfz_report_config cfg = { .version = DFZ_VERSION };
 	enum dfz_report_stage stage;
-	bool quiet = false;
+	bool quiet = false, progress = false;
 	char err[1024];
 	int o, rc;
 
 	optind = 1;
-	while ((o = cli_getopt("report", argc, argv, "o:t:g:qh", opts)) != -1) {
+	while ((o = cli_getopt("report", argc, argv, "o:t:g:qph", opts)) != -1) {
 		switch (o) {
 		case 'o':
 			cfg.out = optarg;
@@ -90,6 +100,9 @@ int cli_report(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case 'p':
+			progress = true;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return EXIT_CLEAN;
@@ -102,6 +115,13 @@ int cli_report(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	cfg.dir = argv[optind];
+	if (progress) {
+		rc = dfz_report_progress(cfg.dir, stdout, err, sizeof(err));
+		if (rc == 0)
+			return EXIT_CLEAN;
+		cli_error("report", "%s", err);
+		return exit_of(DFZ_REPORT_CAMPAIGN, rc);
+	}
 	rc = dfz_report_write(&cfg, &stage, err, sizeof(err));
 	if (rc < 0) {
 		cli_error("report", "%s", err);

@@ -8,8 +8,9 @@
 #   nightly-lock-check  with a stand-in afl-fuzz: a nightly refuses (exit
 #                       75) an output directory that a killed nightly's
 #                       afl-fuzz, or any process, still holds; its summary
-#                       prints n/a, never 2147483647, for a rate afl-fuzz
-#                       has not measured (tools/nightly-lock-check.sh)
+#                       (dmafuzz report, from the night's record) prints
+#                       n/a, never 2147483647, for a rate afl-fuzz has not
+#                       measured (tools/nightly-lock-check.sh)
 .PHONY: fuzz-seeds-check nightly-lock-check
 check: fuzz-seeds-check nightly-lock-check
 

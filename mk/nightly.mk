@@ -2,8 +2,9 @@
 # make nightly: a long AFL++ campaign, every target at once, JOBS parallel
 # afl-fuzz instances per target (main + secondaries, one cmplog, diverse
 # power schedules), resumable within a night, then afl-cmin into a corpus
-# kept for the next night, a replay of every finding and a report
-# (out/nightly/summary.md, summary.json). See tools/nightly.sh.
+# kept for the next night, a replay of every finding, triage and
+# `dmafuzz report` (out/nightly/reports/NIGHT/, its summary.md and
+# summary.json copied to out/nightly/). See tools/nightly.sh.
 #   HOURS= MINUTES= SECONDS=  the time (added up, fractions allowed; 8 h
 #                             when none is given)
 #   JOBS=                     instances per target (default: cores / targets)

@@ -308,6 +308,12 @@ int dfz_report_write(const struct dfz_report_config *cfg,
 	*stage = DFZ_REPORT_CAMPAIGN;
 	dfz__progress_init(&c.progress);
 	rc = dfz__campaign_read(&c, err, errlen);
+	if (rc == 0) {
+		rc = dfz__run_read(&c);
+		if (rc < 0)
+			snprintf(err, errlen, "reading %s/%s: %s", cfg->dir,
+				 DFZ__RUN_FILE, dfz_strerror(rc));
+	}
 	if (rc < 0)
 		goto out_fini;
 	*stage = DFZ_REPORT_TRIAGE;

@@ -9,6 +9,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -179,6 +180,20 @@ static double stat_num(const char *s)
 	return v;
 }
 
+/* The power schedule (-p) and cmplog (-c) of @in from its command line. */
+static void command_line(struct dfz__inst *in, const char *cmd)
+{
+	const char *p = strstr(cmd, " -p ");
+
+	in->schedule[0] = 0;
+	if (p) {
+		p += 4;
+		snprintf(in->schedule, sizeof(in->schedule), "%.*s",
+			 (int)strspn(p, "abcdefghijklmnopqrstuvwxyz"), p);
+	}
+	in->cmplog = strstr(cmd, " -c ") != NULL;
+}
+
 /* One "key : value" line of fuzzer_stats into @in. */
 static void stat_line(struct dfz__inst *in, const char *key, const char *val)
 {
@@ -201,6 +216,10 @@ static void stat_line(struct dfz__inst *in, const char *key, const char *val)
 
 	if (!strcmp(key, "afl_version")) {
 		snprintf(in->afl_version, sizeof(in->afl_version), "%s", val);
+		return;
+	}
+	if (!strcmp(key, "command_line")) {
+		command_line(in, val);
 		return;
 	}
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
@@ -244,6 +263,13 @@ static int read_stats(struct dfz__inst *in, const char *dir)
 	}
 	if (in->run_time < 0 && start >= 0 && last >= start)
 		in->run_time = last - start;
+	/* Not afl-fuzz's own execs_per_sec: "inf" when the instance's clock
+	 * has not moved (stats written in its first millisecond, or by two
+	 * afl-fuzz on one directory). Whole execs over whole seconds. */
+	in->execs_per_sec = -1;
+	if (in->execs_done >= 0 && in->run_time >= 1 &&
+	    isfinite(in->execs_done) && isfinite(in->run_time))
+		in->execs_per_sec = floor(in->execs_done / in->run_time);
 	free(text);
 	return 0;
 }
@@ -336,7 +362,7 @@ static bool parse_row(char *line, const struct columns *c, double v[5])
 		if (i >= 64)
 			return false;
 		cell[i] = strtod(p, &end);
-		if (end == p)
+		if (end == p || !isfinite(cell[i]))  /* "inf", "nan" */
 			return false;
 		end += strspn(end, "% \t\r");
 		if (*end)
@@ -583,6 +609,7 @@ void dfz__totals_of(const struct dfz__campaign *c, int target,
 		    struct dfz__totals *t)
 {
 	memset(t, 0, sizeof(*t));
+	t->execs_per_sec = -1;
 	for (size_t i = 0; i < c->ninst; i++) {
 		const struct dfz__inst *in = &c->inst[i];
 
@@ -592,7 +619,9 @@ void dfz__totals_of(const struct dfz__campaign *c, int target,
 		if (in->run_time > t->run_time)
 			t->run_time = in->run_time;
 		t->execs_done += in->execs_done > 0 ? in->execs_done : 0;
-		t->execs_per_sec += in->execs_per_sec > 0 ? in->execs_per_sec : 0;
+		if (in->execs_per_sec >= 0)   /* a sum of the known rates */
+			t->execs_per_sec = fmax(t->execs_per_sec, 0) +
+					   in->execs_per_sec;
 		if (in->corpus_count > t->corpus_count)
 			t->corpus_count = in->corpus_count;
 		if (in->edges_found > t->edges_found)
@@ -653,4 +682,5 @@ void dfz__campaign_fini(struct dfz__campaign *c)
 	free(c->tr.base_abs);
 	free(c->out_abs);
 	memset(&c->tr, 0, sizeof(c->tr));
+	dfz__run_fini(&c->run);
 }

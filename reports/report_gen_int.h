@@ -49,9 +49,13 @@ struct dfz__inst {
 	char *name;                       /* its dir, relative to the campaign */
 	unsigned target;                  /* index in dfz__target_names() */
 	char afl_version[32];
+	char schedule[16];                /* its -p (command_line), or "" */
+	bool cmplog;                      /* run with -c (command_line) */
 	double run_time;
 	double execs_done;
-	double execs_per_sec;
+	double execs_per_sec;             /* execs_done / run_time, whole;
+					   * -1 under a second (never
+					   * afl-fuzz's own: "inf" then) */
 	double corpus_count;
 	double saved_crashes;
 	double saved_hangs;
@@ -131,6 +135,84 @@ struct dfz__triage {
 	const struct dfz_json *clean;     /* array of strings */
 };
 
+/* ------------------------------------------------------------ run record */
+
+/* What a replayed finding of a campaign script turned out to be. */
+enum dfz__kind {
+	DFZ__KIND_CRASH,                  /* every class of a crash file */
+	DFZ__KIND_HANG,                   /* a hang that reproduces */
+	DFZ__KIND_SLOW,                   /* a hang that ends: not counted */
+	DFZ__KINDS,
+};
+
+/* One line "CLASS<TAB>FILE" of a target's class list. */
+struct dfz__finding {
+	char *file;                       /* as listed (owned) */
+	char *cls;                        /* owned */
+	unsigned kind;                    /* enum dfz__kind */
+	bool seed;                        /* named seed-*: an input, not
+					   * found by afl-fuzz */
+	double bytes;                     /* -1: the file is gone */
+	bool has_plan;                    /* FILE.plan exists */
+};
+
+struct dfz__run_target {
+	char name[16];
+	int target;                       /* index in dfz__target_names() */
+	struct dfz__finding *f;           /* sorted by class, then size */
+	size_t nf;
+	unsigned count[DFZ__KINDS];
+};
+
+/*
+ * struct dfz__run - the record a campaign script (tools/fuzz.sh,
+ * tools/nightly.sh) leaves in the campaign dir, campaign.txt: "key :
+ * value" lines (what it ran, with which switches, what could not run),
+ * and the files it names: each target's class list (WORK/<target>.classes,
+ * from the replay of every finding) and the seed build's findings.txt.
+ */
+struct dfz__run {
+	char *text;                       /* the record; keys and values
+					   * point into it */
+	const char *key[64];
+	const char *val[64];
+	size_t n;
+	struct dfz__run_target t[16];
+	size_t nt;
+	char **seeds;                     /* findings.txt lines, owned */
+	size_t nseeds;
+	unsigned found;                   /* findings that count (not slow) */
+};
+
+#define DFZ__RUN_FILE "campaign.txt"
+
+/* dfz__run_get() - the value of @key in @r, or NULL. */
+const char *dfz__run_get(const struct dfz__run *r, const char *key);
+
+/* dfz__run_num() - the value of @key as a number, or -1. */
+double dfz__run_num(const struct dfz__run *r, const char *key);
+
+/* dfz__run_path() - @path (as the record names it: relative to the
+ * record's cwd) for open(). Return: @buf. */
+char *dfz__run_path(const struct dfz__run *r, const char *path, char *buf,
+		    size_t len);
+
+/* dfz__seed_split() - a findings.txt line "SEED<TAB>PLAN<TAB>WHAT" into
+ * @buf (@len bytes: the seed), *@plan and *@what (NULL when absent). */
+void dfz__seed_split(const char *line, char *buf, size_t len,
+		     const char **plan, const char **what);
+
+struct dfz__campaign;
+
+/*
+ * dfz__run_read() - @c->dir/campaign.txt into @c->run (none: @c->has_run
+ * stays false), with the class lists and seed findings it names.
+ * Return: 0 or DFZ_ENOMEM.
+ */
+int dfz__run_read(struct dfz__campaign *c);
+
+void dfz__run_fini(struct dfz__run *r);
+
 struct dfz__campaign {
 	const char *dir;                  /* as given */
 	const char *version;
@@ -140,6 +222,8 @@ struct dfz__campaign {
 	bool has_triage;
 	char triage_note[512];            /* why there is none */
 	struct dfz__triage tr;
+	bool has_run;                     /* a campaign script's record */
+	struct dfz__run run;
 	char *out_abs;                    /* the output dir, absolute */
 	struct dfz__progress progress;    /* on a terminal */
 };
@@ -149,7 +233,8 @@ struct dfz__totals {
 	size_t ninst;
 	double run_time;                  /* the longest */
 	double execs_done;
-	double execs_per_sec;
+	double execs_per_sec;             /* the sum of those known; -1:
+					   * none is */
 	double corpus_count;              /* the largest (synced instances
 					   * share their entries) */
 	double edges_found;               /* the most of one instance */

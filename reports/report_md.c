@@ -4,6 +4,7 @@
  * target) and the triage buckets, each with its verdict, reproducer and
  * minimized plan. Plain GitHub-flavoured Markdown; table cells escaped.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_gen_int.h"
@@ -64,6 +65,291 @@ static void md_block(FILE *f, const char *lang, const char *text)
 	fputs("\n\n", f);
 }
 
+static const char *rec(const struct dfz__campaign *c, const char *key,
+		       const char *dflt)
+{
+	const char *v = dfz__run_get(&c->run, key);
+
+	return v && *v ? v : dflt;
+}
+
+static bool is_nightly(const struct dfz__campaign *c)
+{
+	return !strcmp(rec(c, "kind", "fuzz"), "nightly");
+}
+
+/* The afl-fuzz version of the first instance that says it. */
+static const char *afl_version(const struct dfz__campaign *c)
+{
+	for (size_t i = 0; i < c->ninst; i++)
+		if (c->inst[i].afl_version[0])
+			return c->inst[i].afl_version;
+	return "?";
+}
+
+/* The instance "main" (of a parallel afl-fuzz) or "default" of @target. */
+static const struct dfz__inst *first_inst(const struct dfz__campaign *c,
+					  int target)
+{
+	const struct dfz__inst *any = NULL;
+
+	for (size_t i = 0; i < c->ninst; i++) {
+		const struct dfz__inst *in = &c->inst[i];
+		const char *base = strrchr(in->name, '/');
+
+		if ((int)in->target != target)
+			continue;
+		base = base ? base + 1 : in->name;
+		if (!strcmp(base, "main") || !strcmp(base, "default"))
+			return in;
+		any = any ? any : in;
+	}
+	return any;
+}
+
+static const char *fmt_rate(double v, char *buf, size_t len)
+{
+	return v < 0 ? "n/a" : dfz__fmt_num(v, buf, len);
+}
+
+static const char *fmt_cvg(const struct dfz__inst *in, char *buf, size_t len)
+{
+	if (!in || in->bitmap_cvg < 0)
+		return "-";
+	snprintf(buf, len, "%.2f%%", in->bitmap_cvg);
+	return buf;
+}
+
+/* "- result" and the lines of what could not run. */
+static void md_result(const struct dfz__campaign *c, FILE *f)
+{
+	double failed = dfz__run_num(&c->run, "failed");
+
+	if (c->run.found)
+		fprintf(f, "- result: **%u finding(s)**%s\n", c->run.found,
+			rec(c, "bugs", NULL) ? "" : " with every switch off: "
+			"a bug in the shipped runtime");
+	else
+		fputs("- result: no crash, no hang\n", f);
+	if (failed > 0)
+		fprintf(f, "- %.0f %s failed to run: see `%s/*.log`\n", failed,
+			is_nightly(c) ? "instance(s)" : "campaign(s)",
+			rec(c, "work", "."));
+	for (size_t i = 0; i < c->run.n; i++)
+		if (!strcmp(c->run.key[i], "failure")) {
+			fputs("  - ", f);
+			md_cell(f, c->run.val[i]);
+			fputc('\n', f);
+		}
+}
+
+static void md_fuzz_table(const struct dfz__campaign *c, FILE *f)
+{
+	fputs("| target | seconds | execs | execs/s | corpus | coverage | "
+	      "crashes | hangs | slow |\n|---|---|---|---|---|---|---|---|---|\n",
+	      f);
+	for (size_t i = 0; i < c->run.nt; i++) {
+		const struct dfz__run_target *rt = &c->run.t[i];
+		const struct dfz__inst *in = first_inst(c, rt->target);
+		char a[32], b[32], d[32], e[32], g[32];
+		struct dfz__totals t = { .execs_per_sec = -1 };
+
+		if (in)
+			dfz__totals_one(in, &t);
+		fprintf(f, "| %s | %s | %s | %s | %s | %s | %u | %u | %u |\n",
+			rt->name, in ? dfz__fmt_num(t.run_time, a, sizeof(a)) : "-",
+			in ? dfz__fmt_num(t.execs_done, b, sizeof(b)) : "-",
+			fmt_rate(t.execs_per_sec, d, sizeof(d)),
+			in ? dfz__fmt_num(t.corpus_count, e, sizeof(e)) : "-",
+			fmt_cvg(in, g, sizeof(g)), rt->count[DFZ__KIND_CRASH],
+			rt->count[DFZ__KIND_HANG], rt->count[DFZ__KIND_SLOW]);
+	}
+	fputc('\n', f);
+}
+
+/* "IN → OUT" of afl-cmin on target @name ("cmin.<target> : IN OUT"). */
+static void md_kept(const struct dfz__campaign *c, const char *name, FILE *f)
+{
+	char key[32], in[32] = "-", out[32] = "-";
+	const char *v;
+
+	snprintf(key, sizeof(key), "cmin.%s", name);
+	v = rec(c, key, NULL);
+	if (v && sscanf(v, "%31s %31s", in, out) < 2)
+		snprintf(out, sizeof(out), "-");
+	fprintf(f, "%s → %s", in, out);
+}
+
+static void md_night_table(const struct dfz__campaign *c, FILE *f)
+{
+	fputs("| target | instances | execs | execs/s | corpus | coverage | "
+	      "kept corpus | crashes | hangs | slow |\n"
+	      "|---|---|---|---|---|---|---|---|---|---|\n", f);
+	for (size_t i = 0; i < c->run.nt; i++) {
+		const struct dfz__run_target *rt = &c->run.t[i];
+		const struct dfz__inst *in = first_inst(c, rt->target);
+		char b[32], d[32], e[32], g[32];
+		struct dfz__totals t;
+
+		dfz__totals_of(c, rt->target, &t);
+		fprintf(f, "| %s | %zu | %s | %s | %s | %s | ", rt->name, t.ninst,
+			dfz__fmt_num(t.execs_done, b, sizeof(b)),
+			fmt_rate(t.execs_per_sec, d, sizeof(d)),
+			in ? dfz__fmt_num(in->corpus_count, e, sizeof(e)) : "-",
+			fmt_cvg(in, g, sizeof(g)));
+		md_kept(c, rt->name, f);
+		fprintf(f, " | %u | %u | %u |\n", rt->count[DFZ__KIND_CRASH],
+			rt->count[DFZ__KIND_HANG], rt->count[DFZ__KIND_SLOW]);
+	}
+	fprintf(f, "\n\"corpus\" and \"coverage\" are the main instance's; "
+		"\"kept corpus\" is the\ninputs and queues given to afl-cmin → "
+		"the minimized corpus kept in `%s/`.\n\n", rec(c, "corpus", "-"));
+	fputs("| target | instance | schedule | cmplog | seconds | execs | "
+	      "execs/s | corpus | coverage |\n|---|---|---|---|---|---|---|---|---|\n",
+	      f);
+	for (size_t i = 0; i < c->ninst; i++) {
+		const struct dfz__inst *in = &c->inst[i];
+		const char *base = strrchr(in->name, '/');
+		char a[32], b[32], d[32], e[32], g[32];
+
+		fprintf(f, "| %s | ", dfz__target_names()[in->target]);
+		md_cell(f, base ? base + 1 : in->name);
+		fprintf(f, " | %s | %s | %s | %s | %s | %s | %s |\n",
+			in->schedule[0] ? in->schedule : "?",
+			in->cmplog ? "yes" : "no",
+			dfz__fmt_num(in->run_time, a, sizeof(a)),
+			dfz__fmt_num(in->execs_done, b, sizeof(b)),
+			fmt_rate(in->execs_per_sec, d, sizeof(d)),
+			dfz__fmt_num(in->corpus_count, e, sizeof(e)),
+			fmt_cvg(in, g, sizeof(g)));
+	}
+	fputc('\n', f);
+}
+
+/* The section of the script's run: what ran, its result, its table. */
+static void md_run(const struct dfz__campaign *c, FILE *f)
+{
+	const char *night = rec(c, "night", NULL);
+	double run = dfz__run_num(&c->run, "run");
+
+	fputs("## Run\n\n", f);
+	if (is_nightly(c)) {
+		fprintf(f, "- nightly (tools/nightly.sh): night %s, run %.0f "
+			"(%s), started %s: %s s of fuzzing, %s instance(s) per "
+			"target\n", night ? night : "?", run > 0 ? run : 1,
+			run > 1 ? "resumed" : "fresh", rec(c, "started", "?"),
+			rec(c, "seconds", "?"), rec(c, "jobs", "?"));
+	} else {
+		fprintf(f, "- fuzz (tools/fuzz.sh): started %s; %s s per target\n",
+			rec(c, "started", "?"), rec(c, "seconds", "?"));
+	}
+	fprintf(f, "- afl-fuzz %s, seed %s\n", afl_version(c),
+		rec(c, "seed", "?"));
+	fprintf(f, "- bug switches (DMAFUZZ_BUGS): %s\n", rec(c, "bugs", "none"));
+	if (!strcmp(rec(c, "interrupted", "no"), "yes"))
+		fprintf(f, "- **interrupted**: resume with `NIGHT=%s`\n",
+			night ? night : "?");
+	md_result(c, f);
+	fputc('\n', f);
+	if (is_nightly(c))
+		md_night_table(c, f);
+	else
+		md_fuzz_table(c, f);
+}
+
+/* The findings of class @f[0].cls (@n of them, smallest first). */
+static void md_class(const struct dfz__finding *f, size_t n, FILE *out)
+{
+	size_t seeds = 0;
+	char b[32];
+
+	for (size_t i = 0; i < n; i++)
+		seeds += f[i].seed;
+	fprintf(out, "- **%s**: %zu input(s), %zu found by afl-fuzz, %zu "
+		"seed(s); smallest:\n", f[0].cls, n, n - seeds, seeds);
+	for (size_t i = 0; i < n && i < 3; i++) {
+		fputs("  - ", out);
+		md_code(out, f[i].file);
+		fprintf(out, " (%s bytes; report ", dfz__fmt_num(f[i].bytes, b,
+								 sizeof(b)));
+		fprintf(out, "`%s.txt`", f[i].file);
+		if (f[i].has_plan)
+			fprintf(out, ", plan `%s.plan`", f[i].file);
+		fputs(")\n", out);
+	}
+}
+
+/* The findings of one target by class, the most frequent first. */
+static void md_target_findings(const struct dfz__campaign *c,
+			       const struct dfz__run_target *rt, FILE *f)
+{
+	bool *done = calloc(rt->nf ? rt->nf : 1, sizeof(*done));
+
+	if (!rt->nf || !done) {
+		free(done);
+		return;
+	}
+	fprintf(f, "### %s\n\n", rt->name);
+	for (;;) {
+		size_t best = rt->nf, best_n = 0;
+
+		/* Classes are runs of the sorted list: pick the longest left. */
+		for (size_t i = 0, n; i < rt->nf; i += n) {
+			for (n = 1; i + n < rt->nf &&
+			     !strcmp(rt->f[i + n].cls, rt->f[i].cls); n++)
+				;
+			if (!done[i] && n > best_n)
+				best = i, best_n = n;
+		}
+		if (best == rt->nf)
+			break;
+		done[best] = true;
+		md_class(&rt->f[best], best_n, f);
+	}
+	free(done);
+	fprintf(f, "\nReplay: `%s/%s FILE`", rec(c, "replay", "build/fuzz/replay"),
+		rt->name);
+	if (strcmp(rt->name, "parse"))
+		fprintf(f, " or `%s run --family %s FILE`",
+			rec(c, "cli", "dmafuzz"), rt->name);
+	fputs(" (with `DMAFUZZ_BUGS` / `--bug` as in the campaign).\n\n", f);
+}
+
+/* The findings of the run as the script's replay classified them, and
+ * the seeds the seed build found to be findings. */
+static void md_run_findings(const struct dfz__campaign *c, FILE *f)
+{
+	fputs("## Findings of the run\n\n", f);
+	if (!c->run.found)
+		fputs("No crash and no hang.\n\n", f);
+	for (size_t i = 0; i < c->run.nt; i++)
+		md_target_findings(c, &c->run.t[i], f);
+	fprintf(f, "Seeds and kept inputs that crash are named `seed-*`; every "
+		"finding of every run stays in `%s/`.\n\n",
+		rec(c, "findings", "findings"));
+	if (!c->run.nseeds)
+		return;
+	fprintf(f, "Seeds the seed build found to be findings (`%s`):\n\n",
+		rec(c, "seed_findings", "?"));
+	for (size_t i = 0; i < c->run.nseeds; i++) {
+		const char *plan, *what;
+		char line[4096];
+
+		dfz__seed_split(c->run.seeds[i], line, sizeof(line), &plan, &what);
+		fputs("- ", f);
+		md_code(f, line);
+		if (plan) {
+			fputs(" (", f);
+			md_code(f, plan);
+			fputs(")", f);
+		}
+		fputs(": ", f);
+		md_cell(f, what ? what : "?");
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
 static void md_row(FILE *f, const char *target, const char *name,
 		   const struct dfz__totals *t, const struct dfz__inst *in)
 {
@@ -73,7 +359,8 @@ static void md_row(FILE *f, const char *target, const char *name,
 	md_cell(f, name);
 	fprintf(f, " | %s | %s | %s | %s | %s", dfz__fmt_duration(t->run_time, a, sizeof(a)),
 		dfz__fmt_num(t->execs_done, b, sizeof(b)),
-		dfz__fmt_num(t->execs_per_sec, c, sizeof(c)),
+		t->execs_per_sec < 0 ? "n/a"
+				     : dfz__fmt_num(t->execs_per_sec, c, sizeof(c)),
 		dfz__fmt_num(t->corpus_count, d, sizeof(d)),
 		dfz__fmt_num(t->edges_found, e, sizeof(e)));
 	if (in && in->total_edges > 0)
@@ -250,6 +537,10 @@ int dfz__write_md(const struct dfz__campaign *c, FILE *f)
 	}
 	fprintf(f, "- instances: %zu; buckets: %zu\n\n", c->ninst,
 		c->has_triage ? c->tr.nb : 0);
+	if (c->has_run) {
+		md_run(c, f);
+		md_run_findings(c, f);
+	}
 	md_campaign(c, f);
 	md_triage(c, f);
 	return 0;

@@ -11,7 +11,9 @@
 #   replay    the directory of the replay drivers (build/fuzz/replay)
 #   cli       the dmafuzz CLI (to print a finding as a text plan)
 #   found     the findings of this run that count; failed: what could not run
-#   work      the scratch directory of this run (its logs)
+#   work      the scratch directory of this run (its logs, its lists)
+#   script    the script's name (fuzz, nightly), to start its messages
+#   stamp     when the run started
 # campaign_opt sets seed, timeout_ms, fz, replay, cli and out.
 #
 # The rule every function here keeps: a crash or a hang of afl-fuzz is
@@ -35,32 +37,6 @@ campaign_opt() {
 	o) out=$2 ;;
 	*) return 1 ;;
 	esac
-}
-
-# The value of KEY ($1) in an afl-fuzz fuzzer_stats file ($2), or $3.
-stat_of() {
-	v=$(sed -n "s/^$1 *: *//p" "$2" 2>/dev/null | head -n 1)
-	printf '%s' "${v:-$3}"
-}
-
-# The execs/s of the afl-fuzz instance whose fuzzer_stats file is $1:
-# execs_done over run_time, both whole numbers and run_time over 0; else
-# $2. Not afl-fuzz's own execs_per_sec: it is "inf" when the instance's
-# clock has not moved (a stats file written in its first millisecond, or
-# by two afl-fuzz on one directory), which awk turns into 2147483647.
-rate_of() {
-	ra_e=$(stat_of execs_done "$1" '')
-	ra_t=$(stat_of run_time "$1" '')
-	if printf '%s:%s' "$ra_e" "$ra_t" | grep -Eq '^[0-9]+:0*[1-9][0-9]*$'; then
-		awk -v e="$ra_e" -v t="$ra_t" 'BEGIN { printf "%.0f", int(e / t) }'
-	else
-		printf '%s' "$2"
-	fi
-}
-
-# Files named id:* in directory $1.
-count_ids() {
-	find "$1" -maxdepth 1 -name 'id:*' 2>/dev/null | wc -l
 }
 
 # The content key of file $1 (the findings index maps it to a kept file).
@@ -220,59 +196,25 @@ classify_list() {
 	awk -F '\t' '$1 != "slow"' "$3" | wc -l
 }
 
-# The kind of finding $2 of class $1: crash, hang (reproduces) or slow.
-kind_of() {
-	case $(basename "$2") in
-	hang-*) [ "$1" = slow ] && echo slow || echo hang ;;
-	*) echo crash ;;
-	esac
+# The lines of a campaign's record (CAMPAIGN/campaign.txt, "key : value"
+# as in fuzzer_stats) that both scripts write: what ran, with which
+# switches, and where the lists `dmafuzz report` reads are (the class
+# lists WORK/<target>.classes, the seed build's findings.txt), then the
+# failures said so far (the lines of $work/failures); $@: the targets.
+# The report is the one reader.
+record_common() {
+	printf '%s : %s\n' kind "$script" started "$stamp" seed "$seed" \
+		bugs "$bugs" failed "$failed" targets "$*" work "$work" \
+		findings "$findings" replay "$replay" cli "$cli" \
+		seed_findings "$fz/seeds/findings.txt" cwd "$(pwd)"
+	cat "$work/failures" 2>/dev/null
 }
 
-# How many findings of the class list $1 are crashes ($2 = crash), hangs
-# that reproduce ($2 = hang) or only slow ($2 = slow).
-count_kind() {
-	awk -F '\t' -v want="$2" '{ n = split($2, p, "/");
-		k = p[n] ~ /^hang-/ ? ($1 == "slow" ? "slow" : "hang") : "crash";
-		if (k == want) c++ } END { print c + 0 }' "$1"
-}
-
-# The Markdown section of the findings of target $1 (class list $2) by
-# class: the count, then the smallest reproducers (at most 3).
-findings_md() {
-	[ -s "$2" ] || return 0
-	printf '\n### %s\n\n' "$1"
-	cut -f 1 "$2" | sort | uniq -c | sort -rn |
-	while read -r n cls; do
-		seeds=$(awk -F '\t' -v c="$cls" '$1 == c && $2 ~ /\/seed-[^\/]*$/' "$2" | wc -l)
-		printf -- '- **%s**: %s input(s), %s found by afl-fuzz, %s seed(s); smallest:\n' \
-			"$cls" "$n" "$((n - seeds))" "$seeds"
-		awk -F '\t' -v c="$cls" '$1 == c { print $2 }' "$2" |
-		while read -r f; do
-			printf '%s %s\n' "$(wc -c < "$f")" "$f"
-		done | sort -n | head -n 3 | while read -r size f; do
-			printf '  - `%s` (%s bytes; report `%s.txt`' "$f" "$size" "$f"
-			[ -f "$f.plan" ] && printf ', plan `%s.plan`' "$f"
-			printf ')\n'
-		done
-	done
-	printf '\nReplay: `%s/%s FILE`' "$replay" "$1"
-	[ "$1" != parse ] && printf ' or `%s run --family %s FILE`' "$cli" "$1"
-	printf ' (with `DMAFUZZ_BUGS` / `--bug` as in the campaign).\n'
-}
-
-# The result lines of a summary: how many findings count ($found; $1 is
-# said after "finding(s)"), and how many $2 (campaign(s), instance(s))
-# could not run ($failed; their logs are in $work).
-result_md() {
-	if [ "$found" -gt 0 ]; then
-		printf -- '- result: **%s finding(s)**%s%s\n' "$found" "$1" \
-			"$([ -z "$bugs" ] && echo ' with every switch off: a bug in the shipped runtime')"
-	else
-		printf -- '- result: no crash, no hang\n'
-	fi
-	if [ "$failed" -gt 0 ]; then
-		printf -- '- %s %s failed to run: see %s/*.log\n' "$failed" "$2" "$work"
-	fi
+# Say that target or instance $1 could not run ($2: why), on stderr and
+# in the record's failures.
+failure() {
+	say "$script: $1: $2"
+	printf 'failure : %s: %s\n' "$1" "$2" >> "$work/failures"
 }
 
 # The end of a campaign of script $1 (fuzz, nightly): each target's
@@ -373,18 +315,24 @@ coverage_over_time() {
 	rm -rf "$cv_maps"
 }
 
-# The findings of campaign dir $2 into buckets ($3/triage: `dmafuzz
-# triage`, with the campaign's switches), then the campaign report
-# ($3/report: summary.md and .json, findings.sarif, index.html), by the
-# dmafuzz CLI $1. A failure of either is said, never the campaign's.
+# The findings of campaign dir $2 into buckets ($3: `dmafuzz triage`,
+# with the campaign's switches; none when $3 is empty), then the campaign
+# report into $4 (summary.md and .json, findings.sarif, index.html) by
+# the dmafuzz CLI $1: the report reads the campaign's record and lists.
+# Their logs go to $work. A failure of either is said, never the
+# campaign's; return 1 when there is no summary.md.
 triage_and_report() {
-	DMAFUZZ_BUGS=$bugs "$1" triage -o "$3/triage" "$2" > "$3/triage.log" 2>&1 ||
-		say "fuzz: triage failed (exit $?): $3/triage.log"
-	"$1" report --triage "$3/triage/triage.json" -o "$3/report" "$2" \
-		> "$3/report.log" 2>&1 ||
-		say "fuzz: report failed (exit $?): $3/report.log"
-	[ -f "$3/report/index.html" ] && say "fuzz: report in $3/report/index.html"
-	return 0
+	tr_tri=
+	if [ -n "$3" ]; then
+		DMAFUZZ_BUGS=$bugs "$1" triage -o "$3" "$2" > "$work/triage.log" 2>&1 ||
+			say "$script: triage failed (exit $?): $work/triage.log"
+	fi
+	[ -f "${3:-$4/triage}/triage.json" ] && tr_tri="--triage ${3:-$4/triage}/triage.json"
+	# shellcheck disable=SC2086 # no option, or the option and its file
+	"$1" report -q $tr_tri -o "$4" "$2" > "$work/report.log" 2>&1 ||
+		say "$script: report failed (exit $?): $work/report.log"
+	[ -f "$4/index.html" ] && say "$script: report in $4/index.html"
+	[ -f "$4/summary.md" ]
 }
 
 # The last lines of an afl-fuzz log ($1), without terminal escapes.

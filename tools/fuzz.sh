@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # shellcheck disable=SC2016 # backquotes in single quotes are Markdown
 # `make fuzz`: a short AFL++ campaign on every fuzz target in turn, then a
-# replay of every crash and hang to classify it, and OUT/summary.md.
+# replay of every crash and hang to classify it, and the report.
 #
 # Per target: the seeds are replayed first (a seed that already crashes is
 # a finding, and is kept out of afl-fuzz's input); afl-fuzz then runs for
@@ -13,6 +13,10 @@
 # touches it (once: a file with the same bytes is not kept twice), then
 # replayed with the plain replay driver; its report is kept beside it
 # (.txt), and for the plan targets the plan in the text form (.plan).
+# Then `dmafuzz triage` (OUT/triage/) and `dmafuzz report` (OUT/summary.md,
+# summary.json, findings.sarif, index.html), which reads the campaign's
+# record OUT/campaign.txt (what ran, the switches, what failed) and the
+# class lists OUT/work/<target>.classes: this script writes no summary.
 #
 # Bug switches come from DMAFUZZ_BUGS (as for the targets themselves).
 # Exit: 0 nothing found, 1 a crash or a hang was found, 2 the campaign
@@ -33,6 +37,7 @@ fz=build/fuzz
 replay=build/fuzz/replay
 cli=build/dmafuzz
 out=out/fuzz
+script=fuzz
 # shellcheck source=tools/fuzz-lib.sh
 . "$(dirname "$0")/fuzz-lib.sh"
 
@@ -59,30 +64,14 @@ failed=0          # targets whose campaign could not run
 afl_pid=
 
 # The progress line of target $1 (afl-fuzz output $2) at second $3: the
-# corpus and the findings live from the output directories; execs and
-# execs/s from fuzzer_stats, which afl-fuzz 4.04c rewrites only once a
-# minute without its UI (and at the end); until then from the newest
-# queue or crash file, whose name holds the execs done when it was saved
-# ("~": as of that file).
+# corpus, the findings, execs and execs/s as `dmafuzz report --progress`
+# says them (from the output directories and fuzzer_stats, which
+# afl-fuzz 4.04c rewrites only once a minute without its UI; until then
+# "~": as of the newest queue or crash file name).
 progress() {
-	pg_t=$1 pg_dir=$2/default pg_s=$3
-	st=$pg_dir/fuzzer_stats
-	rate=$(rate_of "$st" '')
-	execs="execs -"
-	if [ -n "$rate" ]; then
-		execs="execs $(stat_of execs_done "$st" 0) (${rate}/s) at $(stat_of run_time "$st" 0)s"
-	else
-		# shellcheck disable=SC2012,SC2046 # AFL++ names: no spaces
-		set -- $(ls "$pg_dir/queue" "$pg_dir/crashes" 2>/dev/null |
-			sed -n 's/.*,time:\([0-9]*\),execs:\([0-9]*\).*/\1 \2/p' |
-			sort -n | tail -n 1)
-		[ "${1:-0}" -ge 1000 ] 2>/dev/null &&
-			execs="execs ~$2 (~$(($2 * 1000 / $1))/s) at $(($1 / 1000))s"
-	fi
-	printf 'fuzz %-5s %4ss/%ss  corpus %-5s crashes %-3s hangs %-3s %s' \
-		"$pg_t" "$pg_s" "$duration" "$(count_ids "$pg_dir/queue")" \
-		"$(count_ids "$pg_dir/crashes")" "$(count_ids "$pg_dir/hangs")" \
-		"$execs"
+	pg_l=$("$cli" report --progress "$2" 2>/dev/null | sed -n "s/^$1: //p")
+	printf 'fuzz %-5s %4ss/%ss  %s' "$1" "$3" "$duration" \
+		"${pg_l:-corpus 0     crashes 0   hangs 0   execs -}"
 }
 
 # One campaign: afl-fuzz on target $1 in the background, polled for
@@ -121,7 +110,7 @@ campaign() {
 	now=$(progress "$t" "$out/$t" "$(($(date +%s) - t0))")
 	[ "$now" = "$line" ] || say "$now"
 	if [ "$rc" -ne 0 ] || [ ! -f "$out/$t/default/fuzzer_stats" ]; then
-		say "fuzz: afl-fuzz on $t failed (exit $rc); its last words ($work/$t.log):"
+		failure "$t" "afl-fuzz failed (exit $rc), log $work/$t.log"
 		log_tail "$work/$t.log"
 		return 1
 	fi
@@ -134,33 +123,12 @@ classify_all() {
 	found=$((found + $(classify_list "$1" "$work/$1.found" "$work/$1.classes")))
 }
 
-# The summary table row of target $1.
-summary_target() {
-	s=$out/$1/default/fuzzer_stats
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" \
-		"$(stat_of run_time "$s" -)" "$(stat_of execs_done "$s" -)" \
-		"$(rate_of "$s" n/a)" "$(stat_of corpus_count "$s" -)" \
-		"$(stat_of bitmap_cvg "$s" -)" "$(count_kind "$work/$1.classes" crash)" \
-		"$(count_kind "$work/$1.classes" hang)" "$(count_kind "$work/$1.classes" slow)"
-}
-
-write_summary() {
+# The campaign's record, OUT/campaign.txt, for `dmafuzz report`.
+write_record() {
 	{
-		printf '# dmafuzz fuzz summary\n\n'
-		printf -- '- started: %s; %s s per target; afl-fuzz %s, seed %s\n' \
-			"$stamp" "$duration" \
-			"$(stat_of afl_version "$out/$1/default/fuzzer_stats" '?')" "$seed"
-		printf -- '- bug switches (DMAFUZZ_BUGS): %s\n' "${bugs:-none}"
-		result_md '' 'campaign(s)'
-		printf '\n| target | seconds | execs | execs/s | corpus | coverage | crashes | hangs | slow |\n'
-		printf '|---|---|---|---|---|---|---|---|---|\n'
-		for t in "$@"; do summary_target "$t"; done
-		printf '\n## Findings\n'
-		[ "$found" -eq 0 ] && printf '\nNo crash and no hang.\n'
-		for t in "$@"; do findings_md "$t" "$work/$t.classes"; done
-		printf '\nSeed crashes are named `seed-*`; every finding of every run stays in `%s/`.\n' \
-			"$findings"
-	} > "$out/summary.md"
+		record_common "$@"
+		printf 'seconds : %s\n' "$duration"
+	} > "$out/campaign.txt.part" && mv "$out/campaign.txt.part" "$out/campaign.txt"
 }
 
 # shellcheck disable=SC2317 # called by the trap
@@ -185,10 +153,12 @@ for t in "$@"; do
 	rm -rf "${out:?}/$t" "$work/$t.in" "$work/$t.log" "$work/$t.classes" \
 		"$work/$t.seen" "$work/$t.found"
 done
+rm -f "$work/failures" "$out/campaign.txt" "$out/summary.md" "$out/summary.json"
+rm -rf "$out/triage"
 say "fuzz: ${duration}s per target on: $*; switches: ${bugs:-none}; output $out/"
 for t in "$@"; do
 	if ! preflight "$t" "$work/$t.in" "$work/$t.found" "$stamp" "$fz/seeds/$t"; then
-		say "fuzz: $t: every seed, even the empty input, crashes: no campaign"
+		failure "$t" "every seed, even the empty input, crashes: no campaign"
 		failed=$((failed + 1))
 	elif ! campaign "$t"; then
 		failed=$((failed + 1))
@@ -197,8 +167,9 @@ for t in "$@"; do
 		coverage_over_time "$fz/afl/$t" "$out/$t/default" "$work"
 	classify_all "$t"
 done
-write_summary "$@"
-say "fuzz: summary in $out/summary.md"
-sed -n '/^| target/,/^$/p' "$out/summary.md" >&2
-triage_and_report "$cli" "$out" "$out"
+write_record "$@"
+if triage_and_report "$cli" "$out" "$out/triage" "$out"; then
+	say "fuzz: summary in $out/summary.md"
+	sed -n '/^| target | seconds/,/^$/p' "$out/summary.md" >&2
+fi
 conclude fuzz "$work" "$@"

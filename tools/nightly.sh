@@ -30,8 +30,12 @@
 # with the inputs into the new OUT/corpus/<target>/ (replaced only when
 # afl-cmin succeeds), and each finding of the night is replayed with the
 # replay driver (its report beside it, .txt, and the plan, .plan).
-# The report: OUT/reports/NIGHT/summary.{md,json}, copied to
-# OUT/summary.{md,json}.
+# The report: `dmafuzz triage` and `dmafuzz report` of OUT/afl/NIGHT into
+# OUT/reports/NIGHT/ (summary.{md,json}, findings.sarif, index.html;
+# summary.{md,json} copied to OUT/); the report reads the night's record
+# OUT/afl/NIGHT/campaign.txt (what ran, the switches, the run of the
+# night, afl-cmin's counts, what failed) and the class lists in
+# OUT/work/NIGHT/: this script writes no summary of its own.
 #
 # Bug switches come from DMAFUZZ_BUGS. Exit: 0 nothing found, 1 a crash
 # or a hang was found, 2 the campaign could not run (afl-fuzz, flock or a
@@ -58,6 +62,7 @@ fz=build/fuzz
 replay=build/fuzz/replay
 cli=build/dmafuzz
 out=out/nightly
+script=nightly
 # shellcheck source=tools/fuzz-lib.sh
 . "$(dirname "$0")/fuzz-lib.sh"
 
@@ -173,35 +178,14 @@ running() {
 	echo "$n"
 }
 
-# The sum of the whole-number KEY ($2) over the fuzzer_stats of target
-# $1's instances (a value that is not a whole number is left out).
-stat_sum() {
-	for s in "$afl/$1"/*/fuzzer_stats; do
-		[ -f "$s" ] && stat_of "$2" "$s" '' && echo
-	done | awk '/^[0-9]+$/ { s += $1 } END { printf "%.0f", s }'
-}
-
-# The execs/s of target $1: the sum of its instances' (rate_of), or n/a
-# when no instance has one yet.
-rate_sum() {
-	for s in "$afl/$1"/*/fuzzer_stats; do
-		[ -f "$s" ] && rate_of "$s" '' && echo
-	done | awk '/^[0-9]+$/ { s += $1; n++ } END { if (n) printf "%.0f", s; else printf "n/a" }'
-}
-
 # The progress line of target $1 at second $2: the corpus (the main
-# instance's) and the findings live from the output directories, execs
-# and execs/s (over every instance) from fuzzer_stats, which afl-fuzz
-# rewrites about once a minute without its UI.
+# instance's), the findings, execs and execs/s (over every instance) as
+# `dmafuzz report --progress` says them; afl-fuzz rewrites fuzzer_stats
+# about once a minute without its UI.
 progress() {
-	cr=0 hg=0
-	for d in "$afl/$1"/*/; do
-		for k in "$d"crashes*; do cr=$((cr + $(count_ids "$k"))); done
-		for k in "$d"hangs*; do hg=$((hg + $(count_ids "$k"))); done
-	done
-	printf 'nightly %-5s %6ss/%ss  corpus %-6s crashes %-4s hangs %-4s execs %s (%s/s)' \
-		"$1" "$2" "$duration" "$(count_ids "$afl/$1/main/queue")" "$cr" "$hg" \
-		"$(stat_sum "$1" execs_done)" "$(rate_sum "$1")"
+	pg_l=$("$cli" report --progress "$afl/$1" 2>/dev/null | sed -n "s/^$1: //p")
+	printf 'nightly %-5s %6ss/%ss  %s' "$1" "$2" "$duration" \
+		"${pg_l:-corpus 0     crashes 0   hangs 0   execs -}"
 }
 
 # ------------------------------------------------------------ corpus
@@ -239,136 +223,36 @@ minimize() {
 }
 
 # ------------------------------------------------------------ report
-# $1 as a JSON string.
-json_str() {
-	printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '\000-\037')"
-}
-
-# KEY ($1) of fuzzer_stats $2 as a JSON number (null if absent).
-json_num() {
-	v=$(stat_of "$1" "$2" '' | tr -d '%')
-	printf '%s' "$v" | grep -Eq '^[0-9]+(\.[0-9]+)?$' || v=null
-	printf '%s' "$v"
-}
-
-# The JSON of target $1.
-target_json() {
-	printf '    {"target": %s, "instances": [' "$(json_str "$1")"
-	sep=
-	for d in "$afl/$1"/*/; do
-		s=$d/fuzzer_stats
-		[ -f "$s" ] || continue
-		i=$(basename "$d")
-		printf '%s\n      {"name": %s, "run_time": %s, "execs_done": %s, "execs_per_sec": %s, "corpus_count": %s, "bitmap_cvg": %s, "saved_crashes": %s, "saved_hangs": %s, "cycles_done": %s}' \
-			"$sep" "$(json_str "$i")" "$(json_num run_time "$s")" \
-			"$(json_num execs_done "$s")" "$(rate_of "$s" null)" \
-			"$(json_num corpus_count "$s")" "$(json_num bitmap_cvg "$s")" \
-			"$(json_num saved_crashes "$s")" "$(json_num saved_hangs "$s")" \
-			"$(json_num cycles_done "$s")"
-		sep=,
-	done
-	c_in=null c_out=null
-	[ -s "$work/$1.cmin.result" ] && read -r c_in c_out < "$work/$1.cmin.result"
-	[ "$c_out" = failed ] && c_out=null
-	printf '],\n     "corpus_in": %s, "corpus_kept": %s, "findings": [' "${c_in:-null}" "${c_out:-null}"
-	sep=
-	while IFS="$(printf '\t')" read -r cls f; do
-		[ -n "$f" ] || continue
-		plan=null
-		[ -f "$f.plan" ] && plan=$(json_str "$f.plan")
-		printf '%s\n      {"file": %s, "kind": %s, "class": %s, "bytes": %s, "report": %s, "plan": %s}' \
-			"$sep" "$(json_str "$f")" "$(json_str "$(kind_of "$cls" "$f")")" \
-			"$(json_str "$cls")" "$(wc -c < "$f")" "$(json_str "$f.txt")" "$plan"
-		sep=,
-	done < "$work/$1.classes"
-	printf ']}'
-}
-
-write_json() {
+# The night's record, OUT/afl/NIGHT/campaign.txt, for `dmafuzz report`.
+# $1: interrupted (true, false).
+write_record() {
 	{
-		printf '{\n  "night": %s, "run": %s, "started": %s, "resumed": %s,\n' \
-			"$(json_str "$night")" "$(wc -l < "$work/runs")" "$(json_str "$stamp")" \
-			"$([ "$(wc -l < "$work/runs")" -gt 1 ] && echo true || echo false)"
-		printf '  "seconds": %s, "jobs": %s, "seed": %s, "bugs": %s,\n' \
-			"$duration" "$jobs" "$seed" "$(json_str "$bugs")"
-		printf '  "interrupted": %s, "failed_instances": %s, "findings": %s,\n  "targets": [\n' \
-			"$1" "$failed" "$found"
-		sep=
+		# shellcheck disable=SC2086 # the targets, a list
+		record_common $targets
+		printf '%s : %s\n' seconds "$duration" night "$night" \
+			run "$(wc -l < "$work/runs")" jobs "$jobs" corpus "$corpus" \
+			interrupted "$([ "$1" = true ] && echo yes || echo no)"
 		for t in $targets; do
-			printf '%s' "$sep"
-			target_json "$t"
-			sep=",
-"
+			if [ -s "$work/$t.cmin.result" ]; then
+				printf 'cmin.%s : %s\n' "$t" "$(cat "$work/$t.cmin.result")"
+			fi
 		done
-		printf '\n  ]\n}\n'
-	} > "$report/summary.json.part" && mv "$report/summary.json.part" "$report/summary.json"
+	} > "$afl/campaign.txt.part" && mv "$afl/campaign.txt.part" "$afl/campaign.txt"
 }
 
-# The table row of target $1.
-summary_row() {
-	c_in=- c_out=-
-	[ -s "$work/$1.cmin.result" ] && read -r c_in c_out < "$work/$1.cmin.result"
-	s=$afl/$1/main/fuzzer_stats
-	printf '| %s | %s | %s | %s | %s | %s | %s → %s | %s | %s | %s |\n' "$1" \
-		"$(find "$afl/$1" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)" \
-		"$(stat_sum "$1" execs_done)" \
-		"$(rate_sum "$1")" "$(stat_of corpus_count "$s" -)" \
-		"$(stat_of bitmap_cvg "$s" -)" "$c_in" "$c_out" \
-		"$(count_kind "$work/$1.classes" crash)" \
-		"$(count_kind "$work/$1.classes" hang)" "$(count_kind "$work/$1.classes" slow)"
-}
-
-# The instance rows of target $1.
-instance_rows() {
-	for d in "$afl/$1"/*/; do
-		s=$d/fuzzer_stats
-		[ -f "$s" ] || continue
-		cmd=$(stat_of command_line "$s" '')
-		sched=$(printf '%s' "$cmd" | sed -n 's/.* -p \([a-z]*\).*/\1/p')
-		cmp=no
-		case $cmd in *" -c "*) cmp=yes ;; esac
-		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$(basename "$d")" \
-			"${sched:-?}" "$cmp" "$(stat_of run_time "$s" -)" \
-			"$(stat_of execs_done "$s" -)" "$(rate_of "$s" n/a)" \
-			"$(stat_of corpus_count "$s" -)" "$(stat_of bitmap_cvg "$s" -)"
-	done
-}
-
-write_md() {
-	runs=$(wc -l < "$work/runs")
-	{
-		printf '# dmafuzz nightly report: %s\n\n' "$night"
-		printf -- '- run %s of this night (%s), started %s: %s s of fuzzing, %s instance(s) per target\n' \
-			"$runs" "$([ "$runs" -gt 1 ] && echo resumed || echo fresh)" "$stamp" \
-			"$duration" "$jobs"
-		printf -- '- afl-fuzz %s; bug switches (DMAFUZZ_BUGS): %s\n' \
-			"$(stat_of afl_version "$afl/${targets%% *}/main/fuzzer_stats" '?')" "${bugs:-none}"
-		[ "$1" = true ] && printf -- '- **interrupted**: resume with `NIGHT=%s`\n' "$night"
-		result_md ' this night' 'instance(s)'
-		printf '\n| target | instances | execs | execs/s | corpus | coverage | kept corpus | crashes | hangs | slow |\n'
-		printf '|---|---|---|---|---|---|---|---|---|---|\n'
-		for t in $targets; do summary_row "$t"; done
-		printf '\n"corpus" and "coverage" are the main instance'"'"'s; "kept corpus" is the\n'
-		printf 'inputs and queues given to afl-cmin → the minimized corpus kept in `%s/`.\n' \
-			"$corpus"
-		printf '\n| target | instance | schedule | cmplog | seconds | execs | execs/s | corpus | coverage |\n'
-		printf '|---|---|---|---|---|---|---|---|---|\n'
-		for t in $targets; do instance_rows "$t"; done
-		printf '\n## Findings\n'
-		[ "$found" -eq 0 ] && printf '\nNo crash and no hang this night.\n'
-		for t in $targets; do findings_md "$t" "$work/$t.classes"; done
-		printf '\nSeeds and kept inputs that crash are named `seed-*`; every finding of\n'
-		printf 'every night stays in `%s/`.\n' "$findings"
-	} > "$report/summary.md.part" && mv "$report/summary.md.part" "$report/summary.md"
-}
-
-# Both reports, and their copies at the top of OUT. $1: interrupted.
+# Replay the findings, then the record and the report ($1: interrupted;
+# an interrupted night is not triaged, an earlier triage of the night is
+# kept), and its summaries copied to the top of OUT. Return 1 when there
+# is no report.
 write_reports() {
 	for t in $targets; do
 		found=$((found + $(classify_list "$t" "$work/$t.found" "$work/$t.classes")))
 	done
-	write_md "$1"
-	write_json "$1"
+	write_record "$1"
+	wr_tri=$report/triage
+	[ "$1" = true ] && wr_tri=
+	rm -f "$report/summary.md" "$report/summary.json"
+	triage_and_report "$cli" "$afl" "$wr_tri" "$report" || return 1
 	for f in summary.md summary.json; do
 		cp "$report/$f" "$out/$f.part" && mv "$out/$f.part" "$out/$f"
 	done
@@ -388,8 +272,8 @@ interrupted() {
 		reap_orphans "$afl/$t"
 	done
 	say "nightly: interrupted; findings so far are in $findings/"
-	write_reports true
-	say "nightly: report in $report/summary.md; resume with NIGHT=$night"
+	write_reports true && say "nightly: report in $report/summary.md"
+	say "nightly: resume with NIGHT=$night"
 	unlock
 	exit 130
 }
@@ -455,6 +339,7 @@ trap unlock EXIT
 mkdir -p "$findings" "$work" "$report" "$corpus" "$afl"
 echo "$stamp" >> "$work/runs"
 run=$(wc -l < "$work/runs")
+rm -f "$work/failures"
 
 for t in "$@"; do
 	mkdir -p "$findings/$t"
@@ -483,7 +368,7 @@ for t in "$@"; do
 	reap_orphans "$afl/$t"
 	rm -rf "$work/$t.in" "$work/$t.cmin.result"
 	if ! preflight "$t" "$work/$t.in" "$work/$t.found" "$stamp" "$fz/seeds/$t" "$corpus/$t"; then
-		say "nightly: $t: every input, even the empty one, crashes: no campaign"
+		failure "$t" "every input, even the empty one, crashes: no campaign"
 		failed=$((failed + jobs))
 		continue
 	fi
@@ -515,7 +400,7 @@ for p in $pids; do
 	rc=$?
 	t=${p%%:*} name=${p#*:} name=${name%%:*}
 	if [ "$rc" -ne 0 ] || [ ! -f "$afl/$t/$name/fuzzer_stats" ]; then
-		say "nightly: afl-fuzz $t/$name failed (exit $rc); its last words ($work/$t.$name.log):"
+		failure "$t/$name" "afl-fuzz failed (exit $rc), log $work/$t.$name.log"
 		log_tail "$work/$t.$name.log"
 		failed=$((failed + 1))
 	fi
@@ -537,8 +422,8 @@ for t in "$@"; do
 	say "nightly: minimizing the corpus of $t (afl-cmin)"
 	minimize "$t" > "$work/$t.cmin.result"
 done
-write_reports false
-say "nightly: report in $report/summary.md and summary.json"
-sed -n '/^| target | instances/,/^$/p' "$report/summary.md" >&2
-triage_and_report "$cli" "$afl" "$report"
+if write_reports false; then
+	say "nightly: summary in $report/summary.md and summary.json"
+	sed -n '/^| target | instances/,/^$/p' "$report/summary.md" >&2
+fi
 conclude nightly "$work" "$@"

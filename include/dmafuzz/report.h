@@ -432,6 +432,18 @@ enum dfz_report_stage {
 int dfz_report_write(const struct dfz_report_config *cfg,
 		     enum dfz_report_stage *stage, char *err, size_t errlen);
 
+/**
+ * dfz_report_progress() - where a running campaign stands: one line per
+ * fuzz target with an AFL++ instance under @dir (borrowed), "TARGET:
+ * corpus N crashes N hangs N execs E (R/s) at Ts" (corpus: the main or
+ * default instance's queue; crashes and hangs: every instance's, resumed
+ * ones' crashes.DATE too; execs and execs/s: the sum over the instances
+ * whose fuzzer_stats has run a second, "~" when only the newest queue or
+ * crash file name says so, "-" when nothing does), to @out.
+ * Return: 0, or DFZ_ENOENT (no such dir), DFZ_ENOMEM; @err says.
+ */
+int dfz_report_progress(const char *dir, FILE *out, char *err, size_t errlen);
+
 /* ----------------------------------------------------------- directories */
 
 /**
