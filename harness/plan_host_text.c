@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The text form of host and api plans: printing, and parsing once
- * dfz_plan_parse() (plan_text.c) has found the `family` line. Keys:
+ * The text form of host and api plans: parsing once dfz_plan_parse()
+ * (plan_text.c) has found the `family` line (printing is derived from the
+ * field tables of plan_fields.c). Keys:
  *
  *   tensors N                          the number of tensors (first pass)
  *   tK shape D... dtype T role R child one line per tensor, fields in any
@@ -413,65 +414,4 @@ int dfz__plan_parse_host(const char *text, unsigned family,
 			return rc;
 	}
 	return rc;
-}
-
-/* ------------------------------------------------------------ printing */
-
-static void print_tensor(FILE *f, const struct dfz_plan_tensor *t,
-			 unsigned k)
-{
-	unsigned d;
-
-	fprintf(f, "t%u shape", k);
-	for (d = 0; d < t->rank && d < DFZ_MAX_RANK; d++)
-		fprintf(f, " %lu", (unsigned long)t->shape[d]);
-	fprintf(f, " dtype %s role %s%s  # %llu bytes\n",
-		dfz__plan_name(DFZ_NAMES_DTYPE, t->dtype),
-		dfz__plan_name(DFZ_NAMES_ROLE, t->role),
-		t->child ? " child" : "",
-		(unsigned long long)dfz__plan_host_tensor_bytes(t));
-}
-
-/* The op, the fields it uses, and the fault (with its arg) when any. */
-static void print_call(FILE *f, const struct dfz_host_call *c)
-{
-	unsigned fields = dfz__plan_call_fields(c->op), i;
-
-	for (i = 0; i < DFZ_PLAN_HOST_OPS; i++)
-		if (dfz__plan_host_ops()[i] == c->op)
-			break;
-	fprintf(f, "call %s",
-		dfz__plan_name(DFZ_NAMES_OP, i));
-	if (fields & DFZ_CALL_SLOT)
-		fprintf(f, " slot %u", (unsigned)c->slot);
-	if (fields & DFZ_CALL_OFFSET)
-		fprintf(f, " offset %lu", (unsigned long)c->offset);
-	if (fields & DFZ_CALL_SIZE)
-		fprintf(f, " size %lu", (unsigned long)c->size);
-	if (fields & DFZ_CALL_REPEAT)
-		fprintf(f, " repeat %lu", (unsigned long)c->repeat);
-	if (c->fault != DFZ_FAULT_NONE)
-		fprintf(f, " fault %s",
-			dfz__plan_name(DFZ_NAMES_FAULT, c->fault));
-	if (dfz__plan_fault_has_arg(c->op, c->fault))
-		fprintf(f, " arg %u", (unsigned)c->arg);
-	fputc('\n', f);
-}
-
-void dfz__plan_print_host(const struct dfz_plan *p, FILE *f)
-{
-	const struct dfz_plan_host *h = &p->host;
-	unsigned k;
-
-	fprintf(f, "tensors %u\n", (unsigned)h->ntensors);
-	for (k = 0; k < h->ntensors && k < DFZ_HOST_MAX_ARGS; k++)
-		print_tensor(f, &h->t[k], k);
-	fprintf(f, "graph %u\n", (unsigned)h->graph);
-	if (p->family == DFZ_FAMILY_HOST)
-		fprintf(f, "launches %lu\n", (unsigned long)h->launches);
-	fprintf(f, "budget %lu\n", (unsigned long)h->budget);
-	fprintf(f, "bin %lu\n", (unsigned long)h->bin_size);
-	fprintf(f, "seed %lu\n", (unsigned long)h->seed);
-	for (k = 0; k < h->ncalls && k < DFZ_HOST_MAX_CALLS; k++)
-		print_call(f, &h->call[k]);
 }
