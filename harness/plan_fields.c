@@ -69,6 +69,11 @@ static bool is_host(const struct dfz__fctx *c)
 	return c->p->family == DFZ_FAMILY_HOST;
 }
 
+static bool is_api(const struct dfz__fctx *c)
+{
+	return c->p->family == DFZ_FAMILY_API;
+}
+
 static bool is_child(const struct dfz__fctx *c)
 {
 	return ((const struct dfz_plan_tensor *)c->part)->child != 0;
@@ -237,9 +242,10 @@ static const struct dfz__field call_fields_desc[] = {
 	{ .key = "repeat", ONE(C, repeat), .lo = 1, .hi = DFZ_CAP_API_REPEAT,
 	  .is_shown = uses_repeat },
 	{ .key = "fault", ONE(C, fault), .kind = DFZ_FK_NAME,
-	  .names = DFZ_NAMES_FAULT, .is_shown = has_fault },
+	  .names = DFZ_NAMES_FAULT, .flags = DFZ_FF_ANY,
+	  .is_shown = has_fault },
 	{ .key = "arg", ONE(C, arg), .hi = DFZ_HOST_MAX_ARGS - 1,
-	  .is_shown = has_arg },
+	  .flags = DFZ_FF_ANY, .is_shown = has_arg },
 };
 
 PART(tensor_part, "t", tensor_fields, T, true, true, note_bytes);
@@ -258,7 +264,8 @@ static const struct dfz__field host_fields[] = {
 	{ .key = "bin", ONE(P, bin_size), .lo = 1, .hi = DFZ_CAP_BIN },
 	{ .key = "seed", ONE(P, seed), .hi = UINT32_MAX },
 	{ .key = "call", VEC(P, call), .kind = DFZ_FK_PART,
-	  .count_off = offsetof(P, ncalls), .sub = &call_part },
+	  .count_off = offsetof(P, ncalls), .sub = &call_part,
+	  .is_shown = is_api },
 };
 
 PART(host_part, "", host_fields, P, false, false, NULL);
@@ -319,6 +326,15 @@ bool dfz__field_is_shown(const struct dfz__field *fd,
 {
 	return fd->kind != DFZ_FK_HIDDEN && fd->kind != DFZ_FK_PART &&
 	       (!fd->is_shown || fd->is_shown(c));
+}
+
+int dfz__part_find(const struct dfz__part *pt, const char *key)
+{
+	for (unsigned k = 0; k < pt->n; k++)
+		if (pt->f[k].key && pt->f[k].kind != DFZ_FK_PART &&
+		    !strcmp(key, pt->f[k].key))
+			return (int)k;
+	return -1;
 }
 
 /* ------------------------------------------------------ printing */

@@ -333,6 +333,7 @@ enum dfz__flen {
 /* Field flags. */
 #define DFZ_FF_FIRST 1u   /* read in the parser's first pass */
 #define DFZ_FF_CHECKED 2u /* derived from other fields: parsed, checked */
+#define DFZ_FF_ANY 4u     /* may be given where it is not printed */
 
 /* Where a field is: the plan, the part holding it and its index there. */
 struct dfz__fctx {
@@ -391,6 +392,9 @@ void dfz__field_set(const struct dfz__field *fd, void *part, unsigned j,
 /* dfz__field_is_shown() - @fd is printed at @c. */
 bool dfz__field_is_shown(const struct dfz__field *fd,
 			 const struct dfz__fctx *c);
+/* dfz__part_find() - the index in @pt of the field with text key @key
+ * (not an array, not positional), or -1. */
+int dfz__part_find(const struct dfz__part *pt, const char *key);
 /* dfz__part_print() - the lines of part @pt of plan @p at @base. */
 void dfz__part_print(FILE *f, const struct dfz__part *pt,
 		     const struct dfz_plan *p, const void *base);

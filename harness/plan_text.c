@@ -84,11 +84,9 @@ static unsigned legacy_base(void)
 static const struct dfz__field *field_named(const struct dfz__part *pt,
 					    const char *name)
 {
-	for (unsigned k = 0; k < pt->n; k++)
-		if (pt->f[k].key && pt->f[k].kind != DFZ_FK_PART &&
-		    !strcmp(name, pt->f[k].key))
-			return &pt->f[k];
-	return NULL;
+	int k = dfz__part_find(pt, name);
+
+	return k < 0 ? NULL : &pt->f[k];
 }
 
 /* The root field holding array @a's count ("nodes", "hops"). */
