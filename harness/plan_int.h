@@ -307,9 +307,10 @@ bool dfz__plan_host_same(const struct dfz_plan_host *a,
  * The fields of a plan, described once (plan_fields.c), in the order of
  * the text form: printing, parsing and strict equality are derived from
  * these tables. The choice stream is the walk dfz__plan_visit(), whose
- * order is the byte format; check_plan_text.c checks that every field of
- * the walk is in a table and that the tables cover every byte of the
- * plan's structs.
+ * order is the byte format. check_plan_fields.c checks that the tables
+ * cover every byte of the plan's structs, and that every field, changed
+ * in a plan, survives the walk (encode, decode) and is noticed by
+ * equality, by the printed text and by parse(print).
  */
 enum dfz__fkind {
 	DFZ_FK_NUM,           /* numbers in [lo, hi]; hi 0: the dim cap */
