@@ -96,66 +96,19 @@ int dfz_plan_encode_as(const struct dfz_plan *p, uint8_t **buf, size_t *n)
 	return encode(p, false, buf, n);
 }
 
-static bool layout_same(const struct dfz_plan_layout *a,
-			const struct dfz_plan_layout *b)
-{
-	return !memcmp(a->order, b->order, sizeof(a->order)) &&
-	       !memcmp(a->pad, b->pad, sizeof(a->pad));
-}
-
-static bool node_same(const struct dfz_plan_node *a,
-		      const struct dfz_plan_node *b)
-{
-	return a->kernel == b->kernel && layout_same(&a->out, &b->out) &&
-	       layout_same(&a->aux, &b->aux) &&
-	       !memcmp(a->tile, b->tile, sizeof(a->tile));
-}
-
-static bool tensors_same(const struct dfz_plan_xfer *a,
-			 const struct dfz_plan_xfer *b)
-{
-	unsigned i;
-
-	if (a->rank != b->rank || a->elem != b->elem ||
-	    a->nnodes != b->nnodes || a->tensor_class != b->tensor_class ||
-	    memcmp(a->shape, b->shape, sizeof(a->shape)) ||
-	    !layout_same(&a->in, &b->in))
-		return false;
-	for (i = 0; i < DFZ_MAX_NODES; i++)
-		if (!node_same(&a->node[i], &b->node[i]))
-			return false;
-	return true;
-}
-
-static bool hop_same(const struct dfz_plan_hop *a, const struct dfz_plan_hop *b)
-{
-	return a->engine == b->engine && a->buffering == b->buffering &&
-	       a->policy == b->policy && a->pool_k == b->pool_k &&
-	       a->strategy == b->strategy && a->db_order == b->db_order;
-}
-
-static bool run_same(const struct dfz_plan_xfer *a,
-		     const struct dfz_plan_xfer *b)
-{
-	unsigned h;
-
-	for (h = 0; h < DFZ_MAX_HOPS; h++)
-		if (!hop_same(&a->hop[h], &b->hop[h]))
-			return false;
-	return a->nhops == b->nhops && a->ext_level == b->ext_level &&
-	       a->l2_size == b->l2_size && a->l1_size == b->l1_size &&
-	       a->compute_chunks == b->compute_chunks &&
-	       a->latency == b->latency && a->bandwidth == b->bandwidth &&
-	       a->nsched == b->nsched &&
-	       !memcmp(a->sched, b->sched, sizeof(a->sched)) &&
-	       a->seed == b->seed;
-}
-
+/* Strict equality, derived from the field tables (plan_fields.c). The
+ * caps are not a field: a choice stream does not hold them. */
 bool dfz__plan_same(const struct dfz_plan *a, const struct dfz_plan *b)
 {
-	return a->family == b->family && tensors_same(&a->xfer, &b->xfer) &&
-	       run_same(&a->xfer, &b->xfer) &&
+	return a->family == b->family &&
+	       dfz__part_same(dfz__part_xfer(), &a->xfer, &b->xfer) &&
 	       dfz__plan_host_same(&a->host, &b->host);
+}
+
+bool dfz__plan_host_same(const struct dfz_plan_host *a,
+			 const struct dfz_plan_host *b)
+{
+	return dfz__part_same(dfz__part_host(), a, b);
 }
 
 bool dfz_plan_equal(const struct dfz_plan *a, const struct dfz_plan *b)

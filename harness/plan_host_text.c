@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The text form of host and api plans: printing, and parsing once
- * dfz_plan_parse() (plan_text.c) has found the `family` line. Keys:
+ * The text form of host and api plans: parsing once dfz_plan_parse()
+ * (plan_text.c) has found the `family` line (printing is derived from the
+ * field tables of plan_fields.c). Keys:
  *
  *   tensors N                          the number of tensors (first pass)
  *   tK shape D... dtype T role R child one line per tensor, fields in any
@@ -15,34 +16,33 @@
  * does not use, or a key of another family is an error. As for xfer
  * plans, the parser is a fuzz target (bounded, never trusting a number),
  * each error is one "line N: ..." line, and the caps are not applied:
- * dfz_plan_normalise() clamps a parsed plan.
+ * dfz_plan_normalise() clamps a parsed plan. The keys and fields, their
+ * values and ranges, and which a call's op uses come from the field
+ * tables of plan_fields.c; this file reads the lines.
  */
+#include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "plan_int.h"
 
-enum hkey {
-	HK_FAMILY, HK_TENSORS, HK_GRAPH, HK_LAUNCHES, HK_BUDGET, HK_BIN,
-	HK_SEED, HK_CALL, HK_COUNT
-};
+/* The array field of a host plan whose parts have prefix @prefix (its
+ * tensors "t", its calls "call"), or NULL. */
+static const struct dfz__field *array_named(const char *prefix)
+{
+	const struct dfz__part *h = dfz__part_host();
 
-static const char *const hkey_names[HK_COUNT] = {
-	"family", "tensors", "graph", "launches", "budget", "bin", "seed",
-	"call"
-};
+	for (unsigned k = 0; k < h->n; k++)
+		if (h->f[k].kind == DFZ_FK_PART &&
+		    !strcmp(h->f[k].sub->prefix, prefix))
+			return &h->f[k];
+	return NULL;
+}
 
-/* The fields of a tensor line, and of a call line. */
-enum { TF_SHAPE, TF_DTYPE, TF_ROLE, TF_CHILD, TF_COUNT };
-static const char *const tfield_names[TF_COUNT] = {
-	"shape", "dtype", "role", "child"
-};
-enum { CF_SLOT, CF_OFFSET, CF_SIZE, CF_REPEAT, CF_FAULT, CF_ARG, CF_COUNT };
-static const char *const cfield_names[CF_COUNT] = {
-	"slot", "offset", "size", "repeat", "fault", "arg"
-};
+#define MAX_KEYS 16                       /* of the root part */
 
 struct hstate {
-	size_t seen[HK_COUNT];            /* line of each key; 0: not given */
+	size_t seen[MAX_KEYS];            /* line of each root key */
 	size_t tseen[DFZ_HOST_MAX_ARGS];  /* line of each tensor line */
 	unsigned family;
 	struct dfz_plan *p;
@@ -55,12 +55,18 @@ static const char *const family_article[DFZ_FAMILY_COUNT] = {
 	"an", "a", "an"
 };
 
-static int index_in(const char *const *names, unsigned n, const char *k)
+/* The keys of @pt's named fields as "a|b|c", in @buf. */
+static const char *alternatives(const struct dfz__part *pt, char *buf,
+				size_t n)
 {
-	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(k, names[i]))
-			return (int)i;
-	return -1;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < pt->n && len < n; i++)
+		if (pt->f[i].key)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+						len ? "|" : "", pt->f[i].key);
+	return buf;
 }
 
 /* "t<K>" with one or two digits: true, and K in @i. */
@@ -82,197 +88,149 @@ bool dfz__plan_is_host_key(const char *k)
 {
 	unsigned i;
 
-	return index_in(hkey_names, HK_COUNT, k) >= 0 || is_tensor_key(k, &i);
+	const struct dfz__field *lines = array_named(k);
+
+	return !strcmp(k, "family") ||
+	       dfz__part_find(dfz__part_host(), k) >= 0 ||
+	       (lines && !lines->sub->indexed) || is_tensor_key(k, &i);
 }
 
-/* ------------------------------------------------------- tensor lines */
+/* ------------------------------------------------- fields of a line */
 
 /* How many values the field at token @j has: the tokens after it up to
- * the next name of @fields or the end of the line. */
+ * the next field name of @pt or the end of the line. */
 static unsigned values_after(const struct dfz__lex *lx, unsigned j,
-			     const char *const *fields, unsigned nfields)
+			     const struct dfz__part *pt)
 {
 	unsigned n = 0;
 
 	while (j + 1 + n < lx->ntok &&
-	       index_in(fields, nfields, lx->tok[j + 1 + n]) < 0)
+	       dfz__part_find(pt, lx->tok[j + 1 + n]) < 0)
 		n++;
 	return n;
 }
 
-static int tensor_shape(struct hstate *s, struct dfz_plan_tensor *t,
-			unsigned j, unsigned n)
+/* The @n values (tokens @j + 1 ..) of field @fd of an inline part into
+ * @part; an error names the field as "<line key> <field>". */
+static int inline_field(struct hstate *s, const struct dfz__field *fd,
+			void *part, unsigned j, unsigned n)
 {
-	uint32_t v[DFZ_MAX_RANK];
-	unsigned d;
-	int rc;
+	unsigned want = fd->kind == DFZ_FK_FLAG ? 0 : 1, d;
+	uint32_t v[DFZ_LEX_MAX_TOKENS] = { 1 };
+	char label[32];
+	int rc = 0;
 
-	if (n < 1 || n > DFZ_MAX_RANK)
-		return FAIL(s, "'%s shape' takes 1..%d values, got %u",
-			    s->lx.tok[0], DFZ_MAX_RANK, n);
-	for (d = 0; d < n; d++) {
-		rc = dfz__lex_num(&s->lx, j + 1 + d, 1, DFZ_CAP_HOST_DIM,
-				  &v[d]);
-		if (rc)
-			return rc;
+	snprintf(label, sizeof(label), "%s %s", s->lx.tok[0], fd->key);
+	if (fd->len == DFZ_LEN_COUNT && (n < 1 || n > fd->cap))
+		return FAIL(s, "'%s' takes 1..%u values, got %u", label,
+			    (unsigned)fd->cap, n);
+	if (fd->len != DFZ_LEN_COUNT && n != want)
+		return FAIL(s, "'%s' needs %s value, got %u", label,
+			    want ? "1" : "no", n);
+	if (fd->kind == DFZ_FK_NAME)
+		rc = dfz__lex_name_at(&s->lx, j + 1, label, fd->names, v);
+	for (d = 0; d < n && rc == 0 && fd->kind != DFZ_FK_NAME; d++)
+		rc = dfz__lex_num(&s->lx, j + 1 + d, fd->lo, fd->hi, &v[d]);
+	if (rc)
+		return rc;
+	if (fd->len == DFZ_LEN_COUNT) {
+		memset((uint8_t *)part + fd->off, 0, (size_t)fd->cap * fd->width);
+		((uint8_t *)part)[fd->count_off] = (uint8_t)n;
 	}
-	memset(t->shape, 0, sizeof(t->shape));
-	memcpy(t->shape, v, n * sizeof(v[0]));
-	t->rank = (uint8_t)n;
+	for (d = 0; d < (n ? n : 1); d++)
+		dfz__field_set(fd, part, d, v[d]);
 	return 0;
 }
 
-/* Field @f of tensor @t, its values at tokens @j + 1 .. @j + @n. */
-static int tensor_field(struct hstate *s, struct dfz_plan_tensor *t,
-			unsigned f, unsigned j, unsigned n)
-{
-	char label[32];
-	uint32_t v = 0;
-	int rc;
+/* A check of field @fd of a line before its values are read. */
+typedef int (*dfz_field_check_fn)(struct hstate *s,
+				  const struct dfz__field *fd,
+				  const struct dfz__fctx *c, unsigned j);
 
-	if (f == TF_SHAPE)
-		return tensor_shape(s, t, j, n);
-	if (n != (f == TF_CHILD ? 0u : 1u))
-		return FAIL(s, "'%s %s' needs %s value, got %u", s->lx.tok[0],
-			    tfield_names[f], f == TF_CHILD ? "no" : "1", n);
-	if (f == TF_CHILD) {
-		t->child = 1;
-		return 0;
+/* The fields of a line from token @j: each a name and its values (one
+ * when @check is set: `name value` pairs; else up to the next field name),
+ * each at most once. Fields given are set in @given (by index in @pt). */
+static int line_fields(struct hstate *s, const struct dfz__part *pt,
+		       const struct dfz__fctx *c, unsigned j,
+		       dfz_field_check_fn check, unsigned *given)
+{
+	char q[DFZ_LEX_QUOTE_BYTES + 4], alts[80];
+	const struct dfz__field *fd;
+	unsigned n;
+	int f, rc;
+
+	for (; j < s->lx.ntok; j += 1 + n) {
+		f = dfz__part_find(pt, s->lx.tok[j]);
+		if (f < 0)
+			return FAIL(s, "unknown field '%s' of '%s' (%s)",
+				    dfz__lex_quote(q, s->lx.tok[j]),
+				    s->lx.tok[0],
+				    alternatives(pt, alts, sizeof(alts)));
+		fd = &pt->f[f];
+		if (*given & (1u << f))
+			return FAIL(s, "duplicate field '%s' of '%s'", fd->key,
+				    s->lx.tok[0]);
+		*given |= 1u << f;
+		n = check ? 1 : values_after(&s->lx, j, pt);
+		rc = check ? check(s, fd, c, j) : 0;
+		if (rc == 0)
+			rc = inline_field(s, fd, (void *)c->part, j, n);
+		if (rc)
+			return rc;
 	}
-	snprintf(label, sizeof(label), "%s %s", s->lx.tok[0], tfield_names[f]);
-	if (f == TF_DTYPE)
-		rc = dfz__lex_name_at(&s->lx, j + 1, label, DFZ_NAMES_DTYPE,
-				      &v);
-	else
-		rc = dfz__lex_name_at(&s->lx, j + 1, label, DFZ_NAMES_ROLE, &v);
-	if (rc == 0)
-		*(f == TF_DTYPE ? &t->dtype : &t->role) = (uint8_t)v;
-	return rc;
+	return 0;
 }
 
 static int parse_tensor(struct hstate *s, unsigned i)
 {
+	const struct dfz__field *t = array_named("t");
 	const char *k = s->lx.tok[0];
-	struct dfz_plan_tensor *t;
-	unsigned j = 1, given = 0, n;
-	int f, rc;
+	struct dfz__fctx c = { .p = s->p, .i = i };
+	unsigned given = 0;
 
 	if (i >= s->p->host.ntensors)
 		return FAIL(s, "'%s' given but tensors is %u", k,
 			    (unsigned)s->p->host.ntensors);
-	t = &s->p->host.t[i];
 	if (s->tseen[i])
 		return FAIL(s, "duplicate key '%s' (first on line %zu)", k,
 			    s->tseen[i]);
 	s->tseen[i] = s->lx.lineno;
-	for (; j < s->lx.ntok; j += 1 + n) {
-		char q[DFZ_LEX_QUOTE_BYTES + 4];
-
-		f = index_in(tfield_names, TF_COUNT, s->lx.tok[j]);
-		if (f < 0)
-			return FAIL(s, "unknown field '%s' of '%s' "
-				    "(shape|dtype|role|child)",
-				    dfz__lex_quote(q, s->lx.tok[j]), k);
-		if (given & (1u << f))
-			return FAIL(s, "duplicate field '%s' of '%s'",
-				    tfield_names[f], k);
-		given |= 1u << f;
-		n = values_after(&s->lx, j, tfield_names, TF_COUNT);
-		rc = tensor_field(s, t, (unsigned)f, j, n);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	c.part = &s->p->host.t[i];
+	return line_fields(s, t->sub, &c, 1, NULL, &given);
 }
 
 /* --------------------------------------------------------- call lines */
 
-/* Is field @f (a CF_* number) one that @c's op uses? */
-static bool call_uses(const struct dfz_host_call *c, unsigned f)
+/* A field of a call: one its op uses (fault and arg: any op), with a
+ * value. */
+static int check_call_field(struct hstate *s, const struct dfz__field *fd,
+			    const struct dfz__fctx *c, unsigned j)
 {
-	static const unsigned bit[CF_REPEAT + 1] = {
-		[CF_SLOT] = DFZ_CALL_SLOT, [CF_OFFSET] = DFZ_CALL_OFFSET,
-		[CF_SIZE] = DFZ_CALL_SIZE, [CF_REPEAT] = DFZ_CALL_REPEAT,
-	};
-
-	return f > CF_REPEAT || (dfz__plan_call_fields(c->op) & bit[f]);
-}
-
-/* Field @f of call @c from token @j + 1, a number in range or a name. */
-static int call_field(struct hstate *s, struct dfz_host_call *c, unsigned f,
-		      unsigned j)
-{
-	static const uint32_t hi[CF_COUNT] = {
-		[CF_SLOT] = DFZ_HOST_SLOTS - 1,
-		[CF_OFFSET] = DFZ_HOST_MAX_TENSOR,
-		[CF_SIZE] = DFZ_HOST_MAX_TENSOR,
-		[CF_REPEAT] = DFZ_CAP_API_REPEAT,
-		[CF_ARG] = DFZ_HOST_MAX_ARGS - 1,
-	};
-	uint32_t v = 0;
-	int rc;
-
-	if (f == CF_FAULT)
-		rc = dfz__lex_name_at(&s->lx, j + 1, "call fault",
-				      DFZ_NAMES_FAULT, &v);
-	else
-		rc = dfz__lex_num(&s->lx, j + 1,
-				  f == CF_SIZE || f == CF_REPEAT ? 1 : 0,
-				  hi[f], &v);
-	if (rc)
-		return rc;
-	switch (f) {
-	case CF_SLOT: c->slot = (uint8_t)v; break;
-	case CF_OFFSET: c->offset = v; break;
-	case CF_SIZE: c->size = v; break;
-	case CF_REPEAT: c->repeat = v; break;
-	case CF_FAULT: c->fault = (uint8_t)v; break;
-	default: c->arg = (uint8_t)v; break;
-	}
+	if (fd->is_shown && !(fd->flags & DFZ_FF_ANY) && !fd->is_shown(c))
+		return FAIL(s, "'%s' is not used by 'call %s'", fd->key,
+			    s->lx.tok[1]);
+	if (j + 1 >= s->lx.ntok)
+		return FAIL(s, "'call %s' needs a value", fd->key);
 	return 0;
 }
 
-/* The fields after the op: `name value` pairs, each at most once. */
-static int call_fields(struct hstate *s, struct dfz_host_call *c,
-		       const char *op)
+/* A call starts with the simplest value of each field its op uses. */
+static void call_defaults(const struct dfz__part *pt,
+			  const struct dfz__fctx *c)
 {
-	char q[DFZ_LEX_QUOTE_BYTES + 4];
-	unsigned j, given = 0;
-	int f, rc;
-
-	for (j = 2; j < s->lx.ntok; j += 2) {
-		f = index_in(cfield_names, CF_COUNT, s->lx.tok[j]);
-		if (f < 0)
-			return FAIL(s, "unknown field '%s' of 'call' "
-				    "(slot|offset|size|repeat|fault|arg)",
-				    dfz__lex_quote(q, s->lx.tok[j]));
-		if (given & (1u << f))
-			return FAIL(s, "duplicate field '%s' of 'call'",
-				    cfield_names[f]);
-		given |= 1u << f;
-		if (!call_uses(c, (unsigned)f))
-			return FAIL(s, "'%s' is not used by 'call %s'",
-				    cfield_names[f], op);
-		if (j + 1 >= s->lx.ntok)
-			return FAIL(s, "'call %s' needs a value",
-				    cfield_names[f]);
-		rc = call_field(s, c, (unsigned)f, j);
-		if (rc)
-			return rc;
-	}
-	if ((given & (1u << CF_ARG)) &&
-	    !dfz__plan_fault_has_arg(c->op, c->fault))
-		return FAIL(s, "'arg' given but fault %s of 'call %s' takes "
-			    "none",
-			    dfz__plan_name(DFZ_NAMES_FAULT, c->fault), op);
-	return 0;
+	for (unsigned k = 0; k < pt->n; k++)
+		if (pt->f[k].key && dfz__field_is_shown(&pt->f[k], c))
+			dfz__field_set(&pt->f[k], (void *)c->part, 0,
+				       pt->f[k].lo);
 }
 
 static int parse_call(struct hstate *s)
 {
+	const struct dfz__part *pt = array_named("call")->sub;
 	struct dfz_plan_host *h = &s->p->host;
-	struct dfz_host_call *c;
-	unsigned fields;
+	struct dfz__fctx c = { .p = s->p, .i = h->ncalls };
+	struct dfz_host_call *call;
+	unsigned given = 0;
 	uint32_t i = 0;
 	int rc;
 
@@ -284,46 +242,24 @@ static int parse_call(struct hstate *s)
 	rc = dfz__lex_name_at(&s->lx, 1, "call", DFZ_NAMES_OP, &i);
 	if (rc)
 		return rc;
-	c = &h->call[h->ncalls];
-	memset(c, 0, sizeof(*c));
-	c->op = dfz__plan_host_ops()[i];
-	fields = dfz__plan_call_fields(c->op);
-	c->size = fields & DFZ_CALL_SIZE ? 1 : 0;
-	c->repeat = fields & DFZ_CALL_REPEAT ? 1 : 0;
-	rc = call_fields(s, c, dfz__plan_name(DFZ_NAMES_OP, i));
+	call = &h->call[h->ncalls];
+	memset(call, 0, sizeof(*call));
+	call->op = dfz__plan_host_ops()[i];
+	c.part = call;
+	call_defaults(pt, &c);
+	rc = line_fields(s, pt, &c, 2, check_call_field, &given);
+	if (rc == 0 && (given & (1u << dfz__part_find(pt, "arg"))) &&
+	    !dfz__plan_fault_has_arg(call->op, call->fault))
+		return FAIL(s, "'arg' given but fault %s of 'call %s' takes "
+			    "none",
+			    dfz__plan_name(DFZ_NAMES_FAULT, call->fault),
+			    s->lx.tok[1]);
 	if (rc == 0)
 		h->ncalls++;
 	return rc;
 }
 
 /* ---------------------------------------------------------- the keys */
-
-static int parse_number(struct hstate *s, enum hkey k)
-{
-	static const uint32_t lo[HK_COUNT] = {
-		[HK_LAUNCHES] = 1, [HK_BUDGET] = DFZ_HOST_BUDGET_MIN,
-		[HK_BIN] = 1,
-	};
-	static const uint32_t hi[HK_COUNT] = {
-		[HK_GRAPH] = 1, [HK_LAUNCHES] = DFZ_CAP_LAUNCHES,
-		[HK_BUDGET] = DFZ_CAP_DEV_BUDGET, [HK_BIN] = DFZ_CAP_BIN,
-		[HK_SEED] = UINT32_MAX,
-	};
-	struct dfz_plan_host *h = &s->p->host;
-	uint32_t v = 0;
-	int rc = dfz__lex_one(&s->lx, lo[k], hi[k], &v);
-
-	if (rc)
-		return rc;
-	switch (k) {
-	case HK_GRAPH: h->graph = (uint8_t)v; break;
-	case HK_LAUNCHES: h->launches = v; break;
-	case HK_BUDGET: h->budget = v; break;
-	case HK_BIN: h->bin_size = v; break;
-	default: h->seed = v; break;
-	}
-	return 0;
-}
 
 /* A key of a family other than this plan's: a one-line error. */
 static int fail_family(struct hstate *s, const char *k)
@@ -333,12 +269,32 @@ static int fail_family(struct hstate *s, const char *k)
 		    dfz__plan_name(DFZ_NAMES_FAMILY, s->family));
 }
 
+/* Key @id of the root: one number in its range, at most once. */
+static int parse_root(struct hstate *s, unsigned id)
+{
+	const struct dfz__field *fd = &dfz__part_host()->f[id];
+	uint32_t v = 0;
+	int rc;
+
+	if (s->seen[id])
+		return FAIL(s, "duplicate key '%s' (first on line %zu)",
+			    fd->key, s->seen[id]);
+	s->seen[id] = s->lx.lineno;
+	rc = dfz__lex_one(&s->lx, fd->lo, fd->hi, &v);
+	if (rc == 0)
+		dfz__field_set(fd, &s->p->host, 0, v);
+	return rc;
+}
+
 /* One line of the second pass (every key but `tensors` and `family`). */
 static int parse_line(struct hstate *s)
 {
+	const struct dfz__part *pt = dfz__part_host();
+	struct dfz__fctx c = { .p = s->p, .part = &s->p->host };
 	char q[DFZ_LEX_QUOTE_BYTES + 4];
 	const char *k = s->lx.tok[0];
-	int id = index_in(hkey_names, HK_COUNT, k);
+	const struct dfz__field *call = array_named("call");
+	int id = dfz__part_find(pt, k);
 	unsigned i;
 
 	if (s->lx.ntok > DFZ_LEX_MAX_TOKENS)
@@ -346,45 +302,47 @@ static int parse_line(struct hstate *s)
 			    DFZ_LEX_MAX_TOKENS - 1);
 	if (is_tensor_key(k, &i))
 		return parse_tensor(s, i);
+	if (!strcmp(k, call->key))
+		return call->is_shown(&c) ? parse_call(s) : fail_family(s, k);
 	if (id < 0)
 		return dfz__plan_is_xfer_key(k) ? fail_family(s, k) :
 		       FAIL(s, "unknown key '%s'", dfz__lex_quote(q, k));
-	if ((id == HK_LAUNCHES && s->family != DFZ_FAMILY_HOST) ||
-	    (id == HK_CALL && s->family != DFZ_FAMILY_API))
+	if (!dfz__field_is_shown(&pt->f[id], &c))
 		return fail_family(s, k);
-	if (id == HK_CALL)
-		return parse_call(s);
-	if (s->seen[id])
-		return FAIL(s, "duplicate key '%s' (first on line %zu)", k,
-			    s->seen[id]);
-	s->seen[id] = s->lx.lineno;
-	return parse_number(s, (enum hkey)id);
+	return parse_root(s, (unsigned)id);
 }
 
-/* Pass 1: `tensors`, which decides which tensor lines exist; then every
- * tensor it names starts as the simplest one. */
+/* Pass 1: the keys flagged first (`tensors`, which decides which tensor
+ * lines exist); then every tensor it names starts as the simplest one. */
 static int first_pass(struct hstate *s)
 {
+	const struct dfz__part *pt = dfz__part_host();
 	struct dfz_plan_host *h = &s->p->host;
-	uint32_t v = 1;
 	unsigned k;
-	int rc;
+	int rc, id;
 
 	while ((rc = dfz__lex_next(&s->lx)) == 1) {
-		if (s->lx.ntok == 0 || strcmp(s->lx.tok[0], "tensors"))
+		if (s->lx.ntok == 0)
 			continue;
-		if (s->seen[HK_TENSORS])
-			return FAIL(s, "duplicate key 'tensors' (first on "
-				    "line %zu)", s->seen[HK_TENSORS]);
-		s->seen[HK_TENSORS] = s->lx.lineno;
-		rc = dfz__lex_one(&s->lx, 1, DFZ_HOST_MAX_ARGS, &v);
+		id = dfz__part_find(pt, s->lx.tok[0]);
+		if (id < 0 || !(pt->f[id].flags & DFZ_FF_FIRST))
+			continue;
+		rc = parse_root(s, (unsigned)id);
 		if (rc)
 			return rc;
 	}
-	h->ntensors = (uint8_t)v;
 	for (k = 0; k < h->ntensors; k++)
 		h->t[k] = (struct dfz_plan_tensor){ .rank = 1, .shape = { 1 } };
 	return rc;
+}
+
+/* A key of the first pass, or `family` (read before). */
+static bool is_read_before(const char *k)
+{
+	int id = dfz__part_find(dfz__part_host(), k);
+
+	return !strcmp(k, "family") ||
+	       (id >= 0 && (dfz__part_host()->f[id].flags & DFZ_FF_FIRST));
 }
 
 int dfz__plan_parse_host(const char *text, unsigned family,
@@ -393,6 +351,7 @@ int dfz__plan_parse_host(const char *text, unsigned family,
 	struct hstate s;
 	int rc;
 
+	assert(dfz__part_host()->n <= MAX_KEYS);
 	memset(&s, 0, offsetof(struct hstate, lx));
 	s.family = family < DFZ_FAMILY_COUNT ? family : DFZ_FAMILY_API;
 	s.p = out;
@@ -405,73 +364,11 @@ int dfz__plan_parse_host(const char *text, unsigned family,
 		return rc;
 	dfz__lex_rewind(&s.lx, text);
 	while ((rc = dfz__lex_next(&s.lx)) == 1) {
-		if (s.lx.ntok == 0 || !strcmp(s.lx.tok[0], "tensors") ||
-		    !strcmp(s.lx.tok[0], "family"))
+		if (s.lx.ntok == 0 || is_read_before(s.lx.tok[0]))
 			continue;
 		rc = parse_line(&s);
 		if (rc)
 			return rc;
 	}
 	return rc;
-}
-
-/* ------------------------------------------------------------ printing */
-
-static void print_tensor(FILE *f, const struct dfz_plan_tensor *t,
-			 unsigned k)
-{
-	unsigned d;
-
-	fprintf(f, "t%u shape", k);
-	for (d = 0; d < t->rank && d < DFZ_MAX_RANK; d++)
-		fprintf(f, " %lu", (unsigned long)t->shape[d]);
-	fprintf(f, " dtype %s role %s%s  # %llu bytes\n",
-		dfz__plan_name(DFZ_NAMES_DTYPE, t->dtype),
-		dfz__plan_name(DFZ_NAMES_ROLE, t->role),
-		t->child ? " child" : "",
-		(unsigned long long)dfz__plan_host_tensor_bytes(t));
-}
-
-/* The op, the fields it uses, and the fault (with its arg) when any. */
-static void print_call(FILE *f, const struct dfz_host_call *c)
-{
-	unsigned fields = dfz__plan_call_fields(c->op), i;
-
-	for (i = 0; i < DFZ_PLAN_HOST_OPS; i++)
-		if (dfz__plan_host_ops()[i] == c->op)
-			break;
-	fprintf(f, "call %s",
-		dfz__plan_name(DFZ_NAMES_OP, i));
-	if (fields & DFZ_CALL_SLOT)
-		fprintf(f, " slot %u", (unsigned)c->slot);
-	if (fields & DFZ_CALL_OFFSET)
-		fprintf(f, " offset %lu", (unsigned long)c->offset);
-	if (fields & DFZ_CALL_SIZE)
-		fprintf(f, " size %lu", (unsigned long)c->size);
-	if (fields & DFZ_CALL_REPEAT)
-		fprintf(f, " repeat %lu", (unsigned long)c->repeat);
-	if (c->fault != DFZ_FAULT_NONE)
-		fprintf(f, " fault %s",
-			dfz__plan_name(DFZ_NAMES_FAULT, c->fault));
-	if (dfz__plan_fault_has_arg(c->op, c->fault))
-		fprintf(f, " arg %u", (unsigned)c->arg);
-	fputc('\n', f);
-}
-
-void dfz__plan_print_host(const struct dfz_plan *p, FILE *f)
-{
-	const struct dfz_plan_host *h = &p->host;
-	unsigned k;
-
-	fprintf(f, "tensors %u\n", (unsigned)h->ntensors);
-	for (k = 0; k < h->ntensors && k < DFZ_HOST_MAX_ARGS; k++)
-		print_tensor(f, &h->t[k], k);
-	fprintf(f, "graph %u\n", (unsigned)h->graph);
-	if (p->family == DFZ_FAMILY_HOST)
-		fprintf(f, "launches %lu\n", (unsigned long)h->launches);
-	fprintf(f, "budget %lu\n", (unsigned long)h->budget);
-	fprintf(f, "bin %lu\n", (unsigned long)h->bin_size);
-	fprintf(f, "seed %lu\n", (unsigned long)h->seed);
-	for (k = 0; k < h->ncalls && k < DFZ_HOST_MAX_CALLS; k++)
-		print_call(f, &h->call[k]);
 }

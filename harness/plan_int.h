@@ -301,6 +301,108 @@ bool dfz__plan_same(const struct dfz_plan *a, const struct dfz_plan *b);
 bool dfz__plan_host_same(const struct dfz_plan_host *a,
 			 const struct dfz_plan_host *b);
 
+/* ------------------------------------------------ the field description */
+
+/*
+ * The fields of a plan, described once (plan_fields.c), in the order of
+ * the text form: printing, parsing and strict equality are derived from
+ * these tables. The choice stream is the walk dfz__plan_visit(), whose
+ * order is the byte format. check_plan_fields.c checks that the tables
+ * cover every byte of the plan's structs, and that every field, changed
+ * in a plan, survives the walk (encode, decode) and is noticed by
+ * equality, by the printed text and by parse(print).
+ */
+enum dfz__fkind {
+	DFZ_FK_NUM,           /* numbers in [lo, hi]; hi 0: the dim cap */
+	DFZ_FK_NAME,          /* a name of table @names; stores index + lo */
+	DFZ_FK_POW2,          /* 2^lo..2^hi, stored as is */
+	DFZ_FK_LOG2,          /* 2^lo..2^hi, stored as its log2 */
+	DFZ_FK_ORDER,         /* a permutation of 0..rank-1 */
+	DFZ_FK_FLAG,          /* a bare word (inline parts): 1 when given */
+	DFZ_FK_OP,            /* an api op, named by its draw index */
+	DFZ_FK_PART,          /* an array of @sub parts, @count_off long */
+	DFZ_FK_HIDDEN,        /* not in the text (a count): compared only */
+};
+
+/* How many values a field has. */
+enum dfz__flen {
+	DFZ_LEN_ONE,
+	DFZ_LEN_RANK,         /* the xfer plan's rank */
+	DFZ_LEN_COUNT,        /* the uint8_t at @count_off of the same part */
+};
+
+/* Field flags. */
+#define DFZ_FF_FIRST 1u   /* read in the parser's first pass */
+#define DFZ_FF_CHECKED 2u /* derived from other fields: parsed, checked */
+#define DFZ_FF_ANY 4u     /* may be given where it is not printed */
+
+/* Where a field is: the plan, the part holding it and its index there. */
+struct dfz__fctx {
+	const struct dfz_plan *p;
+	const void *part;         /* the struct the field's offset is in */
+	unsigned i;               /* index of @part in its array; 0 */
+};
+
+struct dfz__part;
+
+struct dfz__field {
+	const char *key;          /* text key (after the part's prefix);
+				   * NULL: printed as its value alone */
+	uint16_t off;             /* of the member in its part */
+	uint16_t count_off;       /* DFZ_LEN_COUNT, DFZ_FK_PART: the count */
+	uint8_t width;            /* bytes of one value: 1 or 4 */
+	uint8_t cap;              /* values (parts) the member holds */
+	uint8_t kind;             /* enum dfz__fkind */
+	uint8_t len;              /* enum dfz__flen */
+	uint8_t names;            /* DFZ_FK_NAME: enum dfz__name_table */
+	uint8_t flags;            /* DFZ_FF_* */
+	uint32_t lo, hi;          /* range of a value as stored */
+	/* Printed (and allowed in the text) only when true; NULL: always. */
+	bool (*is_shown)(const struct dfz__fctx *c);
+	/* A comment printed after the field's line; NULL: none. */
+	void (*note)(FILE *f, const struct dfz__fctx *c);
+	const struct dfz__part *sub; /* DFZ_FK_PART */
+};
+
+/* A struct of fields: the root of a family, or an element of an array. */
+struct dfz__part {
+	const char *prefix;       /* "node", "hop", "t", "call"; "" */
+	const struct dfz__field *f;
+	unsigned n;               /* fields in @f */
+	size_t size;              /* of one element */
+	bool inline_fields;       /* one line per element: "prefixK f v..." */
+	bool indexed;             /* the prefix carries the index */
+	/* Inline parts: a comment at the end of the line; NULL: none. */
+	void (*note)(FILE *f, const struct dfz__fctx *c);
+};
+
+/* The roots: an xfer plan's part (struct dfz_plan_xfer), a host or api
+ * plan's (struct dfz_plan_host). */
+const struct dfz__part *dfz__part_xfer(void);
+const struct dfz__part *dfz__part_host(void);
+
+/* dfz__field_count() - values field @fd has at @c (rank, a count, 1). */
+unsigned dfz__field_count(const struct dfz__field *fd,
+			  const struct dfz__fctx *c);
+/* dfz__field_get() - value @j of field @fd of part @part. */
+uint32_t dfz__field_get(const struct dfz__field *fd, const void *part,
+			unsigned j);
+/* dfz__field_set() - value @j of field @fd of part @part to @v. */
+void dfz__field_set(const struct dfz__field *fd, void *part, unsigned j,
+		    uint32_t v);
+/* dfz__field_is_shown() - @fd is printed at @c. */
+bool dfz__field_is_shown(const struct dfz__field *fd,
+			 const struct dfz__fctx *c);
+/* dfz__part_find() - the index in @pt of the field with text key @key
+ * (not an array, not positional), or -1. */
+int dfz__part_find(const struct dfz__part *pt, const char *key);
+/* dfz__part_print() - the lines of part @pt of plan @p at @base. */
+void dfz__part_print(FILE *f, const struct dfz__part *pt,
+		     const struct dfz_plan *p, const void *base);
+/* dfz__part_same() - every field of @pt the same in @a and @b (strict:
+ * every value a member holds, shown or not). */
+bool dfz__part_same(const struct dfz__part *pt, const void *a, const void *b);
+
 /* ------------------------------------------------------ text-form lexer */
 
 #define DFZ_LEX_LINE_BYTES 1024                /* of a line before `#` */
@@ -365,9 +467,6 @@ bool dfz__plan_is_host_key(const char *k);
  * (plan_host_text.c); @family is the one its `family` line names. */
 int dfz__plan_parse_host(const char *text, unsigned family,
 			 struct dfz_plan *out, char *err, size_t errlen);
-/* dfz__plan_print_host() - the lines of a host or api plan after its
- * `family` line (dfz_plan_print() writes those). */
-void dfz__plan_print_host(const struct dfz_plan *p, FILE *f);
 
 /** dfz__plan_dim_cap() - the element cap of one dim of @x's shape. */
 static inline uint32_t dfz__plan_dim_cap(const struct dfz_plan_xfer *x)

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * Printing the text form of a plan (.plan): every key that the plan's
- * choice stream draws, one `key value...` line each, in a fixed order that
- * reads top-down (tensors, hops, nodes, engines, sizes, timing), with the
- * levels each hop moves between as comments. dfz_plan_parse() in
- * plan_text.c reads it back to the same plan; the names of values are
- * shared with it through plan_int.h. Host and api plans print in
- * plan_host_text.c.
+ * choice stream draws, one `key value...` line each, in the order of the
+ * field tables of plan_fields.c, which reads top-down (tensors, hops,
+ * nodes, engines, sizes, timing), with the levels each hop moves between
+ * as comments. dfz_plan_parse() in plan_text.c reads it back to the same
+ * plan; the names of values are shared with it through plan_int.h. Also
+ * the report of what the clamps changed in a plan (dfz_plan_clamped()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,117 +80,15 @@ const char *dfz__plan_name(enum dfz__name_table t, unsigned v)
 	return v < name_tables[t].n ? name_tables[t].names[v] : "?";
 }
 
-static unsigned rank_of(const struct dfz_plan_xfer *x)
-{
-	return x->rank < DFZ_MAX_RANK ? x->rank : DFZ_MAX_RANK;
-}
-
-static void print_u8s(FILE *f, const char *prefix, const char *key,
-		      const uint8_t *v, unsigned n)
-{
-	unsigned i;
-
-	fprintf(f, "%s%s", prefix, key);
-	for (i = 0; i < n; i++)
-		fprintf(f, " %u", (unsigned)v[i]);
-	fputc('\n', f);
-}
-
-static void print_u32s(FILE *f, const char *prefix, const char *key,
-		       const uint32_t *v, unsigned n)
-{
-	unsigned i;
-
-	fprintf(f, "%s%s", prefix, key);
-	for (i = 0; i < n; i++)
-		fprintf(f, " %lu", (unsigned long)v[i]);
-	fputc('\n', f);
-}
-
-static void print_node(FILE *f, const struct dfz_plan_xfer *x, unsigned i)
-{
-	const struct dfz_plan_node *n = &x->node[i];
-	char prefix[16];
-
-	snprintf(prefix, sizeof(prefix), "node%u.", i);
-	fprintf(f, "%skernel %s\n", prefix,
-		dfz__plan_name(DFZ_NAMES_KERNEL, n->kernel));
-	print_u8s(f, prefix, "out.order", n->out.order, rank_of(x));
-	print_u8s(f, prefix, "out.pad", n->out.pad, rank_of(x));
-	if (n->kernel == DFZ_KERNEL_ADD) {
-		print_u8s(f, prefix, "aux.order", n->aux.order, rank_of(x));
-		print_u8s(f, prefix, "aux.pad", n->aux.pad, rank_of(x));
-	}
-	print_u32s(f, prefix, "tile", n->tile[0], rank_of(x));
-	if (x->nhops == 2)
-		print_u32s(f, prefix, "tile1", n->tile[1], rank_of(x));
-}
-
-static void print_hop(FILE *f, const struct dfz_plan_xfer *x, unsigned h)
-{
-	const struct dfz_plan_hop *hop = &x->hop[h];
-	unsigned to = dfz_plan_hop_level(x, h);
-
-	fprintf(f, "hop%u.engine %s  # %s -> %s\n", h,
-		dfz__plan_name(DFZ_NAMES_ENGINE, hop->engine),
-		dfz__plan_name(DFZ_NAMES_LEVEL, to - 1u),
-		dfz__plan_name(DFZ_NAMES_LEVEL, to));
-	fprintf(f, "hop%u.buffering %s\n", h,
-		dfz__plan_name(DFZ_NAMES_BUFFERING, hop->buffering - 1u));
-	fprintf(f, "hop%u.policy %s\n", h,
-		dfz__plan_name(DFZ_NAMES_POLICY, hop->policy));
-	fprintf(f, "hop%u.pool %u\n", h, (unsigned)hop->pool_k);
-	fprintf(f, "hop%u.strategy %s\n", h,
-		dfz__plan_name(DFZ_NAMES_STRATEGY, hop->strategy));
-	if (hop->buffering == 2)
-		fprintf(f, "hop%u.db_order %s\n", h,
-			dfz__plan_name(DFZ_NAMES_DB_ORDER, hop->db_order));
-}
-
-static void print_run(FILE *f, const struct dfz_plan_xfer *x)
-{
-	unsigned h;
-
-	for (h = 0; h < x->nhops && h < DFZ_MAX_HOPS; h++)
-		print_hop(f, x, h);
-	if (dfz__plan_is_level_used(x, DFZ_L2))
-		fprintf(f, "l2_size %lu\n", (unsigned long)x->l2_size);
-	if (dfz__plan_is_level_used(x, DFZ_L1))
-		fprintf(f, "l1_size %lu\n", (unsigned long)x->l1_size);
-	fprintf(f, "compute_chunks %u\n", (unsigned)x->compute_chunks);
-	fprintf(f, "latency %lu\n", (unsigned long)x->latency);
-	fprintf(f, "bandwidth %lu\n", (unsigned long)x->bandwidth);
-	print_u8s(f, "", "sched", x->sched,
-		  x->nsched < DFZ_MAX_SCHED ? x->nsched : DFZ_MAX_SCHED);
-	fprintf(f, "seed %lu\n", (unsigned long)x->seed);
-}
-
 void dfz_plan_print(const struct dfz_plan *p, FILE *f)
 {
-	const struct dfz_plan_xfer *x = &p->xfer;
-	unsigned i;
+	bool xfer = p->family == DFZ_FAMILY_XFER;
 
 	fputs("# dmafuzz plan\n", f);
 	fprintf(f, "family %s\n",
 		dfz__plan_name(DFZ_NAMES_FAMILY, p->family));
-	if (p->family != DFZ_FAMILY_XFER) {
-		dfz__plan_print_host(p, f);
-		return;
-	}
-	fprintf(f, "rank %u\n", (unsigned)x->rank);
-	print_u32s(f, "", "shape", x->shape, rank_of(x));
-	fprintf(f, "elem %u\n", (unsigned)x->elem);
-	fprintf(f, "tensor_cap %lu\n",
-		(unsigned long)dfz_plan_tensor_cap(x));
-	print_u8s(f, "", "in.order", x->in.order, rank_of(x));
-	print_u8s(f, "", "in.pad", x->in.pad, rank_of(x));
-	fprintf(f, "hops %u\n", (unsigned)x->nhops);
-	fprintf(f, "ext %s\n",
-		dfz__plan_name(DFZ_NAMES_LEVEL, x->ext_level));
-	fprintf(f, "nodes %u\n", (unsigned)x->nnodes);
-	for (i = 0; i < x->nnodes && i < DFZ_MAX_NODES; i++)
-		print_node(f, x, i);
-	print_run(f, x);
+	dfz__part_print(f, xfer ? dfz__part_xfer() : dfz__part_host(), p,
+			xfer ? (const void *)&p->xfer : (const void *)&p->host);
 }
 
 char *dfz_plan_text(const struct dfz_plan *p)
