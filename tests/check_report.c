@@ -706,6 +706,62 @@ START_TEST(test_json_bounds)
 }
 END_TEST
 
+/* ------------------------------------------------- files and their codes */
+
+START_TEST(test_mkdir_codes)
+{
+	char path[5000];
+	struct stat st;
+	FILE *f = fopen(at("file"), "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(dfz_mkdir_p(at("a/b/c")), 0);
+	ck_assert_int_eq(stat(at("a/b/c"), &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	ck_assert_int_eq(dfz_mkdir_p(at("a/b")), 0);      /* there already */
+	ck_assert_int_eq(dfz_mkdir_p(at("a/b/")), 0);
+	/* A file where a directory belongs: at the end, or on the way. */
+	ck_assert_int_eq(dfz_mkdir_p(at("file")), DFZ_ENOTDIR);
+	ck_assert_int_eq(dfz_mkdir_p(at("file/x/y")), DFZ_ENOTDIR);
+	ck_assert_int_eq(dfz_mkdir_p(""), DFZ_ENOENT);
+	memset(path, 'x', sizeof(path) - 1);
+	path[sizeof(path) - 1] = 0;
+	ck_assert_int_eq(dfz_mkdir_p(path), DFZ_EINVAL);
+	ck_assert_str_eq(dfz_strerror(DFZ_ENOTDIR), "not a directory");
+}
+END_TEST
+
+/* The library's outputs: a path under a file is DFZ_ENOTDIR (exit 2 in
+ * triage; report's own exit 5), never "address outside the memory model". */
+START_TEST(test_output_codes)
+{
+	struct dfz_report_config cfg = { .dir = CAMPAIGN };
+	struct dfz_triage_config tc = { .dir = "corpus" };
+	struct dfz_triage_summary sum;
+	enum dfz_report_stage stage;
+	char e[600];
+	FILE *f = fopen(at("file"), "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fclose(f), 0);
+	cfg.out = at("file/out");
+	ck_assert_int_eq(dfz_report_write(&cfg, &stage, e, sizeof(e)),
+			 DFZ_ENOTDIR);
+	ck_assert_int_eq(stage, DFZ_REPORT_OUTPUT);
+	ck_assert_ptr_nonnull(strstr(e, "Not a directory"));
+	tc.out = at("file/triage");
+	ck_assert_int_eq(dfz_triage(&tc, &sum, e, sizeof(e)), DFZ_ENOTDIR);
+	ck_assert_ptr_nonnull(strstr(e, "Not a directory"));
+	tc.dir = at("file");
+	ck_assert_int_eq(dfz_triage(&tc, &sum, e, sizeof(e)), DFZ_ENOTDIR);
+	ck_assert_int_eq(sh("%s triage -o %s corpus 2>/dev/null", cli_bin(),
+			    at("file/triage")), 2);
+	ck_assert_int_eq(sh("%s fuzz -t 1 -o %s 2>/dev/null", cli_bin(),
+			    at("file/fuzz")), 2);
+}
+END_TEST
+
 Suite *suite_report(void)
 {
 	Suite *s = suite_create("report");
@@ -721,6 +777,8 @@ Suite *suite_report(void)
 	tcase_add_test(tc, test_report_without_triage);
 	tcase_add_test(tc, test_report_copies);
 	tcase_add_test(tc, test_report_bad_input);
+	tcase_add_test(tc, test_mkdir_codes);
+	tcase_add_test(tc, test_output_codes);
 	suite_add_tcase(s, tc);
 	return s;
 }
