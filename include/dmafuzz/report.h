@@ -344,10 +344,11 @@ enum dfz_json_type {
 };
 
 /**
- * dfz_json_parse() - parse one JSON document (RFC 8259, strictly: no
- * comments, trailing commas, duplicate keys, invalid UTF-8, lone
- * surrogates or \u0000; at most DFZ_JSON_MAX_TEXT bytes, DFZ_JSON_MAX_DEPTH
- * levels and DFZ_JSON_MAX_NODES values).
+ * dfz_json_parse() - parse one JSON document with jansson (RFC 8259,
+ * strictly: no comments, trailing commas, duplicate keys, invalid UTF-8,
+ * lone surrogates or \u0000; at most DFZ_JSON_MAX_TEXT bytes,
+ * DFZ_JSON_MAX_DEPTH levels and DFZ_JSON_MAX_NODES values). Every number
+ * reads as a double, integers past 2^63 too.
  * @text: borrowed, @n bytes (need not be NUL-terminated).
  * @out: the root; caller owns; release with dfz_json_free(). NULL on error.
  * @err: out, @errlen bytes: "line L, column C: what" on error (may be NULL).
