@@ -33,6 +33,10 @@ int dfz_mkdir_p(const char *path)
 		errno = ENAMETOOLONG;
 		return DFZ_EINVAL;
 	}
+	if (!buf[0]) {                    /* the loop starts past the first */
+		errno = ENOENT;
+		return DFZ_ENOENT;
+	}
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
 			continue;
