@@ -50,7 +50,7 @@ DROPIN_HEADERS := $(wildcard include/dmafuzz/dropin/*.h include/dmafuzz/dropin/*
 
 .PHONY: all check unit regress readme-check crash-check exports memcheck fuzz bench install uninstall \
         clean deps deps-memcheck fuzz-build fuzz-libfuzzer fuzz-seeds \
-        fuzz-smoke deps-afl deps-libfuzzer deps-capstone fuzz-env
+        fuzz-smoke deps-afl deps-libfuzzer deps-capstone deps-jansson fuzz-env
 all: $(LIB) $(CLI)
 
 $(BUILD)/%.o: %.c $(HEADERS) $(DROPIN_HEADERS) $(wildcard $(dir $<)*_int.h)
@@ -68,7 +68,8 @@ $(LIB): $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(CLI): $(CLI_OBJ) $(LIB)
-	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(DFZ_LDLIBS) $(CAPSTONE_LIBS)
+	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(DFZ_LDLIBS) $(CAPSTONE_LIBS) \
+	    $(JANSSON_LIBS)
 
 # Capstone disassembles crash sites for triage (reports/disasm*.c, in the
 # library): its header is installed before that object compiles, and
@@ -78,6 +79,15 @@ CAPSTONE_LIBS = $(shell pkg-config --libs capstone 2>/dev/null || echo -lcapston
 $(patsubst %.c,$(BUILD)/%.o,$(wildcard reports/disasm*.c)): | deps-capstone
 $(patsubst %.c,$(BUILD)/%.o,$(wildcard reports/disasm*.c)): \
     DFZ_CFLAGS += $(CAPSTONE_CFLAGS)
+
+# jansson parses the JSON the reports read back (reports/json_read.c, in
+# the library): installed before that object compiles (here and in the
+# fuzz flavours' archives, which carry it unlinked: no fuzz target reads
+# JSON), linked by what links the reports (the CLI, the tests).
+JANSSON_CFLAGS = $(shell pkg-config --cflags jansson 2>/dev/null)
+JANSSON_LIBS = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+$(BUILD)/reports/json_read.o: | deps-jansson
+$(BUILD)/reports/json_read.o: DFZ_CFLAGS += $(JANSSON_CFLAGS)
 
 # One suite per tests/check_<module>.c, found by its `Suite *suite_<name>(void)`.
 $(SUITES_H): $(TEST_SRC)
@@ -92,7 +102,7 @@ $(BUILD)/tests/%.o: tests/%.c $(HEADERS) $(SUITES_H) | deps
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(DFZ_LDLIBS) \
-	    $(CAPSTONE_LIBS)
+	    $(CAPSTONE_LIBS) $(JANSSON_LIBS)
 
 # A deliberately broken target (a write and a read through a bad pointer)
 # with the replay driver and its crash reporter, for the triage tests.
@@ -106,6 +116,9 @@ deps:
 
 deps-capstone:
 	@sh tools/deps.sh capstone
+
+deps-jansson:
+	@sh tools/deps.sh jansson
 
 deps-memcheck:
 	@sh tools/deps.sh check valgrind
@@ -198,6 +211,8 @@ FZ_DEPS_afl         := deps-afl
 FZ_DEPS_cmplog      := deps-afl
 FZ_DEPS_libfuzzer   := deps-libfuzzer
 FZ_SEEDS     := $(FZ)/seeds/.stamp
+$(foreach f,afl cmplog libfuzzer cov,$(FZ)/$(f)/obj/reports/json_read.o): \
+    | deps-jansson
 
 # $(1): an instrumented flavour. Its objects, its archive (the library
 # and fuzz/family.c, which only the plan-family targets pull in), and one

@@ -45,6 +45,12 @@ int cli_report(int argc, char **argv);
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The exit code of a failed library call's DFZ_E* code @rc: an I/O error
+ * (a full disk) or no memory is the harness's, EXIT_INTERNAL; anything
+ * else (a missing file, a path under a file, no permission, bad text) is
+ * the input's, EXIT_BAD_INPUT. */
+int cli_exit_of(int rc);
+
 /* Parse a --bug value (a name, a comma list, or "all") into @mask. */
 int cli_add_bugs(const char *cmd, const char *list, uint32_t *mask);
 

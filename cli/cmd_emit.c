@@ -195,7 +195,7 @@ static int render(const struct emit_opts *m, const struct dfz_plan *p,
 		return DFZ_ENOMEM;
 	rc = dfz_emit_c(p, &m->cfg, f);
 	/* A memory stream fails to write only when memory runs out. */
-	if (rc == DFZ_EFAULT)
+	if (rc == DFZ_EIO)
 		rc = DFZ_ENOMEM;
 	if (fclose(f) != 0 && rc == 0)
 		rc = DFZ_ENOMEM;

@@ -217,7 +217,7 @@ static int parse_fuzz(int argc, char **argv, struct campaign *c)
 		"                    [--corpus DIR] [--out DIR]\n\n"
 		"Run an in-process random campaign and write OUT/summary.md and\n"
 		"OUT/crashes/CLASS-HASH.{bin,plan} (default OUT: out/inproc-fuzz).\n"
-		"exit: 0 nothing found, 1 findings, 2 bad input\n";
+		"exit: 0 nothing found, 1 findings, 2 bad input, 3 internal error\n";
 	static const struct option opts[] = {
 		{ "seconds", required_argument, NULL, 't' },
 		{ "seed", required_argument, NULL, 's' },
@@ -267,9 +267,10 @@ int cli_fuzz(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/crashes", c.out);
-	if (dfz_mkdir_p(path) < 0) {
+	rc = dfz_mkdir_p(path);
+	if (rc < 0) {
 		cli_error("fuzz", "cannot create '%s': %m", path);
-		return EXIT_BAD_INPUT;
+		return cli_exit_of(rc);
 	}
 	if (dfz_exec_create(DFZ_ORACLES_ALL, &ex) < 0)
 		return EXIT_INTERNAL;

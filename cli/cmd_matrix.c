@@ -284,9 +284,10 @@ int cli_matrix(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (dfz_mkdir_p(o.out) < 0) {
+	rc = dfz_mkdir_p(o.out);
+	if (rc < 0) {
 		cli_error("matrix", "cannot create '%s': %m", o.out);
-		return EXIT_BAD_INPUT;
+		return cli_exit_of(rc);
 	}
 	rows = calloc(NROWS, sizeof(*rows));
 	if (!rows || dfz_exec_create(DFZ_ORACLES_ALL, &ex) < 0) {

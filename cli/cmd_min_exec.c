@@ -62,7 +62,7 @@ int cli_min_exec(const char *bin, const char *input, const uint8_t *buf,
 	if (rc < 0) {
 		cli_error("min", "%s cannot replay %s: %s", bin, input,
 			  dfz_strerror(rc));
-		return rc == DFZ_ENOMEM ? EXIT_INTERNAL : EXIT_BAD_INPUT;
+		return cli_exit_of(rc);
 	}
 	rc = cli_write_file("min", out, r.buf, r.n);
 	if (rc == EXIT_CLEAN) {

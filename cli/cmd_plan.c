@@ -39,7 +39,7 @@ static int load(const char *cmd, const char *path, struct dfz_plan *p)
 
 	if (rc < 0) {
 		cli_error(cmd, "%s", err);
-		return rc == DFZ_ENOMEM ? EXIT_INTERNAL : EXIT_BAD_INPUT;
+		return cli_exit_of(rc);
 	}
 	if (dfz_plan_normalise(p) < 0) {
 		cli_error(cmd, "out of memory");

@@ -54,13 +54,13 @@ static const char report_usage[] =
 
 static int exit_of(enum dfz_report_stage stage, int rc)
 {
-	if (rc == DFZ_ENOMEM)
+	if (rc == DFZ_ENOMEM || (rc == DFZ_EIO && stage != DFZ_REPORT_OUTPUT))
 		return EXIT_INTERNAL;
 	switch (stage) {
 	case DFZ_REPORT_CAMPAIGN:
 		return EXIT_BAD_INPUT;
 	case DFZ_REPORT_TRIAGE:
-		return rc == DFZ_ENOENT ? EXIT_BAD_INPUT : EXIT_BAD_TRIAGE;
+		return rc == DFZ_EINVAL ? EXIT_BAD_TRIAGE : EXIT_BAD_INPUT;
 	case DFZ_REPORT_OUTPUT:
 		return EXIT_NO_OUTPUT;
 	default:

@@ -147,13 +147,9 @@ int cli_triage(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	rc = dfz_triage(&c, &s, err, sizeof(err));
-	if (rc == DFZ_ENOENT || rc == DFZ_EINVAL) {
-		cli_error("triage", "%s", err);
-		return EXIT_BAD_INPUT;
-	}
 	if (rc < 0) {
-		cli_error("triage", "%s", err[0] ? err : "internal error");
-		return EXIT_INTERNAL;
+		cli_error("triage", "%s", err[0] ? err : dfz_strerror(rc));
+		return cli_exit_of(rc);
 	}
 	printf("triage: %u input(s), %u distinct: %u bucket(s), %u malformed, "
 	       "%u did not reproduce; %s%s/triage.json\n", s.inputs, s.distinct,

@@ -83,6 +83,12 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int cli_exit_of(int rc)
+{
+	return rc == DFZ_EIO || rc == DFZ_ENOMEM ? EXIT_INTERNAL
+						 : EXIT_BAD_INPUT;
+}
+
 int cli_add_bugs(const char *cmd, const char *list, uint32_t *mask)
 {
 	uint32_t m = 0;

@@ -36,6 +36,7 @@ static int slurp(FILE *f, uint8_t **out, size_t *n)
 
 	if (!buf)
 		return DFZ_ENOMEM;
+	errno = 0;
 	for (;;) {
 		size_t got = fread(buf + len, 1, cap - len, f);
 
@@ -59,8 +60,11 @@ static int slurp(FILE *f, uint8_t **out, size_t *n)
 		buf = nb;
 	}
 	if (ferror(f)) {
+		int e = errno;
+
 		free(buf);
-		return DFZ_ENOENT;
+		errno = e;
+		return dfz_err_from_errno(e);
 	}
 	buf[len] = 0;
 	*out = buf;
@@ -73,23 +77,22 @@ int dfz_plan_load(const char *path, struct dfz_plan *out, char *err,
 {
 	bool is_stdin = !strcmp(path, "-");
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	uint8_t *buf;
-	size_t n;
+	uint8_t *buf = NULL;
+	size_t n = 0;
 	int rc;
 
 	if (!f) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-		return DFZ_ENOENT;
+		return dfz_err_from_errno(errno);
 	}
 	rc = slurp(f, &buf, &n);
+	if (rc < 0)
+		snprintf(err, errlen, "cannot read '%s': %s", path,
+			 rc == DFZ_ERANGE ? "larger than 1 MiB" :
+			 rc == DFZ_ENOMEM ? dfz_strerror(rc) : strerror(errno));
 	if (!is_stdin)
 		fclose(f);
-	if (rc < 0) {
-		snprintf(err, errlen, "cannot read '%s': %s", path,
-			 rc == DFZ_ERANGE ? "larger than 1 MiB" : dfz_strerror(rc));
-		return rc == DFZ_ENOMEM ? DFZ_ENOMEM : DFZ_ENOENT;
-	}
-	{
+	if (rc == 0) {
 		char perr[200];
 
 		rc = dfz_plan_from_bytes(buf, n, out, perr, sizeof(perr));

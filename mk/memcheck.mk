@@ -23,11 +23,11 @@ $(VG_LIB): $(VG_RT_OBJ) $(filter-out $(BUILD)/runtime/%,$(LIB_OBJ))
 
 $(VG_BUILD)/dmafuzz: $(CLI_OBJ) $(VG_LIB)
 	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(VG_LIB) $(DFZ_LDLIBS) \
-	    $(CAPSTONE_LIBS)
+	    $(CAPSTONE_LIBS) $(JANSSON_LIBS)
 
 $(VG_BUILD)/check_dmafuzz: $(TEST_OBJ) $(VG_LIB)
 	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(VG_LIB) $(CHECK_LIBS) \
-	    $(DFZ_LDLIBS) $(CAPSTONE_LIBS)
+	    $(DFZ_LDLIBS) $(CAPSTONE_LIBS) $(JANSSON_LIBS)
 
 # The triage tests run the broken test program of the normal build.
 memcheck: deps-memcheck $(VG_BUILD)/check_dmafuzz $(VG_BUILD)/dmafuzz $(BROKEN)

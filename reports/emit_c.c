@@ -326,5 +326,5 @@ int dfz_emit_c(const struct dfz_plan *p, const struct dfz_emit_config *cfg,
 	else if (dfz__emit_host(f, &norm) < 0)
 		return DFZ_ENOMEM;
 	fputs(frame_main, f);
-	return ferror(f) ? DFZ_EFAULT : 0;
+	return ferror(f) ? DFZ_EIO : 0;
 }

@@ -11,6 +11,36 @@
 
 #include "report_gen_int.h"
 
+/* The length of the valid UTF-8 sequence at @p: 0 for none (an overlong
+ * form, a surrogate, past U+10FFFF or past @n). */
+size_t dfz__utf8_len(const unsigned char *p, size_t n)
+{
+	size_t k;
+	unsigned cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		k = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		k = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		k = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (k > n)
+		return 0;
+	for (size_t i = 1; i < k; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((k == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (k == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return k;
+}
+
 void dfz__jw_init(struct dfz__jw *w, FILE *f)
 {
 	memset(w, 0, sizeof(*w));

@@ -9,21 +9,42 @@
 
 #include "dmafuzz/report.h"
 
+/* One level: an existing directory is fine, an existing file is not. */
+static int mkdir_one(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return dfz_err_from_errno(errno);
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	errno = ENOTDIR;
+	return DFZ_ENOTDIR;
+}
+
 int dfz_mkdir_p(const char *path)
 {
 	char buf[4096];
+	int rc;
 
 	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
 		errno = ENAMETOOLONG;
-		return -1;
+		return DFZ_EINVAL;
+	}
+	if (!buf[0]) {                    /* the loop starts past the first */
+		errno = ENOENT;
+		return DFZ_ENOENT;
 	}
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
 			continue;
 		*p = 0;
-		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-			return -1;
+		rc = mkdir_one(buf);
+		if (rc < 0)
+			return rc;
 		*p = '/';
 	}
-	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
+	return mkdir_one(buf);
 }

@@ -221,23 +221,25 @@ static int write_one(const struct dfz__campaign *c, size_t i, const char *tmp,
 		     char *err, size_t errlen)
 {
 	FILE *f = fopen(tmp, "w");
-	int rc;
+	int rc, e = 0;
 
 	if (!f) {
 		snprintf(err, errlen, "cannot write '%s': %s", tmp,
 			 strerror(errno));
-		return DFZ_EFAULT;
+		return dfz_err_from_errno(errno);
 	}
+	errno = 0;
 	rc = writers[i](c, f);
 	if (rc < 0)
 		snprintf(err, errlen, "writing '%s': %s", tmp, dfz_strerror(rc));
 	else if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0)
-		rc = DFZ_EFAULT;
-	if (fclose(f) != 0 && rc == 0)
-		rc = DFZ_EFAULT;
-	if (rc == DFZ_EFAULT)
-		snprintf(err, errlen, "writing '%s': %s", tmp,
-			 strerror(errno ? errno : EIO));
+		e = errno ? errno : EIO;
+	if (fclose(f) != 0 && rc == 0 && !e)
+		e = errno ? errno : EIO;
+	if (rc == 0 && e) {
+		snprintf(err, errlen, "writing '%s': %s", tmp, strerror(e));
+		rc = dfz_err_from_errno(e);
+	}
 	return rc;
 }
 
@@ -262,7 +264,7 @@ static int write_outputs(struct dfz__campaign *c, const char *out,
 		if (rename(tmp[i], dst) != 0) {
 			snprintf(err, errlen, "cannot rename '%s' to '%s': %s",
 				 tmp[i], dst, strerror(errno));
-			rc = DFZ_EFAULT;
+			rc = dfz_err_from_errno(errno);
 		}
 	}
 	if (rc < 0)
@@ -324,7 +326,7 @@ int dfz_report_write(const struct dfz_report_config *cfg,
 	if (dfz_mkdir_p(out) < 0 || !(c.out_abs = realpath(out, NULL))) {
 		snprintf(err, errlen, "output directory '%s': %s", out,
 			 strerror(errno));
-		rc = errno == ENOMEM ? DFZ_ENOMEM : DFZ_EFAULT;
+		rc = dfz_err_from_errno(errno);
 		goto out_fini;
 	}
 	rc = write_outputs(&c, out, err, errlen);

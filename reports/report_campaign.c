@@ -235,10 +235,10 @@ static int read_stats(struct dfz__inst *in, const char *dir)
 	double start = -1, last = -1;
 
 	if (!dfz__path(path, sizeof(path), "%s/fuzzer_stats", dir))
-		return DFZ_ENOENT;
+		return DFZ_EINVAL;
 	text = dfz__read_file(path, MAX_STATS_BYTES, NULL, NULL);
 	if (!text)
-		return errno == ENOMEM ? DFZ_ENOMEM : DFZ_ENOENT;
+		return dfz_err_from_errno(errno);
 	for (char *l = strtok_r(text, "\n", &save); l;
 	     l = strtok_r(NULL, "\n", &save)) {
 		char *colon = strchr(l, ':'), *k = l, *v;
@@ -576,11 +576,15 @@ int dfz__campaign_read(struct dfz__campaign *c, char *err, size_t errlen)
 	struct stat st;
 	int rc;
 
-	if (stat(c->dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+	if (stat(c->dir, &st) < 0) {
 		snprintf(err, errlen, "campaign directory '%s': %s", c->dir,
-			 stat(c->dir, &st) < 0 ? strerror(errno)
-					       : "not a directory");
-		return DFZ_ENOENT;
+			 strerror(errno));
+		return dfz_err_from_errno(errno);
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "campaign directory '%s': not a "
+			 "directory", c->dir);
+		return DFZ_ENOTDIR;
 	}
 	rc = walk(c->dir, "", 0, &fd);
 	if (rc == 0 && fd.n) {
@@ -593,9 +597,9 @@ int dfz__campaign_read(struct dfz__campaign *c, char *err, size_t errlen)
 				   "instance %zu/%zu", i + 1, fd.n);
 		rc = read_instance(&c->inst[i], c->dir, fd.paths[i]);
 	}
-	if (rc == DFZ_ENOENT)
-		snprintf(err, errlen, "%s/%s/fuzzer_stats: unreadable", c->dir,
-			 fd.paths[c->ninst - 1]);
+	if (rc < 0 && rc != DFZ_ENOMEM && c->ninst)
+		snprintf(err, errlen, "%s/%s/fuzzer_stats: unreadable (%s)",
+			 c->dir, fd.paths[c->ninst - 1], dfz_strerror(rc));
 	else if (rc < 0)
 		snprintf(err, errlen, "reading the campaign: %s",
 			 dfz_strerror(rc));

@@ -361,7 +361,7 @@ int dfz__triage_read(struct dfz__campaign *c, const char *path, char *err,
 	text = dfz__read_file(path, MAX_TRIAGE_BYTES, &n, &cut);
 	if (!text) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return errno == ENOMEM ? DFZ_ENOMEM : DFZ_ENOENT;
+		return dfz_err_from_errno(errno);
 	}
 	rc = cut ? DFZ_EINVAL : dfz_json_parse(text, n, &tr->root, perr,
 					       sizeof(perr));

@@ -10,6 +10,7 @@
  * helps. Deterministic: the same binary and input give the same bytes.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ static int run(struct xshrink *x, const uint8_t *buf, size_t n, char *cls,
 
 	cls[0] = site[0] = 0;
 	if (rc < 0)
-		return DFZ_EINVAL;
+		return rc;
 	x->runs++;
 	rc = dfz__proc_run(argv, NULL, RUN_MS, false, out, sizeof(out), &p);
 	if (rc < 0)
@@ -179,7 +180,7 @@ static int start(struct xshrink *x, const uint8_t *buf, size_t n)
 	int fd = mkstemp(tmpl);
 
 	if (fd < 0)
-		return DFZ_EINVAL;
+		return dfz_err_from_errno(errno);
 	close(fd);
 	snprintf(x->path, sizeof(x->path), "%s", tmpl);
 	x->best = malloc(n + 1);

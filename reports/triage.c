@@ -52,7 +52,7 @@ static int examine(struct dfz__triage *t, unsigned i, char *err, size_t errlen)
 	char why[DFZ_MSG_MAX], path[8300];
 	int rc = dfz__copy_input(t, in, why, sizeof(why));
 
-	if (rc == DFZ_EINVAL || rc == DFZ_ENOMEM) {
+	if (rc < 0 && rc != DFZ_ENOENT && rc != DFZ_ERANGE) {
 		snprintf(err, errlen, "%s: %s", in->src, why);
 		return rc;
 	}
@@ -236,8 +236,21 @@ static int shrink_plan(struct shrink *s, const struct dfz__input *in,
 static int bucket_path(const struct dfz__triage *t, const struct dfz__bucket *b,
 		       const char *file, char *path, size_t len)
 {
-	return snprintf(path, len, "%s/buckets/%s/%s", t->out, b->id, file) >=
-	       (int)len ? -1 : 0;
+	if (snprintf(path, len, "%s/buckets/%s/%s", t->out, b->id, file) <
+	    (int)len)
+		return 0;
+	errno = ENAMETOOLONG;
+	return DFZ_EINVAL;
+}
+
+/* Open a text buffer for the bucket's file @file; its path into @path. */
+static int bucket_text(const struct dfz__triage *t, const struct dfz__bucket *b,
+		       const char *file, char *path, size_t len,
+		       struct dfz__text *txt)
+{
+	int rc = bucket_path(t, b, file, path, len);
+
+	return rc < 0 ? rc : dfz__text_open(txt);
 }
 
 /* Does @text read back as plan @p (what `dmafuzz run` of it runs)? */
@@ -261,11 +274,12 @@ static int write_plan(const struct dfz__triage *t, const struct dfz__bucket *b,
 	struct dfz_plan p;
 	char path[8300];
 	int family = dfz__family_of(like->target);
+	int rc;
 
 	*replays = false;
-	if (bucket_path(t, b, "repro.plan", path, sizeof(path)) < 0 ||
-	    dfz__text_open(&txt) < 0)
-		return -1;
+	rc = bucket_text(t, b, "repro.plan", path, sizeof(path), &txt);
+	if (rc < 0)
+		return rc;
 	if (family >= 0) {
 		dfz_plan_decode_as((unsigned)family, buf, n, &p);
 		fprintf(txt.f, "# triage %s: minimized by 'dmafuzz triage' with %s: "
@@ -355,17 +369,19 @@ static int write_bins(struct dfz__triage *t, struct dfz__bucket *b,
 	size_t m;
 	int rc;
 
-	if (family < 0)
-		return bucket_path(t, b, "repro.bin", path, sizeof(path)) < 0 ?
-			       -1 : dfz__write_atomic(path, buf, n);
-	if (bucket_path(t, b, "input.bin", path, sizeof(path)) < 0 ||
-	    dfz__write_atomic(path, buf, n) < 0)
-		return -1;
+	rc = bucket_path(t, b, family < 0 ? "repro.bin" : "input.bin", path,
+			 sizeof(path));
+	if (rc == 0)
+		rc = dfz__write_atomic(path, buf, n);
+	if (rc < 0 || family < 0)
+		return rc;
 	dfz_plan_decode_as((unsigned)family, buf, n, &p);
-	if (dfz_plan_encode(&p, &enc, &m) < 0)
-		return -1;
-	rc = bucket_path(t, b, "repro.bin", path, sizeof(path)) < 0 ? -1 :
-	     dfz__write_atomic(path, enc, m);
+	rc = dfz_plan_encode(&p, &enc, &m);
+	if (rc < 0)
+		return rc;
+	rc = bucket_path(t, b, "repro.bin", path, sizeof(path));
+	if (rc == 0)
+		rc = dfz__write_atomic(path, enc, m);
 	free(enc);
 	return rc;
 }
@@ -386,15 +402,18 @@ static int write_c(const struct dfz__triage *t, const struct dfz__bucket *b,
 	struct dfz__text txt;
 	struct dfz_plan p;
 	char path[8300];
+	int rc = family < 0 ? DFZ_EINVAL : 0;
 
-	if (family < 0 || bucket_path(t, b, "repro.c", path, sizeof(path)) < 0 ||
-	    dfz__text_open(&txt) < 0)
-		return -1;
+	if (rc == 0)
+		rc = bucket_text(t, b, "repro.c", path, sizeof(path), &txt);
+	if (rc < 0)
+		return rc;
 	dfz_plan_decode_as((unsigned)family, buf, n, &p);
-	if (dfz_emit_c(&p, &cfg, txt.f) < 0) {
+	rc = dfz_emit_c(&p, &cfg, txt.f);
+	if (rc < 0) {
 		fclose(txt.f);
 		free(txt.buf);
-		return -1;
+		return rc;
 	}
 	return dfz__text_commit(&txt, path);
 }
@@ -424,28 +443,31 @@ static int write_bucket(struct dfz__triage *t, struct dfz__bucket *b,
 	char path[8300];
 	struct dfz__text txt;
 	bool plan_replays = false;
+	int rc = bucket_path(t, b, "", path, sizeof(path));
 
-	if (bucket_path(t, b, "", path, sizeof(path)) < 0 || dfz_mkdir_p(path) < 0 ||
-	    write_bins(t, b, like, buf, n) < 0)
-		return -1;
+	if (rc == 0)
+		rc = dfz_mkdir_p(path);
+	if (rc == 0)
+		rc = write_bins(t, b, like, buf, n);
 	b->has_plan = !t->cfg->exec && strcmp(like->target, "other");
-	if (b->has_plan && write_plan(t, b, like, buf, n, &plan_replays) < 0)
-		return -1;
+	if (rc == 0 && b->has_plan)
+		rc = write_plan(t, b, like, buf, n, &plan_replays);
+	if (rc < 0)
+		return rc;
 	replay_commands(t, b, like->target, plan_replays);
 	b->has_c = b->has_plan && write_c(t, b, like, buf, n) == 0;
-	if (bucket_path(t, b, "verdict.txt", path, sizeof(path)) < 0 ||
-	    dfz__text_open(&txt) < 0)
-		return -1;
+	rc = bucket_text(t, b, "verdict.txt", path, sizeof(path), &txt);
+	if (rc < 0)
+		return rc;
 	fprintf(txt.f, "BUCKET:    %s\nSIGNATURE: %s\nINPUTS:    %u\n"
 		"DISTINCT:  %u\n\n", b->id, like->o.sig, b->count, b->distinct);
 	fputs(repro->report ? repro->report : repro->message, txt.f);
-	if (dfz__text_commit(&txt, path) < 0)
-		return -1;
-	if (!like->o.has_signal)
-		return 0;
-	if (bucket_path(t, b, "disasm.txt", path, sizeof(path)) < 0 ||
-	    dfz__text_open(&txt) < 0)
-		return -1;
+	rc = dfz__text_commit(&txt, path);
+	if (rc < 0 || !like->o.has_signal)
+		return rc;
+	rc = bucket_text(t, b, "disasm.txt", path, sizeof(path), &txt);
+	if (rc < 0)
+		return rc;
 	write_fault(txt.f, repro->has_signal ? repro : &like->o);
 	return dfz__text_commit(&txt, path);
 }
@@ -518,10 +540,11 @@ static int settle(struct dfz__triage *t, struct dfz__bucket *b, char *err,
 	b->bytes_out = n;
 	b->runs = s.runs;
 	b->seconds = dfz__now() - t0;
-	if (!rc && write_bucket(t, b, s.like, buf, n, shown) < 0) {
-		snprintf(err, errlen, "cannot write bucket %s in '%s': %s", b->id,
-			 t->out, strerror(errno));
-		rc = DFZ_EINVAL;
+	if (!rc) {
+		rc = write_bucket(t, b, s.like, buf, n, shown);
+		if (rc < 0 && rc != DFZ_ENOMEM)
+			snprintf(err, errlen, "cannot write bucket %s in '%s': "
+				 "%s", b->id, t->out, strerror(errno));
 	}
 	b->repro = *shown;
 	b->repro.report = NULL;
@@ -540,12 +563,14 @@ static int prepare(struct dfz__triage *t, const struct dfz_triage_config *cfg,
 {
 	struct stat st;
 	static char scratch[4200];
+	int rc;
 
 	if (!cfg->dir || stat(cfg->dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "'%s' is not a campaign directory%s%s",
 			 cfg->dir ? cfg->dir : "", errno ? ": " : "",
 			 errno ? strerror(errno) : "");
-		return DFZ_ENOENT;
+		return !cfg->dir || !errno ? DFZ_ENOTDIR :
+					     dfz_err_from_errno(errno);
 	}
 	if (cfg->exec && (access(cfg->exec, X_OK) < 0 ||
 			  stat(cfg->exec, &st) < 0 || !S_ISREG(st.st_mode))) {
@@ -560,10 +585,13 @@ static int prepare(struct dfz__triage *t, const struct dfz_triage_config *cfg,
 		snprintf(t->out, sizeof(t->out), "%.4000s/triage", cfg->dir);
 	snprintf(scratch, sizeof(scratch), "%s/.candidate", t->out);
 	t->rep.scratch = scratch;
-	if (dfz_mkdir_p(t->out) < 0 || access(t->out, W_OK) < 0) {
+	rc = dfz_mkdir_p(t->out);
+	if (rc == 0 && access(t->out, W_OK) < 0)
+		rc = dfz_err_from_errno(errno);
+	if (rc < 0) {
 		snprintf(err, errlen, "cannot write '%s': %s", t->out,
 			 strerror(errno));
-		return DFZ_EINVAL;
+		return rc;
 	}
 	t->cfg = cfg;
 	t->rep.cfg = cfg;
@@ -616,10 +644,11 @@ int dfz_triage(const struct dfz_triage_config *cfg,
 	dfz__progress_clear(&t.progress);
 	for (unsigned k = 0; !rc && k < t.nb; k++)
 		rc = settle(&t, &t.b[k], err, errlen);
-	if (!rc && dfz__triage_json(&t) < 0) {
-		snprintf(err, errlen, "cannot write '%s/triage.json': %s", t.out,
-			 strerror(errno));
-		rc = DFZ_EINVAL;
+	if (!rc) {
+		rc = dfz__triage_json(&t);
+		if (rc < 0 && rc != DFZ_ENOMEM)
+			snprintf(err, errlen, "cannot write '%s/triage.json': "
+				 "%s", t.out, strerror(errno));
 	}
 	dfz__progress_clear(&t.progress);
 	if (rc == DFZ_ENOMEM && !err[0])

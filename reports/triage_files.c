@@ -18,6 +18,18 @@
 
 static const char *const targets[] = { "xfer", "host", "api", "parse" };
 
+/*
+ * The DFZ_E* code of a failed write into OUT, errno kept for the message.
+ * A path that vanished under us is the disk's doing, not an unreadable
+ * input's (DFZ_ENOENT marks those).
+ */
+static int out_err(void)
+{
+	int rc = dfz_err_from_errno(errno);
+
+	return rc == DFZ_ENOENT ? DFZ_EIO : rc;
+}
+
 static int write_all(int fd, const void *buf, size_t n)
 {
 	const char *p = buf;
@@ -27,8 +39,10 @@ static int write_all(int fd, const void *buf, size_t n)
 
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w == 0)
+			errno = EIO;
 		if (w <= 0)
-			return -1;
+			return out_err();
 		p += w;
 		n -= (size_t)w;
 	}
@@ -38,27 +52,35 @@ static int write_all(int fd, const void *buf, size_t n)
 /* A fresh temporary file beside @path: its name into @tmp. */
 static int open_temp(const char *path, char *tmp, size_t len)
 {
+	int fd;
+
 	if (snprintf(tmp, len, "%s.tmp.XXXXXX", path) >= (int)len) {
 		errno = ENAMETOOLONG;
-		return -1;
+		return DFZ_EINVAL;
 	}
-	return mkstemp(tmp);
+	fd = mkstemp(tmp);
+	return fd < 0 ? out_err() : fd;
 }
 
 int dfz__write_atomic(const char *path, const void *buf, size_t n)
 {
 	char tmp[4200];
-	int fd = open_temp(path, tmp, sizeof(tmp)), bad;
+	int fd = open_temp(path, tmp, sizeof(tmp)), rc, e;
 
 	if (fd < 0)
-		return -1;
+		return fd;
 	fchmod(fd, 0644);
-	bad = write_all(fd, buf, n) < 0;
-	if (close(fd) != 0 || bad || rename(tmp, path) != 0) {
+	rc = write_all(fd, buf, n);
+	if (close(fd) != 0 && !rc)
+		rc = out_err();
+	if (!rc && rename(tmp, path) != 0)
+		rc = out_err();
+	if (rc) {
+		e = errno;
 		unlink(tmp);
-		return -1;
+		errno = e;
 	}
-	return 0;
+	return rc;
 }
 
 int dfz__text_open(struct dfz__text *t)
@@ -71,7 +93,9 @@ int dfz__text_open(struct dfz__text *t)
 
 int dfz__text_commit(struct dfz__text *t, const char *path)
 {
-	int rc = fclose(t->f) != 0 ? -1 : dfz__write_atomic(path, t->buf, t->len);
+	/* A memory stream fails only when memory runs out. */
+	int rc = fclose(t->f) != 0 ? DFZ_ENOMEM :
+		 dfz__write_atomic(path, t->buf, t->len);
 
 	free(t->buf);
 	t->buf = NULL;
@@ -285,9 +309,10 @@ static int place(struct dfz__triage *t, struct dfz__input *in, const char *tmp,
 			return in->copy ? 0 : DFZ_ENOMEM;
 		}
 		if (errno != EEXIST)
-			return DFZ_EINVAL;
+			return out_err();
 	}
-	return DFZ_EINVAL;
+	errno = EEXIST;
+	return DFZ_EIO;
 }
 
 /* FNV-1a: a quick first test of "the same bytes". */
@@ -305,6 +330,7 @@ static int copy_bytes(int src, int fd, struct dfz__input *in, bool *whole)
 {
 	uint8_t chunk[65536];
 	ssize_t r;
+	int rc;
 
 	in->n = 0;
 	*whole = true;
@@ -313,8 +339,9 @@ static int copy_bytes(int src, int fd, struct dfz__input *in, bool *whole)
 			continue;
 		if (r < 0)
 			return DFZ_ENOENT;
-		if (write_all(fd, chunk, (size_t)r) < 0)
-			return DFZ_EINVAL;
+		rc = write_all(fd, chunk, (size_t)r);
+		if (rc < 0)
+			return rc;
 		if (in->n + (size_t)r > DFZ__INPUT_MAX) {
 			*whole = false;
 			continue;
@@ -334,9 +361,10 @@ int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 	bool whole;
 
 	snprintf(dir, sizeof(dir), "%s/inputs/%s", t->out, in->target);
-	if (dfz_mkdir_p(dir) < 0) {
+	rc = dfz_mkdir_p(dir);
+	if (rc < 0) {
 		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
-		return DFZ_EINVAL;
+		return rc == DFZ_ENOENT ? DFZ_EIO : rc;
 	}
 	in->buf = malloc(DFZ__INPUT_MAX + 1);
 	if (!in->buf)
@@ -349,9 +377,9 @@ int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 	snprintf(base, sizeof(base), "%s/.copy", dir);
 	fd = open_temp(base, tmp, sizeof(tmp));
 	if (fd < 0) {
-		close(src);
 		snprintf(err, errlen, "cannot write in '%s': %s", dir, strerror(errno));
-		return DFZ_EINVAL;
+		close(src);
+		return fd;
 	}
 	rc = copy_bytes(src, fd, in, &whole);
 	if (rc == DFZ_ENOENT)
@@ -360,12 +388,13 @@ int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 		snprintf(err, errlen, "cannot write in '%s': %s", dir, strerror(errno));
 	close(src);
 	if (close(fd) != 0 && !rc) {
-		rc = DFZ_EINVAL;
-		snprintf(err, errlen, "cannot write in '%s'", dir);
+		rc = out_err();
+		snprintf(err, errlen, "cannot write in '%s': %s", dir,
+			 strerror(errno));
 	}
 	if (!rc) {
 		rc = place(t, in, tmp, in->buf, in->n, whole);
-		if (rc == DFZ_EINVAL)
+		if (rc < 0 && rc != DFZ_ENOMEM)
 			snprintf(err, errlen, "cannot copy it into '%s': %s", dir,
 				 strerror(errno));
 	}

@@ -91,7 +91,8 @@ int dfz__family_of(const char *target);
 
 /**
  * dfz__write_atomic() - write @n bytes of @buf to @path through a
- * temporary file beside it and rename(2). Return: 0 or -1 (errno).
+ * temporary file beside it and rename(2). Return: 0, or a negative
+ * DFZ_E* code (DFZ_EIO for a failed disk) with errno set for the message.
  */
 int dfz__write_atomic(const char *path, const void *buf, size_t n);
 
@@ -103,7 +104,8 @@ struct dfz__text {
 };
 
 int dfz__text_open(struct dfz__text *t);
-/** dfz__text_commit() - close @t and write it to @path atomically. */
+/** dfz__text_commit() - close @t and write it to @path atomically.
+ * Return: as dfz__write_atomic(), or DFZ_ENOMEM. */
 int dfz__text_commit(struct dfz__text *t, const char *path);
 
 /** dfz__json_string() - @s as a JSON string. */
@@ -184,13 +186,15 @@ int dfz__triage_scan(struct dfz__triage *t, const char *dir, const char *skip);
  * (@in->whole and @in->hash set when all of them were read).
  * @err: out, why it could not be read or copied.
  * Return: 0; DFZ_ENOENT (unreadable: @in->copy stays NULL); DFZ_ERANGE
- * (copied, but over DFZ__INPUT_MAX bytes: not read); DFZ_EINVAL (OUT
- * cannot be written); DFZ_ENOMEM.
+ * (copied, but over DFZ__INPUT_MAX bytes: not read); any other code
+ * (DFZ_EIO, DFZ_EACCES, DFZ_ENOTDIR, DFZ_EINVAL for too long a path,
+ * DFZ_ENOMEM) when OUT cannot be written.
  */
 int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 		    size_t errlen);
 
-/** dfz__triage_json() - OUT/triage.json of @t, atomically. */
+/** dfz__triage_json() - OUT/triage.json of @t, atomically.
+ * Return: as dfz__text_commit(). */
 int dfz__triage_json(const struct dfz__triage *t);
 
 #endif /* DMAFUZZ_TRIAGE_INT_H */

@@ -153,9 +153,10 @@ int dfz__triage_json(const struct dfz__triage *t)
 	struct dfz__text txt;
 	char path[4200];
 	bool first = true;
+	int rc = dfz__text_open(&txt);
 
-	if (dfz__text_open(&txt) < 0)
-		return -1;
+	if (rc < 0)
+		return rc;
 	fputs("{\n  \"version\": 1,\n", txt.f);
 	key_string(txt.f, "  ", "campaign", t->cfg->dir, ",\n");
 	fprintf(txt.f, "  \"inputs\": %u,\n  \"distinct\": %u,\n", t->nin,

@@ -36,6 +36,30 @@ const char *dfz_strerror(int err)
 	}
 }
 
+int dfz_err_from_errno(int e)
+{
+	switch (e) {
+	case ENOMEM:
+		return DFZ_ENOMEM;
+	case ENOENT:
+		return DFZ_ENOENT;
+	case ENOTDIR:
+	case EEXIST:
+		return DFZ_ENOTDIR;
+	case EACCES:
+	case EPERM:
+	case EROFS:
+		return DFZ_EACCES;
+	case ENAMETOOLONG:
+	case ELOOP:
+	case EISDIR:
+	case EINVAL:
+		return DFZ_EINVAL;
+	default:
+		return DFZ_EIO;
+	}
+}
+
 /* ------------------------------------------------------------ bug switches */
 
 static const char *const bug_names[DFZ_BUG_COUNT] = {

@@ -141,6 +141,22 @@ START_TEST(test_bad_arguments)
 }
 END_TEST
 
+/* A write that fails (a full disk: /dev/full, every write ENOSPC) is an
+ * I/O error, not "address outside the memory model". */
+START_TEST(test_emit_full_disk)
+{
+	struct dfz_emit_config cfg = { .name = "full" };
+	struct dfz_plan p;
+	FILE *f = fopen("/dev/full", "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(setvbuf(f, NULL, _IONBF, 0), 0);
+	load("corpus/regress/db-war.plan", &p);
+	ck_assert_int_eq(dfz_emit_c(&p, &cfg, f), DFZ_EIO);
+	fclose(f);
+}
+END_TEST
+
 START_TEST(test_cli_exit_codes)
 {
 	ck_assert_int_eq(cli_quiet("emit-c --bug db-war corpus/regress/db-war.plan"), 0);
@@ -171,6 +187,7 @@ Suite *suite_emit(void)
 	tcase_add_test(tc, test_tile_switch_two_programs);
 	tcase_add_test(tc, test_host_calls);
 	tcase_add_test(tc, test_bad_arguments);
+	tcase_add_test(tc, test_emit_full_disk);
 	tcase_add_test(tc, test_cli_exit_codes);
 	suite_add_tcase(s, tc);
 	return s;

@@ -194,6 +194,10 @@ START_TEST(test_load_errors)
 	ck_assert_int_eq(dfz_plan_load("no/such/file.plan", &p, err, sizeof(err)),
 			 DFZ_ENOENT);
 	ck_assert_ptr_nonnull(strstr(err, "no/such/file.plan"));
+	/* A directory opens but cannot be read: said so, not "no such". */
+	ck_assert_int_eq(dfz_plan_load("corpus", &p, err, sizeof(err)),
+			 DFZ_EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "Is a directory"));
 	ck_assert_int_eq(dfz_plan_from_bytes(bad, sizeof(bad) - 1, &p, err,
 					     sizeof(err)), DFZ_EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "line 2"));

@@ -6,6 +6,7 @@
  * configuration defaults, error strings, bug-switch parsing and yields.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -387,7 +388,8 @@ START_TEST(test_strerror)
 {
 	static const int codes[] = { DFZ_EINVAL, DFZ_ENOMEM, DFZ_ERANGE,
 				     DFZ_EBUSY, DFZ_EHANG, DFZ_EFAULT,
-				     DFZ_ENOENT };
+				     DFZ_ENOENT, DFZ_EIO, DFZ_ENOTDIR,
+				     DFZ_EACCES };
 
 	ck_assert_str_eq(dfz_strerror(0), "ok");
 	ck_assert_str_eq(dfz_strerror(DFZ_ENOMEM), "out of memory");
@@ -396,6 +398,26 @@ START_TEST(test_strerror)
 		for (unsigned j = 0; j < i; j++)
 			ck_assert_str_ne(dfz_strerror(codes[i]),
 					 dfz_strerror(codes[j]));
+}
+END_TEST
+
+/* errno to DFZ_E*: a bad path is the caller's, a failed device is DFZ_EIO. */
+static const struct {
+	int e;
+	int want;
+} errno_codes[] = {
+	{ ENOMEM, DFZ_ENOMEM },   { ENOENT, DFZ_ENOENT },
+	{ ENOTDIR, DFZ_ENOTDIR }, { EEXIST, DFZ_ENOTDIR },
+	{ EACCES, DFZ_EACCES },   { EROFS, DFZ_EACCES },
+	{ ENAMETOOLONG, DFZ_EINVAL }, { ENOSPC, DFZ_EIO },
+	{ EIO, DFZ_EIO },         { 0, DFZ_EIO },
+};
+
+START_TEST(test_err_from_errno)
+{
+	ck_assert_int_eq(dfz_err_from_errno(errno_codes[_i].e),
+			 errno_codes[_i].want);
+	ck_assert_str_ne(dfz_strerror(errno_codes[_i].want), "unknown error");
 }
 END_TEST
 
@@ -506,6 +528,8 @@ Suite *suite_mem(void)
 	tcase_add_test(tc, test_locate_ptr_bounds);
 	tcase_add_test(tc, test_l3_access);
 	tcase_add_test(tc, test_strerror);
+	tcase_add_loop_test(tc, test_err_from_errno, 0,
+			    sizeof(errno_codes) / sizeof(errno_codes[0]));
 	tcase_add_test(tc, test_bugs_parse);
 	tcase_add_test(tc, test_yield_steps);
 	tcase_add_test(tc, test_emit_observer);

@@ -562,7 +562,8 @@ START_TEST(test_report_bad_input)
 	ck_assert_int_eq(report("-o " OUT "/bad -t tests/data/report/"
 				"corrupt-triage.json " CAMPAIGN), 4);
 	ck_assert_int_eq(lines(err), 1);
-	ck_assert_ptr_nonnull(strstr(err, "corrupt-triage.json: line 10, column 7"));
+	ck_assert_ptr_nonnull(strstr(err, "corrupt-triage.json: line 10, column 14: "
+				     "'}' expected near '\"oracle\"'"));
 	ck_assert_int_eq(entries(at("bad")), 0);
 	/* JSON, but not the contract: the field is named. */
 	ck_assert_int_eq(report("-o " OUT "/bad -t tests/data/report/"
@@ -690,7 +691,7 @@ START_TEST(test_json_bounds)
 	/* Errors name the line and column. */
 	ck_assert_int_eq(dfz_json_parse("{\n  \"a\": tru\n}", 14, &j, e,
 					sizeof(e)), DFZ_EINVAL);
-	ck_assert_str_eq(e, "line 2, column 8: unexpected character 't'");
+	ck_assert_str_eq(e, "line 2, column 10: invalid token near 'tru'");
 	/* Accessors take NULL and wrong types. */
 	ck_assert_int_eq(dfz_json_parse("{\"n\": 7, \"s\": \"t\"}", 18, &j, e,
 					sizeof(e)), 0);
@@ -706,6 +707,132 @@ START_TEST(test_json_bounds)
 }
 END_TEST
 
+/* One bad document: rejected in one line naming the place, no tree. */
+static void expect_rejected(const char *text, size_t n, const char *what)
+{
+	struct dfz_json *j = (struct dfz_json *)&j;  /* must come back NULL */
+	char e[256] = "";
+	int rc = dfz_json_parse(text, n, &j, e, sizeof(e));
+
+	ck_assert_msg(rc == DFZ_EINVAL, "%s: rc %d", what, rc);
+	ck_assert_ptr_null(j);
+	ck_assert_msg(!strncmp(e, "line ", 5) && strstr(e, ", column ") &&
+		      !strchr(e, '\n'), "%s: '%s'", what, e);
+}
+
+/*
+ * The reader never crashes on a broken triage.json: every proper prefix
+ * of a real one (an object cut anywhere before its '}') and every one of
+ * a few thousand seeded corruptions is rejected with its place, or (a
+ * corruption that still is JSON) read. Run under valgrind by memcheck.
+ */
+START_TEST(test_json_garbage)
+{
+	static const char junk[] = "{}[],:\"\\0-1eE.tfnu \n\x01\xff\xc3";
+	size_t n, last;
+	char *text = slurp(CAMPAIGN "/triage/triage.json", &n);
+	char *copy = malloc(n);
+	struct dfz_json *j;
+	uint32_t x = 2463534242u;       /* xorshift32: the same runs always */
+	char e[256];
+	unsigned read_ok = 0;
+
+	ck_assert_ptr_nonnull(copy);
+	ck_assert_int_eq(dfz_json_parse(text, n, &j, e, sizeof(e)), 0);
+	dfz_json_free(j);
+	for (last = n; last > 0 && text[last - 1] != '}'; last--)
+		;
+	ck_assert_uint_gt(last, 1);
+	for (size_t k = 0; k < last; k++)
+		expect_rejected(text, k, "a prefix");
+	for (unsigned i = 0; i < 3000; i++) {
+		memcpy(copy, text, n);
+		for (unsigned m = 0; m < 1 + i % 4; m++) {
+			x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+			copy[x % n] = junk[(x >> 16) % (sizeof(junk) - 1)];
+		}
+		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+		int rc = dfz_json_parse(copy, i % 2 ? n : x % n, &j, e, sizeof(e));
+
+		ck_assert_msg(rc == 0 || rc == DFZ_EINVAL, "rc %d", rc);
+		ck_assert(rc == 0 ? j != NULL : j == NULL);
+		read_ok += rc == 0;
+		dfz_json_free(j);
+	}
+	ck_assert_uint_lt(read_ok, 3000);   /* the corruptions did corrupt */
+	/* The value cap is checked before jansson allocates anything. */
+	size_t big = 2 * (size_t)DFZ_JSON_MAX_NODES + 2;
+	char *many = malloc(big);
+
+	ck_assert_ptr_nonnull(many);
+	many[0] = '[';
+	for (size_t k = 1; k + 1 < big; k += 2)
+		memcpy(many + k, "0,", 2);
+	many[big - 2] = '0';
+	many[big - 1] = ']';
+	expect_rejected(many, big, "too many values");
+	free(many);
+	free(copy);
+	free(text);
+}
+END_TEST
+
+/* ------------------------------------------------- files and their codes */
+
+START_TEST(test_mkdir_codes)
+{
+	char path[5000];
+	struct stat st;
+	FILE *f = fopen(at("file"), "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(dfz_mkdir_p(at("a/b/c")), 0);
+	ck_assert_int_eq(stat(at("a/b/c"), &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	ck_assert_int_eq(dfz_mkdir_p(at("a/b")), 0);      /* there already */
+	ck_assert_int_eq(dfz_mkdir_p(at("a/b/")), 0);
+	/* A file where a directory belongs: at the end, or on the way. */
+	ck_assert_int_eq(dfz_mkdir_p(at("file")), DFZ_ENOTDIR);
+	ck_assert_int_eq(dfz_mkdir_p(at("file/x/y")), DFZ_ENOTDIR);
+	ck_assert_int_eq(dfz_mkdir_p(""), DFZ_ENOENT);
+	memset(path, 'x', sizeof(path) - 1);
+	path[sizeof(path) - 1] = 0;
+	ck_assert_int_eq(dfz_mkdir_p(path), DFZ_EINVAL);
+	ck_assert_str_eq(dfz_strerror(DFZ_ENOTDIR), "not a directory");
+}
+END_TEST
+
+/* The library's outputs: a path under a file is DFZ_ENOTDIR (exit 2 in
+ * triage; report's own exit 5), never "address outside the memory model". */
+START_TEST(test_output_codes)
+{
+	struct dfz_report_config cfg = { .dir = CAMPAIGN };
+	struct dfz_triage_config tc = { .dir = "corpus" };
+	struct dfz_triage_summary sum;
+	enum dfz_report_stage stage;
+	char e[600];
+	FILE *f = fopen(at("file"), "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fclose(f), 0);
+	cfg.out = at("file/out");
+	ck_assert_int_eq(dfz_report_write(&cfg, &stage, e, sizeof(e)),
+			 DFZ_ENOTDIR);
+	ck_assert_int_eq(stage, DFZ_REPORT_OUTPUT);
+	ck_assert_ptr_nonnull(strstr(e, "Not a directory"));
+	tc.out = at("file/triage");
+	ck_assert_int_eq(dfz_triage(&tc, &sum, e, sizeof(e)), DFZ_ENOTDIR);
+	ck_assert_ptr_nonnull(strstr(e, "Not a directory"));
+	tc.dir = at("file");
+	ck_assert_int_eq(dfz_triage(&tc, &sum, e, sizeof(e)), DFZ_ENOTDIR);
+	ck_assert_int_eq(sh("%s triage -o %s corpus 2>/dev/null", cli_bin(),
+			    at("file/triage")), 2);
+	ck_assert_int_eq(sh("%s fuzz -t 1 -o %s 2>/dev/null", cli_bin(),
+			    at("file/fuzz")), 2);
+}
+END_TEST
+
 Suite *suite_report(void)
 {
 	Suite *s = suite_create("report");
@@ -715,12 +842,15 @@ Suite *suite_report(void)
 	scratch_add(tc);
 	tcase_add_test(tc, test_json_reader);
 	tcase_add_test(tc, test_json_bounds);
+	tcase_add_test(tc, test_json_garbage);
 	tcase_add_test(tc, test_xml_checker);
 	tcase_add_test(tc, test_report_outputs);
 	tcase_add_test(tc, test_report_deterministic);
 	tcase_add_test(tc, test_report_without_triage);
 	tcase_add_test(tc, test_report_copies);
 	tcase_add_test(tc, test_report_bad_input);
+	tcase_add_test(tc, test_mkdir_codes);
+	tcase_add_test(tc, test_output_codes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Install the Debian packages a make target needs, when they are missing.
-# Usage: deps.sh NAME...   (check, valgrind, clang, afl, libfuzzer, capstone)
+# Usage: deps.sh NAME...   (check, valgrind, clang, afl, libfuzzer, capstone,
+#                           jansson)
 set -u
 missing=""
 for want in "$@"; do
@@ -9,6 +10,8 @@ for want in "$@"; do
 	check)    pkg-config --exists check 2>/dev/null || missing="$missing check pkg-config" ;;
 	capstone) pkg-config --exists capstone 2>/dev/null ||
 	          missing="$missing libcapstone-dev pkg-config" ;;
+	jansson)  pkg-config --exists jansson 2>/dev/null ||
+	          missing="$missing libjansson-dev pkg-config" ;;
 	valgrind) command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind" ;;
 	clang)    command -v clang >/dev/null 2>&1 || missing="$missing clang" ;;
 	afl)      { command -v afl-fuzz && command -v afl-clang-fast; } >/dev/null 2>&1 ||

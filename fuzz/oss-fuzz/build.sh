@@ -42,10 +42,12 @@ for f in runtime/*.c oracles/*.c harness/*.c reports/*.c cli/*.c; do
 	o=$work/cli/${f//\//_}.o
 	"$CC" "${std[@]}" -O1 -I"$(dirname "$f")" -c "$f" -o "$o"
 done
-# Triage disassembles with Capstone (libcapstone-dev, in the Dockerfile).
+# Triage disassembles with Capstone and the reports read JSON with jansson
+# (libcapstone-dev, libjansson-dev, in the Dockerfile).
 # shellcheck disable=SC2046
 "$CC" -o "$work/dmafuzz" "$work"/cli/*.o -lm \
-	$(pkg-config --libs capstone 2>/dev/null || echo -lcapstone)
+	$(pkg-config --libs capstone 2>/dev/null || echo -lcapstone) \
+	$(pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 
 # 2. The seed corpora, encoded from the text plans.
 sh tools/fuzz-seeds.sh "$work/dmafuzz" "$work/seeds"

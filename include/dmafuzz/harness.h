@@ -82,7 +82,9 @@ void dfz_verdict_print(const struct dfz_verdict *v, const char *name,
  * stream when the file does not start like text.
  * @path: borrowed; "-" reads standard input.
  * @err: out, a one-line message on failure.
- * Return: 0, DFZ_ENOENT (cannot read), or DFZ_EINVAL (bad text).
+ * Return: 0; DFZ_ENOENT, DFZ_EACCES or DFZ_EINVAL (a directory) when
+ * @path cannot be opened; DFZ_ERANGE (over 1 MiB); DFZ_EIO (a read
+ * failed); DFZ_EINVAL (bad text); DFZ_ENOMEM.
  */
 int dfz_plan_load(const char *path, struct dfz_plan *out, char *err,
 		  size_t errlen);

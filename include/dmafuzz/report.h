@@ -157,7 +157,8 @@ struct dfz_min_exec_result {
  * @out: filled; caller owns.
  * Return: 0; DFZ_ENOENT when the input runs clean; DFZ_EINVAL when the
  * binary cannot replay it (it does not run, or exits neither 0 nor 1);
- * DFZ_ENOMEM.
+ * DFZ_EIO (or another code of dfz_err_from_errno()) when the schedule
+ * cannot be written to its temporary file; DFZ_ENOMEM.
  */
 int dfz_minimize_exec(const char *bin, const uint8_t *buf, size_t n,
 		      uint64_t max_runs, struct dfz_min_exec_result *out);
@@ -266,8 +267,10 @@ struct dfz_triage_summary {
  * the distinct counts. Every file is written atomically. Deterministic, but
  * for a minimization cut short by its time limit.
  * @cfg: borrowed. @out: filled. @err: a one-line message on failure.
- * Return: 0; DFZ_ENOENT (DIR missing or not a directory); DFZ_EINVAL (bad
- * configuration, or OUT cannot be written); DFZ_ENOMEM.
+ * Return: 0; DFZ_ENOENT or DFZ_ENOTDIR (DIR missing or not a directory);
+ * DFZ_EINVAL (bad configuration, a path too long); DFZ_EACCES or
+ * DFZ_ENOTDIR (OUT cannot be created or written); DFZ_EIO (a write failed:
+ * a full disk); DFZ_ENOMEM.
  */
 int dfz_triage(const struct dfz_triage_config *cfg,
 	       struct dfz_triage_summary *out, char *err, size_t errlen);
@@ -310,8 +313,8 @@ struct dfz_emit_config {
  * compared line by line.
  *
  * Return: 0; DFZ_EINVAL (a family out of range, an unknown class in
- * @cfg->expect, an unknown switch); DFZ_ENOMEM; DFZ_EFAULT when writing
- * to @f failed.
+ * @cfg->expect, an unknown switch); DFZ_ENOMEM; DFZ_EIO when writing to
+ * @f failed.
  */
 int dfz_emit_c(const struct dfz_plan *p, const struct dfz_emit_config *cfg,
 	       FILE *f);
@@ -341,10 +344,11 @@ enum dfz_json_type {
 };
 
 /**
- * dfz_json_parse() - parse one JSON document (RFC 8259, strictly: no
- * comments, trailing commas, duplicate keys, invalid UTF-8, lone
- * surrogates or \u0000; at most DFZ_JSON_MAX_TEXT bytes, DFZ_JSON_MAX_DEPTH
- * levels and DFZ_JSON_MAX_NODES values).
+ * dfz_json_parse() - parse one JSON document with jansson (RFC 8259,
+ * strictly: no comments, trailing commas, duplicate keys, invalid UTF-8,
+ * lone surrogates or \u0000; at most DFZ_JSON_MAX_TEXT bytes,
+ * DFZ_JSON_MAX_DEPTH levels and DFZ_JSON_MAX_NODES values). Every number
+ * reads as a double, integers past 2^63 too.
  * @text: borrowed, @n bytes (need not be NUL-terminated).
  * @out: the root; caller owns; release with dfz_json_free(). NULL on error.
  * @err: out, @errlen bytes: "line L, column C: what" on error (may be NULL).
@@ -425,9 +429,10 @@ enum dfz_report_stage {
  * the previous outputs (or none) behind, never a partial one. The same
  * inputs give the same bytes.
  *
- * Return: 0; DFZ_ENOENT (the campaign dir or a named triage file is
- * missing), DFZ_EINVAL (a corrupt input), DFZ_EFAULT (an output could not
- * be written) or DFZ_ENOMEM, with @stage and @err saying what.
+ * Return: 0; DFZ_ENOENT or DFZ_ENOTDIR (the campaign dir or a named
+ * triage file is missing), DFZ_EINVAL (a corrupt input), DFZ_EACCES,
+ * DFZ_EIO (an input could not be read or an output written) or
+ * DFZ_ENOMEM, with @stage and @err saying what.
  */
 int dfz_report_write(const struct dfz_report_config *cfg,
 		     enum dfz_report_stage *stage, char *err, size_t errlen);
@@ -450,7 +455,9 @@ int dfz_report_progress(const char *dir, FILE *out, char *err, size_t errlen);
  * dfz_mkdir_p() - create a directory and its missing parents (mkdir -p).
  * @path: the directory, under 4096 bytes; one that exists already is fine.
  *
- * Return: 0, or -1 with errno set (ENAMETOOLONG for a longer @path).
+ * Return: 0, or a negative DFZ_E* code, errno left set for the message:
+ * DFZ_ENOTDIR (a file where a directory belongs), DFZ_ENOENT, DFZ_EACCES,
+ * DFZ_EINVAL (a @path too long), DFZ_EIO (the disk failed) or DFZ_ENOMEM.
  */
 int dfz_mkdir_p(const char *path);
 

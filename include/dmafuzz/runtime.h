@@ -27,7 +27,10 @@
 	X(EBUSY, -4, "resource busy")                                  \
 	X(EHANG, -5, "wait did not complete within the step bound")    \
 	X(EFAULT, -6, "address outside the memory model")             \
-	X(ENOENT, -7, "no such object")
+	X(ENOENT, -7, "no such object")                                \
+	X(EIO, -8, "input/output error")                               \
+	X(ENOTDIR, -9, "not a directory")                              \
+	X(EACCES, -10, "permission denied")
 
 enum dfz_errno {
 #define DFZ_ERRNO_ENUM(name, val, msg) DFZ_##name = (val),
@@ -46,6 +49,19 @@ void dfz_json_string(const char *s, FILE *f);
  * Return: a static string; never NULL.
  */
 const char *dfz_strerror(int err);
+
+/**
+ * dfz_err_from_errno() - the DFZ_E* code of a failed system call's errno.
+ * @e: the errno; 0 (a stdio failure that set none) counts as an I/O error.
+ *
+ * A path that cannot be used (ENOENT; ENOTDIR or EEXIST for a file where a
+ * directory belongs; EACCES, EPERM, EROFS; ENAMETOOLONG, ELOOP, EISDIR as
+ * DFZ_EINVAL) is the caller's; ENOMEM is DFZ_ENOMEM; anything else (EIO,
+ * ENOSPC, EDQUOT, EFBIG, ...) is DFZ_EIO.
+ *
+ * Return: a negative DFZ_E* code, never 0.
+ */
+int dfz_err_from_errno(int e);
 
 /* ------------------------------------------------------------ bug switches */
 
