@@ -445,6 +445,13 @@ void dfz__vg_observe_end(struct dfz_rt *rt)
 
 void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n)
 {
+	dfz__mem_ready_ptr(rt, dst, n);
+	dfz__mem_ready_ptr(rt, src, n);
+	dfz__vg_copy(rt, dst, src, n);
+}
+
+void dfz__vg_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)
+{
 	bool judged = rt->vg && rt->vg->depth > 0;
 
 	if (judged) {
@@ -459,6 +466,12 @@ void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n)
 }
 
 /* ----------------------------------------------------------------- blocks */
+
+void dfz__vg_fresh(struct dfz_rt *rt, const void *p, size_t n)
+{
+	if (rt->vg)
+		VALGRIND_MAKE_MEM_NOACCESS(p, n);
+}
 
 void dfz__vg_arena_reset(struct dfz_rt *rt, unsigned level)
 {
