@@ -7,7 +7,8 @@
  * address, carry canary redzones on both sides, and are not poisoned when
  * freed (like a stack, storage keeps its bytes until it is handed out
  * again). The arenas themselves, their fill pattern and their pages,
- * which come into being when first used, are in mem_arena.c.
+ * which come into being when first used (and dfz_mem_ptr(), which brings
+ * its page), are in mem_arena.c.
  */
 #include <string.h>
 
@@ -251,23 +252,6 @@ bool dfz_mem_locate(const struct dfz_rt *rt, const void *ptr, uint32_t len,
 		return true;
 	}
 	return false;
-}
-
-/* Materializing the page of @off changes no state a caller can see: the
- * bytes are the ones the arena holds by definition (rt is never a const
- * object: dfz_rt_create() allocates it). */
-uint8_t *dfz_mem_ptr(const struct dfz_rt *rt, enum dfz_level level,
-		     uint32_t off)
-{
-	const struct dfz_arena *a;
-
-	if ((unsigned)level >= DFZ_NLEVELS)
-		return NULL;
-	a = &rt->arena[level];
-	if (off >= a->size || (!dfz__mem_page_ready(a, off) &&
-			       dfz__mem_ready((struct dfz_rt *)rt, level, off, 1) < 0))
-		return NULL;
-	return a->base + off;
 }
 
 uint32_t dfz_mem_size(const struct dfz_rt *rt, enum dfz_level level)

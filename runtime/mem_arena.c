@@ -158,8 +158,7 @@ static const uint8_t *fill_range(struct dfz__fill *f, uint32_t lo, uint32_t hi)
 					      memory_order_release);
 			continue;
 		}
-		while (atomic_load_explicit(&f->state[p], memory_order_acquire) !=
-		       TPAGE_BUILT)
+		while (atomic_load(&f->state[p]) != TPAGE_BUILT)
 			sched_yield();
 	}
 	return f->bytes;
@@ -221,7 +220,9 @@ static uint8_t *reserve(uint32_t cap)
 
 static uint32_t npages(const struct dfz_arena *a)
 {
-	return (uint32_t)(((uint64_t)a->cap + (1u << a->shift) - 1) >> a->shift);
+	uint64_t page = 1ull << a->shift;
+
+	return (uint32_t)((a->cap + page - 1) >> a->shift);
 }
 
 static bool is_ready(const struct dfz_arena *a, uint32_t page)
@@ -255,6 +256,7 @@ static void fill_whole(struct dfz_arena *a)
 	       a->cap - a->statics);
 	for (uint32_t p = 0; p < n; p++)
 		a->ready[p / 64] |= 1ull << (p % 64);
+	a->ready_to = a->cap;
 }
 
 /* Storage and fill of arena @l: placed and sized by @lay, or the default. */
@@ -277,6 +279,7 @@ static int arena_init(struct dfz_arena *a, unsigned l,
 	a->ready = calloc(npages(a) / 64 + 1, sizeof(*a->ready));
 	if (!a->fill || !a->ready)
 		return DFZ_ENOMEM;
+	a->ready_to = 0;
 	if (a->mapped)
 		fill_whole(a);
 	a->high = 0;
@@ -334,30 +337,31 @@ static int materialize(struct dfz_rt *rt, unsigned l, uint32_t first,
 		hi = a->cap;
 	if (mprotect(a->base + lo, hi - lo, PROT_READ | PROT_WRITE) != 0)
 		return DFZ_ENOMEM;
-	memcpy(a->base + lo, fill_range(a->fill, lo, (uint32_t)hi) + lo, hi - lo);
+	memcpy(a->base + lo, fill_range(a->fill, lo, (uint32_t)hi) + lo,
+	       hi - lo);
 	dfz__vg_fresh(rt, a->base + lo, hi - lo);
 	for (uint32_t p = first; p < end; p++)
 		a->ready[p / 64] |= 1ull << (p % 64);
+	for (end = a->ready_to >> a->shift; end < npages(a) && is_ready(a, end);)
+		end++;
+	hi = (uint64_t)end << a->shift;
+	a->ready_to = hi < a->cap ? (uint32_t)hi : a->cap;
 	return 0;
 }
 
-int dfz__mem_ready(struct dfz_rt *rt, unsigned level, uint64_t off,
-		   uint64_t len)
+/* [off, off + len) of arena @l, which ends above its ready prefix. */
+static __attribute__((noinline)) int ready_slow(struct dfz_rt *rt, unsigned l,
+						uint64_t off, uint64_t len)
 {
-	struct dfz_arena *a;
+	const struct dfz_arena *a = &rt->arena[l];
 	uint32_t page, last;
 
-	if (level >= DFZ__NARENAS || len == 0)
-		return 0;
-	a = &rt->arena[level];
 	if (off >= a->cap)
 		return 0;
 	if (len > a->cap - off)
 		len = a->cap - off;
 	page = (uint32_t)(off >> a->shift);
 	last = (uint32_t)((off + len - 1) >> a->shift);
-	if (page == last ? is_ready(a, page) : all_ready(a, page, last))
-		return 0;
 	while (page <= last) {
 		uint32_t end = page + 1;
 		int rc;
@@ -368,7 +372,7 @@ int dfz__mem_ready(struct dfz_rt *rt, unsigned level, uint64_t off,
 		}
 		while (end <= last && !is_ready(a, end))
 			end++;
-		rc = materialize(rt, level, page, end);
+		rc = materialize(rt, l, page, end);
 		if (rc < 0)
 			return rc;
 		page = end;
@@ -376,19 +380,57 @@ int dfz__mem_ready(struct dfz_rt *rt, unsigned level, uint64_t off,
 	return 0;
 }
 
-void dfz__mem_ready_ptr(struct dfz_rt *rt, const void *p, size_t n)
+/* The hot path (every engine copy, pointer, issue): one comparison with
+ * the ready prefix, the rest out of line. */
+int dfz__mem_ready(struct dfz_rt *rt, unsigned level, uint64_t off,
+		   uint64_t len)
 {
-	uintptr_t x = (uintptr_t)p;
+	if (level >= DFZ__NARENAS || len == 0 ||
+	    off + len <= rt->arena[level].ready_to)
+		return 0;
+	return ready_slow(rt, level, off, len);
+}
 
+/* [@p, @p + @n), when @p lies in an arena. */
+static void ready_ptr(struct dfz_rt *rt, const void *p, size_t n)
+{
 	for (unsigned l = 0; l < DFZ__NARENAS; l++) {
 		const struct dfz_arena *a = &rt->arena[l];
-		uintptr_t b = (uintptr_t)a->base;
+		uintptr_t off = (uintptr_t)p - (uintptr_t)a->base;
 
-		if (x >= b && x - b < a->cap) {
-			dfz__mem_ready(rt, l, x - b, n);
-			return;
-		}
+		if (off >= a->cap)
+			continue;
+		if (n && off + n > a->ready_to)
+			ready_slow(rt, l, off, n);
+		return;
 	}
+}
+
+void dfz__mem_ready_copy(struct dfz_rt *rt, const void *dst, const void *src,
+			 size_t n)
+{
+	ready_ptr(rt, dst, n);
+	ready_ptr(rt, src, n);
+}
+
+/* Materializing the page of @off changes no state a caller can see: the
+ * bytes are the ones the arena holds by definition (rt is never a const
+ * object: dfz_rt_create() allocates it). Here, not in mem.c, so that the
+ * test of the ready prefix stays out of fuzzer coverage (Makefile). */
+uint8_t *dfz_mem_ptr(const struct dfz_rt *rt, enum dfz_level level,
+		     uint32_t off)
+{
+	const struct dfz_arena *a;
+
+	if ((unsigned)level >= DFZ_NLEVELS)
+		return NULL;
+	a = &rt->arena[level];
+	if (off >= a->size)
+		return NULL;
+	if (off >= a->ready_to &&
+	    ready_slow((struct dfz_rt *)rt, level, off, 1) < 0)
+		return NULL;
+	return a->base + off;
 }
 
 /* Are the pages of [off, off + len) of arena @a (clipped to its cap) all
@@ -409,7 +451,7 @@ static bool span_ready(const struct dfz_arena *a, uint64_t off, uint64_t len)
 static void ready_side(struct dfz_rt *rt, unsigned level, uint32_t off,
 		       uint32_t stride, const struct dfz_desc *d)
 {
-	uint64_t at = off, lines;
+	uint64_t at = off, lines, extent;
 
 	if (level >= DFZ__NARENAS)
 		return;
@@ -419,7 +461,9 @@ static void ready_side(struct dfz_rt *rt, unsigned level, uint32_t off,
 		return;
 	}
 	lines = ((uint64_t)d->size + d->length - 1) / d->length;
-	if (span_ready(&rt->arena[level], off, (lines - 1) * stride + d->length))
+	extent = (lines - 1) * stride + d->length;
+	if (off + extent <= rt->arena[level].ready_to ||
+	    span_ready(&rt->arena[level], off, extent))
 		return;
 	for (uint64_t done = 0; done < d->size && at < UINT32_MAX;
 	     done += d->length, at += stride)
@@ -439,26 +483,28 @@ void dfz__mem_ready_event(struct dfz_rt *rt, const struct dfz_event *ev)
 	}
 }
 
-/* The materialized pages of [statics, high) back to the fill pattern. */
+/* The materialized pages of [statics, high) back to the fill pattern, a
+ * run of consecutive pages at a time. */
 static void refill(struct dfz_rt *rt, struct dfz_arena *a)
 {
-	uint64_t page = a->statics >> a->shift;
+	uint32_t last = a->high ? (a->high - 1) >> a->shift : 0;
 
-	while ((page << a->shift) < a->high) {
-		uint64_t end = page, lo, hi;
+	for (uint32_t page = a->statics >> a->shift;
+	     a->high > a->statics && page <= last; page++) {
+		uint32_t end = page, lo, hi;
 
-		while ((end << a->shift) < a->high && is_ready(a, (uint32_t)end))
+		while (end <= last && is_ready(a, end))
 			end++;
-		if (end == page) {
-			page++;
+		if (end == page)
 			continue;
-		}
-		lo = page << a->shift < a->statics ? a->statics : page << a->shift;
-		hi = end << a->shift < a->high ? end << a->shift : a->high;
+		lo = page << a->shift;
+		if (lo < a->statics)
+			lo = a->statics;
+		hi = (uint64_t)end << a->shift < a->high ? end << a->shift :
+							     a->high;
 		dfz__vg_copy(rt, a->base + lo,
-			     fill_range(a->fill, (uint32_t)lo, (uint32_t)hi) + lo,
-			     hi - lo);
-		page = end;
+			     fill_range(a->fill, lo, hi) + lo, hi - lo);
+		page = end; /* not materialized, or past the mark */
 	}
 }
 

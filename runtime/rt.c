@@ -314,8 +314,8 @@ void dfz_rt_judge(struct dfz_rt *rt, bool on)
  * high-water mark here, so the next reset refills exactly what may differ
  * from the fill pattern, whichever engine or executor wrote it; the
  * footprint of an issued transfer or a compute read is materialized
- * before anyone looks at it (mem_arena.c); memcheck's view follows the same
- * events (vg.h), and observers are not judged.
+ * before anyone looks at it (mem_arena.c); memcheck's view follows the
+ * same events (vg.h), and observers are not judged.
  */
 void dfz_rt_emit(struct dfz_rt *rt, const struct dfz_event *ev)
 {

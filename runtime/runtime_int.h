@@ -96,6 +96,7 @@ struct dfz_arena {
 	struct dfz__fill *fill; /* the fresh-arena template (shared by every
 				 * runtime of the process), built by pages */
 	uint64_t *ready;      /* a bit a page: materialized */
+	uint32_t ready_to;    /* every page below it is materialized */
 	uint8_t shift;        /* log2 of a page's bytes */
 	uint32_t cap;
 	uint32_t size;        /* usable bytes this run */
@@ -103,14 +104,6 @@ struct dfz_arena {
 	uint32_t nblocks;
 	struct dfz_block block[DFZ_MAX_ALLOCS]; /* live blocks, by address */
 };
-
-/* Is the page holding offset @off of @a materialized? */
-static inline bool dfz__mem_page_ready(const struct dfz_arena *a, uint32_t off)
-{
-	uint32_t page = off >> a->shift;
-
-	return a->ready[page / 64] >> (page % 64) & 1;
-}
 
 /* ------------------------------------------------------------- ram engine */
 
@@ -259,13 +252,17 @@ void dfz__mem_touch(struct dfz_rt *rt, unsigned level, uint32_t off,
  * and the footprints of ISSUE and COMPUTE_READ events (in dfz_rt_emit)
  * call it; code that reads or writes an arena elsewhere through a raw
  * pointer, beyond a block and the page dfz_mem_ptr() gave, must call it
- * itself. Return: 0, or DFZ_ENOMEM when the pages could not be mapped.
+ * itself. Whether a page is new depends on the runs before, so callers
+ * branch on nothing but the error: mem_arena.c is built without fuzzer
+ * coverage (Makefile) and keeps such branches to itself.
+ * Return: 0, or DFZ_ENOMEM when the pages could not be mapped.
  */
 int dfz__mem_ready(struct dfz_rt *rt, unsigned level, uint64_t off,
 		   uint64_t len);
-/** dfz__mem_ready_ptr() - the same for [@p, @p + @n) when @p lies in an
- * arena. */
-void dfz__mem_ready_ptr(struct dfz_rt *rt, const void *p, size_t n);
+/** dfz__mem_ready_copy() - the same for the [@dst, @dst + @n) and
+ * [@src, @src + @n) of a copy, each when it lies in an arena. */
+void dfz__mem_ready_copy(struct dfz_rt *rt, const void *dst, const void *src,
+			 size_t n);
 /** dfz__mem_ready_event() - the footprint of event @ev (ISSUE: both sides
  * of its descriptor; COMPUTE_READ: its span). */
 void dfz__mem_ready_event(struct dfz_rt *rt, const struct dfz_event *ev);

@@ -443,14 +443,8 @@ void dfz__vg_observe_end(struct dfz_rt *rt)
 		set_reporting(rt, true);
 }
 
-void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n)
-{
-	dfz__mem_ready_ptr(rt, dst, n);
-	dfz__mem_ready_ptr(rt, src, n);
-	dfz__vg_copy(rt, dst, src, n);
-}
-
-void dfz__vg_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)
+static inline void copy_judged(struct dfz_rt *rt, void *dst, const void *src,
+			       size_t n)
 {
 	bool judged = rt->vg && rt->vg->depth > 0;
 
@@ -463,6 +457,17 @@ void dfz__vg_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)
 		VALGRIND_ENABLE_ADDR_ERROR_REPORTING_IN_RANGE(dst, n);
 		VALGRIND_ENABLE_ADDR_ERROR_REPORTING_IN_RANGE(src, n);
 	}
+}
+
+void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n)
+{
+	dfz__mem_ready_copy(rt, dst, src, n);
+	copy_judged(rt, dst, src, n);
+}
+
+void dfz__vg_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)
+{
+	copy_judged(rt, dst, src, n);
 }
 
 /* ----------------------------------------------------------------- blocks */

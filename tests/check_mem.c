@@ -581,12 +581,15 @@ START_TEST(test_lazy_engine_source)
 	uint8_t *dst;
 
 	ck_assert_int_eq(dfz_local_alloc(rt, DFZ_L2, 100, (void **)&dst), 0);
-	ck_assert_int_eq(dfz_local_alloc(rt, DFZ_L2, sizeof(*r), (void **)&r), 0);
-	ck_assert_int_eq(dfz_ram_copy(dfz_ram_get(rt), 1u << 20, dst, 100, 1, r), 0);
+	ck_assert_int_eq(dfz_local_alloc(rt, DFZ_L2, sizeof(*r), (void **)&r),
+			 0);
+	ck_assert_int_eq(dfz_ram_copy(dfz_ram_get(rt), 1u << 20, dst, 100, 1,
+				      r), 0);
 	ck_assert_uint_eq(ready_pages(DFZ_L3, src, 100), 0);
 	r->ram_addr = src;
 	ck_assert_int_eq(dfz_ram_copy_wait(r), 0);
-	ck_assert_uint_eq(ready_pages(DFZ_L3, src, 100), pages_spanned(DFZ_L3, src, 100));
+	ck_assert_uint_eq(ready_pages(DFZ_L3, src, 100),
+			  pages_spanned(DFZ_L3, src, 100));
 	for (uint32_t i = 0; i < 100; i++)
 		CK_CHECK_UINT(dst[i], ==, dfz_mem_fill_byte(DFZ_L3, src + i));
 }
@@ -625,7 +628,8 @@ static void *read_fresh(void *arg)
 
 	f->rc = dfz_rt_create(&r);
 	for (uint32_t o = 3u << 20; f->rc == 0 && o < (4u << 20); o++)
-		f->bad += *dfz_mem_ptr(r, DFZ_L3, o) != dfz_mem_fill_byte(DFZ_L3, o);
+		f->bad += *dfz_mem_ptr(r, DFZ_L3, o) !=
+			  dfz_mem_fill_byte(DFZ_L3, o);
 	if (f->rc == 0)
 		dfz_rt_destroy(r);
 	return NULL;
@@ -639,7 +643,8 @@ START_TEST(test_lazy_threads)
 	pthread_t t[2];
 
 	for (unsigned i = 0; i < 2; i++)
-		ck_assert_int_eq(pthread_create(&t[i], NULL, read_fresh, &f[i]), 0);
+		ck_assert_int_eq(pthread_create(&t[i], NULL, read_fresh,
+						&f[i]), 0);
 	for (unsigned i = 0; i < 2; i++) {
 		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
 		ck_assert_int_eq(f[i].rc, 0);
