@@ -205,6 +205,12 @@ $(FZ)/libfuzzer/obj/runtime/%.o: FZ_HOT := -fno-sanitize-coverage=trace-cmp
 $(FZ)/afl/obj/oracles/%.o: FZ_CC_afl := clang
 $(FZ)/libfuzzer/obj/oracles/%.o: \
     FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
+# Likewise the arenas' pages (runtime/mem_arena.c): whether a run meets a
+# page not yet materialized depends on the runs the persistent process
+# made before, so its edges would make coverage unstable.
+$(FZ)/afl/obj/runtime/mem_arena.o: FZ_CC_afl := clang
+$(FZ)/libfuzzer/obj/runtime/mem_arena.o: \
+    FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
 FZ_MAIN_afl         := fuzz/afl_main.c
 FZ_MAIN_cmplog      := fuzz/afl_main.c
 FZ_DEPS_afl         := deps-afl

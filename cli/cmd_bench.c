@@ -3,14 +3,20 @@
  * `dmafuzz bench`: measured ratios, never timed tests. Plans executed per
  * second in-process on a corpus (all oracles on), and the ram engine's copy
  * throughput for a large contiguous transfer beside plain memcpy of the
- * same bytes in the same process.
+ * same bytes in the same process. `dmafuzz bench --startup PLAN...`: the
+ * CPU time of a `dmafuzz run` process on one plan beside the same binary
+ * doing nothing and an empty C program.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "dmafuzz/plan.h"
@@ -130,6 +136,109 @@ out:
 	return ratio;
 }
 
+/* ---------------------------------------------------------- start-up */
+
+#define STARTUP_RUNS 21
+#define STARTUP_PLANS 8
+/* The commands: a run per plan, then the binary alone, an empty program. */
+#define STARTUP_CMDS (STARTUP_PLANS + 2)
+
+static double tv_s(struct timeval t)
+{
+	return t.tv_sec + t.tv_usec * 1e-6;
+}
+
+/* CPU seconds (user + system) of one process running @argv, its output
+ * discarded; -1 when it did not exit 0. */
+static double child_cpu_s(char *const argv[])
+{
+	struct rusage ru;
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (wait4(pid, &st, 0, &ru) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0)
+		return -1;
+	return tv_s(ru.ru_utime) + tv_s(ru.ru_stime);
+}
+
+/* The median CPU milliseconds of each of the @n commands over STARTUP_RUNS
+ * rounds (the commands take turns, so they share the machine's load); -1,
+ * or the index of a command that failed. */
+static int startup_ms(char **const cmds[], unsigned n, double *ms)
+{
+	static double t[STARTUP_CMDS][STARTUP_RUNS];
+
+	for (unsigned r = 0; r < STARTUP_RUNS; r++)
+		for (unsigned c = 0; c < n; c++)
+			if ((t[c][r] = child_cpu_s(cmds[c])) < 0)
+				return (int)c;
+	for (unsigned c = 0; c < n; c++) {
+		qsort(t[c], STARTUP_RUNS, sizeof(double), cmp_double);
+		ms[c] = t[c][STARTUP_RUNS / 2] * 1e3;
+	}
+	return -1;
+}
+
+/* `dmafuzz bench --startup PLAN...`: the rows of the table. */
+static int bench_startup(int argc, char **argv)
+{
+	char self[4096], *quiet = "--quiet", *run = "run";
+	char *argvs[STARTUP_CMDS][5] = { { 0 } }, **cmds[STARTUP_CMDS];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	unsigned np = (unsigned)argc - 1, bad;
+	double ms[STARTUP_CMDS];
+
+	if (len <= 0 || argc < 2 || np > STARTUP_PLANS) {
+		cli_error("bench", len <= 0 ? "cannot find its own binary: %m" :
+			  "--startup takes 1 to %d plan files", STARTUP_PLANS);
+		return EXIT_BAD_INPUT;
+	}
+	self[len] = 0;
+	for (unsigned i = 0; i < np; i++) {
+		char *a[] = { self, run, quiet, argv[i + 1], NULL };
+
+		memcpy(argvs[i], a, sizeof(a));
+	}
+	argvs[np][0] = self;
+	argvs[np][1] = "--version";
+	argvs[np + 1][0] = "true";
+	for (unsigned c = 0; c < np + 2; c++)
+		cmds[c] = argvs[c];
+	bad = (unsigned)startup_ms(cmds, np + 2, ms);
+	if (bad < np + 2) {
+		cli_error("bench", "`%s` did not exit 0%s",
+			  bad < np ? argv[bad + 1] : argvs[bad][bad == np],
+			  bad < np ? " (a plan that runs clean)" : "");
+		return EXIT_BAD_INPUT;
+	}
+	printf("| measure | value |\n|---|---|\n");
+	for (unsigned i = 0; i < np; i++)
+		printf("| start-up: `dmafuzz run` of %s, CPU ms a process (user+sys, median of %u) | %.2f |\n",
+		       argv[i + 1], STARTUP_RUNS, ms[i]);
+	printf("| start-up: `dmafuzz --version` (the same binary, no run), CPU ms | %.2f |\n", ms[np]);
+	printf("| start-up: `true` (an empty C program), CPU ms | %.2f |\n", ms[np + 1]);
+	for (unsigned i = 0; i < np; i++)
+		printf("| start-up: run of %s / `true` | %.2f |\n", argv[i + 1],
+		       ms[i] / ms[np + 1]);
+	for (unsigned i = 0; i < np; i++)
+		printf("| start-up: run of %s / `--version` | %.2f |\n", argv[i + 1],
+		       ms[i] / ms[np]);
+	return EXIT_CLEAN;
+}
+
 int cli_bench(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "corpus/xfer";
@@ -137,8 +246,11 @@ int cli_bench(int argc, char **argv)
 	unsigned n;
 	double pps, full, capped;
 
+	if (argc > 1 && !strcmp(argv[1], "--startup"))
+		return bench_startup(argc - 1, argv + 1);
 	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
-		fputs("usage: dmafuzz bench [DIR]\n", argc == 2 &&
+		fputs("usage: dmafuzz bench [DIR]\n"
+		      "       dmafuzz bench --startup PLAN...\n", argc == 2 &&
 		      !strcmp(argv[1], "--help") ? stdout : stderr);
 		return argc == 2 && !strcmp(argv[1], "--help") ? EXIT_CLEAN
 							      : EXIT_BAD_INPUT;

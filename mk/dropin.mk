@@ -42,8 +42,9 @@ $$(FZ)/libfuzzer/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/libfuzzer/libfuzz.a
 	$$(FZ_CC_libfuzzer) $$(FZ_CFLAGS_libfuzzer) $$(DROPIN_CFLAGS) $$(FZ_LINK_libfuzzer) \
 	    -o $$@ $$(DROPIN_SRC_$(1)) $$(FZ)/libfuzzer/libfuzz.a $$(DFZ_LDLIBS) \
 	    $$(DROPIN_LDFLAGS)
-# Its seeds: the empty schedule and one of every byte value 0x80.
-$$(FZ)/seeds/$(1)/.stamp:
+# Its seeds: the empty schedule and one of every byte value 0x80; after
+# the plan targets' seeds, whose script starts by removing $(FZ)/seeds.
+$$(FZ)/seeds/$(1)/.stamp: | $$(FZ_SEEDS)
 	@mkdir -p $$(dir $$@)
 	printf '\000\000\000\000\000\000\000\000' > $$(dir $$@)zero
 	printf '\200\200\200\200\200\200\200\200' > $$(dir $$@)half

@@ -318,6 +318,8 @@ int dfz_dev_peek(const struct dfz_dev *dev, uint64_t addr, void *dst,
 	off = addr - DFZ_DEV_BASE;
 	if (off > DFZ_CAP_DEV || n > DFZ_CAP_DEV - off)
 		return DFZ_EFAULT;
+	if (dfz__mem_ready(dev->rt, DFZ_DEV_LEVEL, off, n) < 0)
+		return DFZ_ENOMEM;
 	if (n)
 		memcpy(dst, arena_at(dev, (uint32_t)off), (size_t)n);
 	return 0;

@@ -128,6 +128,7 @@ static void each_line(struct dfz_rt *rt, const struct mark *m, line_fn fn)
 			return;
 		if (n > cap - off)
 			n = (uint32_t)(cap - off);
+		dfz__mem_ready(rt, m->level, off, n);
 		fn(base + off, n);
 	}
 }

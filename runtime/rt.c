@@ -3,8 +3,8 @@
  * The runtime context: error messages and bug-switch names, creation and
  * per-run reset of the model, virtual time (the engine step loop, yield
  * points, bounded waits) and the one observer interface. Memory lives in
- * mem.c, the ram engine in ram.c, the device in dev.c and the host runtime
- * in host.c; this file ties them together.
+ * mem.c and mem_arena.c, the ram engine in ram.c, the device in dev.c and
+ * the host runtime in host.c; this file ties them together.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -359,13 +359,17 @@ void dfz_rt_judge(struct dfz_rt *rt, bool on)
 /*
  * The hot path. Every write the model publishes also raises the arena's
  * high-water mark here, so the next reset refills exactly what may differ
- * from the fill pattern, whichever engine or executor wrote it; memcheck's
- * view follows the same events (vg.h), and observers are not judged.
+ * from the fill pattern, whichever engine or executor wrote it; the
+ * footprint of an issued transfer or a compute read is materialized
+ * before anyone looks at it (mem_arena.c); memcheck's view follows the
+ * same events (vg.h), and observers are not judged.
  */
 void dfz_rt_emit(struct dfz_rt *rt, const struct dfz_event *ev)
 {
 	if (ev->kind == DFZ_EV_MOVE || ev->kind == DFZ_EV_COMPUTE_WRITE)
 		dfz__mem_touch(rt, ev->dst.level, ev->dst.off, ev->dst.len);
+	else if (ev->kind == DFZ_EV_ISSUE || ev->kind == DFZ_EV_COMPUTE_READ)
+		dfz__mem_ready_event(rt, ev);
 	if (rt->cfg.poison_inflight)
 		dfz__poison_event(rt, ev);
 	if (rt->vg)

@@ -76,20 +76,28 @@ struct dfz_block {
  * leak check would count (vg.c registers device blocks there). */
 
 /*
- * struct dfz_arena - one memory level. The storage is allocated once at the
- * cap; a run uses [0, size). Every byte at or above @high holds the fill
- * pattern, so a reset only copies [0, high) back from @fill.
+ * struct dfz_arena - one memory level. The address space is reserved once
+ * at the cap; a run uses [0, size). A page is materialized (accessible,
+ * holding the fill pattern) the first time it is used (dfz__mem_ready());
+ * until then it is PROT_NONE. Every materialized byte at or above @high
+ * holds the fill pattern, so a reset only copies the materialized pages of
+ * [0, high) back from @fill.
  */
+struct dfz__fill;
 struct dfz_arena {
-	uint8_t *base;        /* cap bytes of storage */
-	bool mapped;          /* placed at a fixed address (mmap): unmap */
+	uint8_t *base;        /* cap bytes of address space */
+	bool mapped;          /* placed at a fixed address: materialized whole
+			       * at creation */
 	uint32_t statics;     /* bytes at the start mapped by the program's
 			       * loader (its statics): kept, never refilled,
 			       * never allocated; page-rounded */
 	bool own_fill;        /* @fill is this arena's own (larger than the
 			       * shared template): free it */
-	const uint8_t *fill;  /* cap bytes: the fresh-arena template (shared
-			       * by every runtime of the process) */
+	struct dfz__fill *fill; /* the fresh-arena template (shared by every
+				 * runtime of the process), built by pages */
+	uint64_t *ready;      /* a bit a page: materialized */
+	uint32_t ready_to;    /* every page below it is materialized */
+	uint8_t shift;        /* log2 of a page's bytes */
 	uint32_t cap;
 	uint32_t size;        /* usable bytes this run */
 	uint32_t high;        /* high-water mark of bytes possibly written */
@@ -227,14 +235,14 @@ void dfz__poison_destroy(struct dfz_rt *rt);
 /** dfz__poison_copy() - an engine's copy, allowed through poisoned bytes. */
 void dfz__poison_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n);
 
-/* mem.c */
+/* mem_arena.c (storage, pages, reset) and mem.c (allocation, access) */
 /** dfz__mem_init() - the arenas of @rt, placed as @lay says (NULL: every
  * level anywhere, at its default cap). Return 0, DFZ_ENOMEM, or DFZ_EFAULT
  * when a fixed placement could not be mapped (errno says why). */
 int dfz__mem_init(struct dfz_rt *rt, const struct dfz_rt_layout *lay);
 void dfz__mem_fini(struct dfz_rt *rt);
-/** dfz__mem_reset() - refill the touched part, drop allocations, set the
- * usable sizes from rt->cfg. */
+/** dfz__mem_reset() - refill the touched part (its materialized pages),
+ * drop allocations, set the usable sizes from rt->cfg. */
 void dfz__mem_reset(struct dfz_rt *rt);
 /**
  * dfz__mem_touch() - record that [off, off+len) of @level may differ from
@@ -245,6 +253,28 @@ void dfz__mem_reset(struct dfz_rt *rt);
  */
 void dfz__mem_touch(struct dfz_rt *rt, unsigned level, uint32_t off,
 		    uint32_t len);
+/**
+ * dfz__mem_ready() - materialize the pages of [off, off+len) of @level (the
+ * part below its cap): afterwards they are accessible and hold the fill
+ * pattern or what a run wrote. Allocations, dfz_mem_ptr() (the page of its
+ * offset), dfz_l3_read() / dfz_l3_write(), engine copies (dfz__vg_move())
+ * and the footprints of ISSUE and COMPUTE_READ events (in dfz_rt_emit)
+ * call it; code that reads or writes an arena elsewhere through a raw
+ * pointer, beyond a block and the page dfz_mem_ptr() gave, must call it
+ * itself. Whether a page is new depends on the runs before, so callers
+ * branch on nothing but the error: mem_arena.c is built without fuzzer
+ * coverage (Makefile) and keeps such branches to itself.
+ * Return: 0, or DFZ_ENOMEM when the pages could not be mapped.
+ */
+int dfz__mem_ready(struct dfz_rt *rt, unsigned level, uint64_t off,
+		   uint64_t len);
+/** dfz__mem_ready_copy() - the same for the [@dst, @dst + @n) and
+ * [@src, @src + @n) of a copy, each when it lies in an arena. */
+void dfz__mem_ready_copy(struct dfz_rt *rt, const void *dst, const void *src,
+			 size_t n);
+/** dfz__mem_ready_event() - the footprint of event @ev (ISSUE: both sides
+ * of its descriptor; COMPUTE_READ: its span). */
+void dfz__mem_ready_event(struct dfz_rt *rt, const struct dfz_event *ev);
 /**
  * dfz__mem_alloc() - first-fit allocation of @size bytes of arena @level
  * (any arena, the device's included) with redzones, tagged @tag; emits

@@ -443,7 +443,8 @@ void dfz__vg_observe_end(struct dfz_rt *rt)
 		set_reporting(rt, true);
 }
 
-void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n)
+static inline void copy_judged(struct dfz_rt *rt, void *dst, const void *src,
+			       size_t n)
 {
 	bool judged = rt->vg && rt->vg->depth > 0;
 
@@ -458,7 +459,24 @@ void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n)
 	}
 }
 
+void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n)
+{
+	dfz__mem_ready_copy(rt, dst, src, n);
+	copy_judged(rt, dst, src, n);
+}
+
+void dfz__vg_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)
+{
+	copy_judged(rt, dst, src, n);
+}
+
 /* ----------------------------------------------------------------- blocks */
+
+void dfz__vg_fresh(struct dfz_rt *rt, const void *p, size_t n)
+{
+	if (rt->vg)
+		VALGRIND_MAKE_MEM_NOACCESS(p, n);
+}
 
 void dfz__vg_arena_reset(struct dfz_rt *rt, unsigned level)
 {

@@ -50,10 +50,10 @@ void dfz__vg_destroy(struct dfz_rt *rt);
 /** dfz__vg_built() - true when this build has the client requests. */
 bool dfz__vg_built(void);
 
-/* Arena lifecycle (mem.c). */
-/** dfz__vg_arena_fill() - the arena @level is about to be refilled over
- * [0, @n): make it writable. */
-void dfz__vg_arena_fill(struct dfz_rt *rt, unsigned level, uint32_t n);
+/* Arena lifecycle (mem_arena.c). */
+/** dfz__vg_fresh() - [@p, @p + @n) of an arena was just materialized (made
+ * accessible, which memcheck takes as defined): free storage again. */
+void dfz__vg_fresh(struct dfz_rt *rt, const void *p, size_t n);
 /** dfz__vg_arena_reset() - @level holds no block any more: tear down its
  * device blocks (after the leak check) and make it unaddressable. */
 void dfz__vg_arena_reset(struct dfz_rt *rt, unsigned level);
@@ -95,7 +95,11 @@ void dfz__vg_observe_begin(struct dfz_rt *rt);
 void dfz__vg_observe_end(struct dfz_rt *rt);
 
 /** dfz__vg_move() - an engine's copy of @n bytes, exempt from the in-flight
- * marks and redzones it may cross (its footprint is checked separately). */
+ * marks and redzones it may cross (its footprint is checked separately);
+ * the arena pages it reads and writes are materialized first. */
 void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n);
+/** dfz__vg_copy() - the same copy into pages known to be materialized (a
+ * reset's refill). */
+void dfz__vg_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n);
 
 #endif /* DMAFUZZ_VG_H */

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of the memory model (runtime/mem.c) and of the runtime context
- * around it (runtime/rt.c): fill and canary patterns, first-fit allocation
- * with redzones, error paths, the cheap reset, bounds of locate/ptr, the
- * configuration defaults, error strings, bug-switch parsing and yields.
+ * Unit tests of the memory model (runtime/mem.c, runtime/mem_arena.c) and
+ * of the runtime context around it (runtime/rt.c): fill and canary
+ * patterns, first-fit allocation with redzones, error paths, the cheap
+ * reset, bounds of locate/ptr, the configuration defaults, error strings,
+ * bug-switch parsing and yields; and that pages are materialized only
+ * where a run uses them.
  */
 #include <check.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -33,14 +36,14 @@ static void setup(void)
 	run_with(&cfg);
 }
 
-/* Offsets in [from, to) of @level whose bytes differ from the fill. */
+/* Offsets in [from, to) of @level whose bytes differ from the fill; a
+ * pointer per offset, as one is good for its page only (mem_arena.c). */
 static uint32_t count_unfilled(enum dfz_level level, uint32_t from, uint32_t to)
 {
-	const uint8_t *p = dfz_mem_ptr(rt, level, 0);
 	uint32_t bad = 0;
 
 	for (uint32_t off = from; off < to; off++)
-		bad += p[off] != dfz_mem_fill_byte(level, off);
+		bad += *dfz_mem_ptr(rt, level, off) != dfz_mem_fill_byte(level, off);
 	return bad;
 }
 
@@ -506,6 +509,172 @@ START_TEST(test_emit_observer)
 }
 END_TEST
 
+/* ------------------------------------------------------------ lazy pages */
+
+/* Materialized pages of @level among those that [off, off + len) spans. */
+static uint32_t ready_pages(unsigned level, uint32_t off, uint32_t len)
+{
+	const struct dfz_arena *a = &rt->arena[level];
+	uint32_t n = 0, last = (uint32_t)(((uint64_t)off + len - 1) >> a->shift);
+
+	for (uint32_t p = off >> a->shift; len && p <= last; p++)
+		n += a->ready[p / 64] >> (p % 64) & 1;
+	return n;
+}
+
+static uint32_t pages_spanned(unsigned level, uint32_t off, uint32_t len)
+{
+	uint8_t shift = rt->arena[level].shift;
+
+	return (uint32_t)((((uint64_t)off + len - 1) >> shift) - (off >> shift) + 1);
+}
+
+/* Bytes of [off, off + len) of @level that differ from the fill, read
+ * through the arena's base: no page is materialized by the reading. */
+static uint32_t raw_unfilled(unsigned level, uint32_t off, uint32_t len)
+{
+	const uint8_t *base = rt->arena[level].base;
+	uint32_t bad = 0;
+
+	for (uint32_t o = off; o < off + len; o++)
+		bad += base[o] != dfz_mem_fill_byte((enum dfz_level)level, o);
+	return bad;
+}
+
+START_TEST(test_lazy_fresh)
+{
+	static const uint8_t junk[300] = { 1, 2, 3 };
+	uint8_t *p;
+	uint32_t off;
+
+	/* Created and reset: no page of any arena is there yet. */
+	for (unsigned l = 0; l < DFZ__NARENAS; l++)
+		ck_assert_uint_eq(ready_pages(l, 0, rt->arena[l].cap), 0);
+	ck_assert_int_eq(dfz_local_alloc(rt, DFZ_L2, 100, (void **)&p), 0);
+	off = off_of(p) - DFZ_REDZONE;
+	ck_assert_uint_eq(ready_pages(DFZ_L2, 0, DFZ_CAP_L2),
+			  pages_spanned(DFZ_L2, off, 100 + 2 * DFZ_REDZONE));
+	ck_assert_uint_eq(raw_unfilled(DFZ_L2, off + DFZ_REDZONE, 100), 0);
+	ck_assert_int_eq(dfz_l3_write(rt, 700000, junk, sizeof(junk)), 0);
+	ck_assert_uint_eq(ready_pages(DFZ_L3, 0, DFZ_CAP_L3),
+			  pages_spanned(DFZ_L3, 700000, sizeof(junk)));
+	ck_assert_uint_eq(raw_unfilled(DFZ_L3, 700000 + sizeof(junk), 16), 0);
+	/* A pointer brings its page. */
+	ck_assert_ptr_nonnull(dfz_mem_ptr(rt, DFZ_L1, 20000));
+	ck_assert_uint_eq(ready_pages(DFZ_L1, 0, DFZ_CAP_L1), 1);
+	ck_assert_uint_eq(ready_pages(DFZ_L1, 20000, 1), 1);
+	ck_assert_uint_eq(raw_unfilled(DFZ_L1, 20000, 16), 0);
+	ck_assert_uint_eq(ready_pages(DFZ_DEV_LEVEL, 0, DFZ_CAP_DEV), 0);
+}
+END_TEST
+
+/* An issued transfer's footprint, line by line, before any observer. */
+START_TEST(test_lazy_issue_lines)
+{
+	const uint32_t at = 1u << 20, stride = 1u << 16;
+	struct dfz_event ev = {
+		.kind = DFZ_EV_ISSUE,
+		.desc = { .ext_level = DFZ_L3, .loc_level = DFZ_L2,
+			  .ext2loc = 1, .is_2d = 1, .ext_off = at,
+			  .loc_off = 8192, .size = 64, .length = 16,
+			  .ext_stride = stride, .loc_stride = 16 },
+	};
+
+	dfz_rt_emit(rt, &ev);
+	ck_assert_uint_eq(nevents, 1);
+	ck_assert_uint_eq(ready_pages(DFZ_L3, 0, DFZ_CAP_L3), 4);
+	for (uint32_t k = 0; k < 4; k++) {
+		ck_assert_uint_eq(ready_pages(DFZ_L3, at + k * stride, 16), 1);
+		ck_assert_uint_eq(raw_unfilled(DFZ_L3, at + k * stride, 16), 0);
+	}
+	ck_assert_uint_eq(ready_pages(DFZ_L3, at + stride / 2, 1), 0);
+	ck_assert_uint_eq(ready_pages(DFZ_L2, 0, DFZ_CAP_L2), 1);
+	ck_assert_uint_eq(raw_unfilled(DFZ_L2, 8192, 64), 0);
+}
+END_TEST
+
+/* The engine reads the request at service time: a source changed after
+ * the issue lies in pages nothing materialized (across a page boundary,
+ * past the page of the engine's dfz_mem_ptr()), and holds the fill. */
+START_TEST(test_lazy_engine_source)
+{
+	const uint32_t src = (5u << 20) - 50;
+	struct dfz_ram_req *r;
+	uint8_t *dst;
+
+	ck_assert_int_eq(dfz_local_alloc(rt, DFZ_L2, 100, (void **)&dst), 0);
+	ck_assert_int_eq(dfz_local_alloc(rt, DFZ_L2, sizeof(*r), (void **)&r),
+			 0);
+	ck_assert_int_eq(dfz_ram_copy(dfz_ram_get(rt), 1u << 20, dst, 100, 1,
+				      r), 0);
+	ck_assert_uint_eq(ready_pages(DFZ_L3, src, 100), 0);
+	r->ram_addr = src;
+	ck_assert_int_eq(dfz_ram_copy_wait(r), 0);
+	ck_assert_uint_eq(ready_pages(DFZ_L3, src, 100),
+			  pages_spanned(DFZ_L3, src, 100));
+	for (uint32_t i = 0; i < 100; i++)
+		CK_CHECK_UINT(dst[i], ==, dfz_mem_fill_byte(DFZ_L3, src + i));
+}
+END_TEST
+
+/* A reset refills the materialized pages below the high-water mark and
+ * materializes none of those between. */
+START_TEST(test_lazy_reset)
+{
+	static const uint8_t junk[64] = { 1, 2, 3 };
+	struct dfz_rt_config cfg = { 0 };
+
+	ck_assert_int_eq(dfz_l3_write(rt, 100, junk, sizeof(junk)), 0);
+	ck_assert_int_eq(dfz_l3_write(rt, 7u << 20, junk, sizeof(junk)), 0);
+	ck_assert_uint_eq(rt->arena[DFZ_L3].high, (7u << 20) + sizeof(junk));
+	ck_assert_uint_eq(ready_pages(DFZ_L3, 0, DFZ_CAP_L3), 2);
+	ck_assert_uint_ne(raw_unfilled(DFZ_L3, 100, sizeof(junk)), 0);
+	run_with(&cfg);
+	ck_assert_uint_eq(ready_pages(DFZ_L3, 0, DFZ_CAP_L3), 2);
+	ck_assert_uint_eq(raw_unfilled(DFZ_L3, 100, sizeof(junk)), 0);
+	ck_assert_uint_eq(raw_unfilled(DFZ_L3, 7u << 20, sizeof(junk)), 0);
+	ck_assert_uint_eq(rt->arena[DFZ_L3].high, 0);
+}
+END_TEST
+
+struct fresh_read {
+	int rc;
+	uint32_t bad;
+};
+
+/* A runtime of its own reads 1 MiB of L3 from 3 MiB on. */
+static void *read_fresh(void *arg)
+{
+	struct fresh_read *f = arg;
+	struct dfz_rt *r;
+
+	f->rc = dfz_rt_create(&r);
+	for (uint32_t o = 3u << 20; f->rc == 0 && o < (4u << 20); o++)
+		f->bad += *dfz_mem_ptr(r, DFZ_L3, o) !=
+			  dfz_mem_fill_byte(DFZ_L3, o);
+	if (f->rc == 0)
+		dfz_rt_destroy(r);
+	return NULL;
+}
+
+/* Runtimes on two threads build the pages of the shared template at the
+ * same time: both read the fill. */
+START_TEST(test_lazy_threads)
+{
+	struct fresh_read f[2] = { { 0 } };
+	pthread_t t[2];
+
+	for (unsigned i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, read_fresh,
+						&f[i]), 0);
+	for (unsigned i = 0; i < 2; i++) {
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+		ck_assert_int_eq(f[i].rc, 0);
+		ck_assert_uint_eq(f[i].bad, 0);
+	}
+}
+END_TEST
+
 Suite *suite_mem(void)
 {
 	Suite *s = suite_create("mem");
@@ -533,6 +702,11 @@ Suite *suite_mem(void)
 	tcase_add_test(tc, test_bugs_parse);
 	tcase_add_test(tc, test_yield_steps);
 	tcase_add_test(tc, test_emit_observer);
+	tcase_add_test(tc, test_lazy_fresh);
+	tcase_add_test(tc, test_lazy_issue_lines);
+	tcase_add_test(tc, test_lazy_engine_source);
+	tcase_add_test(tc, test_lazy_reset);
+	tcase_add_test(tc, test_lazy_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }

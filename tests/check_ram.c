@@ -108,14 +108,14 @@ static uint32_t l2_off(const void *p)
 	return s.off;
 }
 
-/* Bytes of [from, to) of @level that differ from the fill pattern. */
+/* Bytes of [from, to) of @level that differ from the fill pattern; a
+ * pointer per offset, as one is good for its page only (mem_arena.c). */
 static uint32_t unfilled(enum dfz_level level, uint32_t from, uint32_t to)
 {
-	const uint8_t *p = dfz_mem_ptr(rt, level, 0);
 	uint32_t bad = 0;
 
 	for (uint32_t off = from; off < to; off++)
-		bad += p[off] != dfz_mem_fill_byte(level, off);
+		bad += *dfz_mem_ptr(rt, level, off) != dfz_mem_fill_byte(level, off);
 	return bad;
 }
 

@@ -10,6 +10,7 @@
 #                                    before fuzzing), failed, none (no input
 #                                    left to fuzz)
 #   P label value                    a row of `dmafuzz bench`
+#   S label value                    a row of `dmafuzz bench --startup`
 #   M secs status                    `make memcheck` wall time
 # Ratios and medians are computed here; a missing number prints as "-".
 BEGIN {
@@ -90,6 +91,7 @@ $1 == "T" {
 		notspecific[$2] = 1
 }
 $1 == "P" { np++; plabel[np] = $2; pvalue[np] = $3 }
+$1 == "S" { ns++; slabel[ns] = $2; svalue[ns] = $3 }
 $1 == "M" { msecs = $2; mstatus = $3 }
 
 # Median seconds (ms[]) and execs of the runs of key k into tm[k], tx[k];
@@ -187,6 +189,13 @@ function md_rest(    i) {
 	printf "## Engine (`dmafuzz bench corpus/xfer`)\n\n| measure | value |\n|---|---|\n" > md
 	for (i = 1; i <= np; i++)
 		printf "| %s | %s |\n", plabel[i], pvalue[i] > md
+	printf "\n## Start-up (`dmafuzz bench --startup`)\n\n" > md
+	if (!ns)
+		printf "Not measured.\n" > md
+	else
+		printf "CPU time (user + system) of one process, from fork to exit, beside the same binary printing its version and `true`.\n\n| measure | value |\n|---|---|\n" > md
+	for (i = 1; i <= ns; i++)
+		printf "| %s | %s |\n", slabel[i], svalue[i] > md
 	printf "\n## Minimization beside afl-tmin\n\nNot part of this run: `sh tools/min-vs-tmin.sh` writes that table (`dmafuzz min` beside `afl-tmin` on a fuzzer-found crash of each switch).\n\n" > md
 	printf "## memcheck\n\n" > md
 	if (msecs == "")
@@ -232,6 +241,9 @@ function write_json(    i, n, sw) {
 	printf "],\n\"engine\":[" > json
 	for (i = 1; i <= np; i++)
 		printf "%s{\"measure\":%s,\"value\":%s}", (i > 1 ? "," : ""), esc(plabel[i]), esc(pvalue[i]) > json
+	printf "],\n\"startup\":[" > json
+	for (i = 1; i <= ns; i++)
+		printf "%s{\"measure\":%s,\"value\":%s}", (i > 1 ? "," : ""), esc(slabel[i]), esc(svalue[i]) > json
 	printf "],\n\"minimize\":null,\n\"memcheck\":%s}\n", (msecs == "" ? "null" : \
 		sprintf("{\"secs\":%s,\"status\":%s}", jnum(msecs), esc(mstatus))) > json
 }

@@ -13,7 +13,10 @@
 #     exposes it (its reproducer among them) and (b) from one all-zero
 #     seed; JOBS runs at a time (tools/bench-tte.sh);
 #  3. `dmafuzz bench corpus/xfer` (plans/s, engine copy beside memcpy);
-#  4. with BENCH_MEMCHECK=1, the wall time of tools/memcheck.sh.
+#  4. the start-up of a `dmafuzz run` process on one plan of each family
+#     (`dmafuzz bench --startup`: CPU ms, median of 21, beside the same
+#     binary doing nothing and `true`);
+#  5. with BENCH_MEMCHECK=1, the wall time of tools/memcheck.sh.
 # The table goes to OUT/bench.md (and stdout), the same numbers to
 # OUT/bench.json (tools/bench-report.awk), both written atomically; the
 # runs' files stay in OUT/work/.
@@ -49,6 +52,8 @@ memcheck=${BENCH_MEMCHECK:-0}
 switches=${SWITCHES:-}
 # The switches of the core issue (issue 1): the ram-engine transfer bugs.
 core=shared-handle,db-war,early-compute,edge-tile,req-escape
+# One small plan of each family, whose process start-up is measured.
+startup_plans="corpus/xfer/rank1-contig.plan corpus/host/basic.plan corpus/api/lifecycle.plan"
 targets="xfer host api parse dropin dropin-mchan dropin-snrt"
 work=$out/work
 rec=$work/records
@@ -319,11 +324,20 @@ if [ "$tte" = 1 ]; then
 	tte_collect
 fi
 
-# ------------------------------------------- 3. engine and 4. memcheck
+# ------------------------------- 3. engine, 4. start-up and 5. memcheck
+# The rows of a `dmafuzz bench` table $2 as records of kind $1.
+rows() {
+	sed -n -e '/^| measure |/d' -e "s/^| \(.*\) | \([^|]*\) |\$/$1\t\1\t\2/p" "$2" >> "$rec"
+}
 say "bench: dmafuzz bench corpus/xfer"
 "$cli" bench corpus/xfer > "$work/engine.md" 2>&1 || die "dmafuzz bench failed: $(head -n 1 "$work/engine.md")"
-sed -n -e '/^| measure |/d' -e 's/^| \(.*\) | \([^|]*\) |$/P\t\1\t\2/p' \
-	"$work/engine.md" >> "$rec"
+rows P "$work/engine.md"
+
+say "bench: start-up of dmafuzz run"
+# shellcheck disable=SC2086 # a list of paths without blanks
+"$cli" bench --startup $startup_plans > "$work/startup.md" 2>&1 ||
+	die "dmafuzz bench --startup failed: $(tail -n 1 "$work/startup.md")"
+rows S "$work/startup.md"
 
 if [ "$memcheck" = 1 ]; then
 	say "bench: memcheck"

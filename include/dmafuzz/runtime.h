@@ -380,8 +380,13 @@ int dfz_local_free(struct dfz_rt *rt, void *ptr);
 bool dfz_mem_locate(const struct dfz_rt *rt, const void *ptr, uint32_t len,
 		    struct dfz_span *out);
 
-/** dfz_mem_ptr() - pointer to @level at @off (L2/L1; L3 for engines and
- * oracles only), or NULL when out of range. */
+/**
+ * dfz_mem_ptr() - pointer to @level at @off (L2/L1; L3 for engines and
+ * oracles only), or NULL when out of range. Arena pages come into being
+ * when first used: the pointer is good for the block holding @off (every
+ * allocation's bytes and redzones are there) and to the end of @off's
+ * page; memory past both may not be mapped yet.
+ */
 uint8_t *dfz_mem_ptr(const struct dfz_rt *rt, enum dfz_level level,
 		     uint32_t off);
 
