@@ -43,9 +43,9 @@ struct mx_row {
 
 static const char *engine_name(unsigned e)
 {
-	static const char *const n[] = { "ram", "mchan", "idma" };
+	const char *n = dfz_engine_name(e);
 
-	return e < sizeof(n) / sizeof(n[0]) ? n[e] : "?";
+	return n ? n : "?";
 }
 
 /* The row's buffering, with the double-buffering order (hop0.db_order). */

@@ -20,21 +20,22 @@ static const char *const family_names[DFZ_FAMILY_COUNT] = {
 static const char *const kernel_names[DFZ_KERNEL_COUNT] = {
 	"copy", "inc", "add"
 };
+#define NAME_OF(id, name) name,
 static const char *const engine_names[DFZ_ENGINE_COUNT] = {
-	"ram", "mchan", "idma"
+	DFZ_ENGINE_MAP(NAME_OF)
 };
 static const char *const level_names[DFZ_NLEVELS] = { "L3", "L2", "L1" };
 static const char *const buffering_names[2] = { "single", "double" };
 static const char *const policy_names[DFZ_POLICY_COUNT] = {
-	"async-shared", "wait-each", "pool", "blocking"
+	DFZ_POLICY_MAP(NAME_OF)
 };
 static const char *const strategy_names[DFZ_STRAT_COUNT] = {
-	"tensor-dir", "dir", "barrier", "fresh"
+	DFZ_STRAT_MAP(NAME_OF)
 };
-
 static const char *const db_order_names[DFZ_DB_ORDER_COUNT] = {
-	"generator", "eager"
+	DFZ_DB_ORDER_MAP(NAME_OF)
 };
+#undef NAME_OF
 
 static const char *const dtype_names[DFZ_DT_COUNT] = {
 	"int8", "fp16", "fp32", "int32", "fp64"

@@ -78,9 +78,11 @@ static const char *const level_names[DFZ_NLEVELS] = {
 	"DFZ_L3", "DFZ_L2", "DFZ_L1",
 };
 
+#define ENGINE_ID(id, name) "DFZ_ENGINE_" #id,
 static const char *const engine_names[DFZ_ENGINE_COUNT] = {
-	"DFZ_ENGINE_RAM", "DFZ_ENGINE_MCHAN", "DFZ_ENGINE_IDMA",
+	DFZ_ENGINE_MAP(ENGINE_ID)
 };
+#undef ENGINE_ID
 
 static const char *const kernel_names[DFZ_KERNEL_COUNT] = {
 	"DFZ_KERNEL_COPY", "DFZ_KERNEL_INC", "DFZ_KERNEL_ADD",

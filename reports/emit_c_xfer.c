@@ -16,15 +16,17 @@
 #define TILE_BUGS (DFZ_BUG_BIT(EARLY_COMPUTE) | DFZ_BUG_BIT(DB_WAR) | \
 		   DFZ_BUG_BIT(EDGE_TILE) | DFZ_BUG_BIT(REQ_ESCAPE))
 
+/* The enumerators' names, as the emitted program spells them. */
+#define POLICY_ID(id, name) "DFZ_POLICY_" #id,
+#define STRAT_ID(id, name) "DFZ_STRAT_" #id,
 static const char *const policy_names[DFZ_POLICY_COUNT] = {
-	"DFZ_POLICY_ASYNC_SHARED", "DFZ_POLICY_WAIT_EACH", "DFZ_POLICY_POOL",
-	"DFZ_POLICY_BLOCKING",
+	DFZ_POLICY_MAP(POLICY_ID)
 };
-
 static const char *const strategy_names[DFZ_STRAT_COUNT] = {
-	"DFZ_STRAT_TENSOR_DIR", "DFZ_STRAT_DIR", "DFZ_STRAT_BARRIER",
-	"DFZ_STRAT_FRESH",
+	DFZ_STRAT_MAP(STRAT_ID)
 };
+#undef POLICY_ID
+#undef STRAT_ID
 
 static void emit_sched(FILE *f, const struct dfz_plan_xfer *x)
 {

@@ -290,8 +290,8 @@ static void add_mark(struct dfz__vg *vg, const struct dfz_event *ev,
 			    "in flight until waited: %s (%s transfer issued at "
 			    "step %llu into %s +0x%x, %u bytes)",
 			    vg->label[0] ? vg->label : "a transfer",
-			    ev->engine == DFZ_ENGINE_RAM ? "ram" :
-			    ev->engine == DFZ_ENGINE_MCHAN ? "mchan" : "idma",
+			    dfz_engine_name(ev->engine) ?
+				    dfz_engine_name(ev->engine) : "?",
 			    (unsigned long long)ev->step, level_names[level],
 			    off, len);
 }

@@ -50,19 +50,22 @@ struct scratch {
 
 /* ------------------------------------------------------------------ names */
 
+#define NAME_OF(id, name) name,
+static const char *const engine_names[DFZ_ENGINE_COUNT] = {
+	DFZ_ENGINE_MAP(NAME_OF)
+};
 static const char *const policy_names[DFZ_POLICY_COUNT] = {
-	[DFZ_POLICY_ASYNC_SHARED] = "async-shared",
-	[DFZ_POLICY_WAIT_EACH] = "wait-each",
-	[DFZ_POLICY_POOL] = "pool",
-	[DFZ_POLICY_BLOCKING] = "blocking",
+	DFZ_POLICY_MAP(NAME_OF)
 };
-
 static const char *const strategy_names[DFZ_STRAT_COUNT] = {
-	[DFZ_STRAT_TENSOR_DIR] = "tensor-dir",
-	[DFZ_STRAT_DIR] = "dir",
-	[DFZ_STRAT_BARRIER] = "barrier",
-	[DFZ_STRAT_FRESH] = "fresh",
+	DFZ_STRAT_MAP(NAME_OF)
 };
+#undef NAME_OF
+
+const char *dfz_engine_name(unsigned e)
+{
+	return e < DFZ_ENGINE_COUNT ? engine_names[e] : NULL;
+}
 
 const char *dfz_policy_name(unsigned p)
 {

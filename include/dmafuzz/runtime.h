@@ -205,12 +205,23 @@ enum dfz_yield {
 /* How many engine steps to run at a yield point; drawn from the plan. */
 typedef unsigned (*dfz_sched_fn)(void *ctx, enum dfz_yield where);
 
+/* X(id, name): the engines (the name is what plans and reports spell).
+ * RAM: PMSIS cluster RAM, L3 <-> L2; MCHAN: cluster DMA, L2 <-> L1, TIDs;
+ * IDMA: Snitch-style iDMA, L2 <-> L1, txids. */
+#define DFZ_ENGINE_MAP(X) \
+	X(RAM, "ram")     \
+	X(MCHAN, "mchan") \
+	X(IDMA, "idma")
+
 enum dfz_engine_id {
-	DFZ_ENGINE_RAM = 0,   /* PMSIS cluster RAM, L3 <-> L2 */
-	DFZ_ENGINE_MCHAN,     /* cluster DMA, L2 <-> L1, TIDs */
-	DFZ_ENGINE_IDMA,      /* Snitch-style iDMA, L2 <-> L1, txids */
+#define DFZ_ENGINE_ENUM(id, name) DFZ_ENGINE_##id,
+	DFZ_ENGINE_MAP(DFZ_ENGINE_ENUM)
+#undef DFZ_ENGINE_ENUM
 	DFZ_ENGINE_COUNT
 };
+
+/** dfz_engine_name() - "ram", "mchan", "idma", or NULL. */
+const char *dfz_engine_name(unsigned e);
 
 struct dfz_rt_config {
 	uint32_t mem_size[DFZ_NLEVELS]; /* bytes usable per level this run */
@@ -492,19 +503,40 @@ struct dfz_xfer {
 	uint32_t loc_stride[DFZ_MAX_RANK]; /* bytes */
 };
 
+/*
+ * X(id, name): how an adapter decomposes a transfer above the engine's
+ * rank. ASYNC_SHARED: all sub-transfers on one handle; WAIT_EACH: wait
+ * the previous sub-transfer first; POOL: K requests round-robin;
+ * BLOCKING: wait right after each whole transfer.
+ */
+#define DFZ_POLICY_MAP(X)                  \
+	X(ASYNC_SHARED, "async-shared")    \
+	X(WAIT_EACH, "wait-each")          \
+	X(POOL, "pool")                    \
+	X(BLOCKING, "blocking")
+
 enum dfz_policy {
-	DFZ_POLICY_ASYNC_SHARED,  /* all sub-transfers on one handle */
-	DFZ_POLICY_WAIT_EACH,     /* wait the previous sub-transfer first */
-	DFZ_POLICY_POOL,          /* K requests round-robin */
-	DFZ_POLICY_BLOCKING,      /* wait right after each whole transfer */
+#define DFZ_POLICY_ENUM(id, name) DFZ_POLICY_##id,
+	DFZ_POLICY_MAP(DFZ_POLICY_ENUM)
+#undef DFZ_POLICY_ENUM
 	DFZ_POLICY_COUNT
 };
 
+/*
+ * X(id, name): which handle carries a tile transfer. TENSOR_DIR: one per
+ * (tensor, direction); DIR: one per direction; BARRIER: one for
+ * everything; FRESH: a fresh handle per transfer.
+ */
+#define DFZ_STRAT_MAP(X)                   \
+	X(TENSOR_DIR, "tensor-dir")        \
+	X(DIR, "dir")                      \
+	X(BARRIER, "barrier")              \
+	X(FRESH, "fresh")
+
 enum dfz_strategy {
-	DFZ_STRAT_TENSOR_DIR,     /* one handle per (tensor, direction) */
-	DFZ_STRAT_DIR,            /* one handle per direction */
-	DFZ_STRAT_BARRIER,        /* one handle for everything */
-	DFZ_STRAT_FRESH,          /* a fresh handle per transfer */
+#define DFZ_STRAT_ENUM(id, name) DFZ_STRAT_##id,
+	DFZ_STRAT_MAP(DFZ_STRAT_ENUM)
+#undef DFZ_STRAT_ENUM
 	DFZ_STRAT_COUNT
 };
 
@@ -519,9 +551,14 @@ enum dfz_strategy {
  *	tile's output slot: the stores of two tiles may be in flight at
  *	once, on one handle when the strategy shares it.
  */
+#define DFZ_DB_ORDER_MAP(X) \
+	X(GENERATOR, "generator") \
+	X(EAGER, "eager")
+
 enum dfz_db_order {
-	DFZ_DB_GENERATOR,
-	DFZ_DB_EAGER,
+#define DFZ_DB_ORDER_ENUM(id, name) DFZ_DB_##id,
+	DFZ_DB_ORDER_MAP(DFZ_DB_ORDER_ENUM)
+#undef DFZ_DB_ORDER_ENUM
 	DFZ_DB_ORDER_COUNT
 };
 
