@@ -17,14 +17,16 @@
 static const char *const family_names[DFZ_FAMILY_COUNT] = {
 	"xfer", "host", "api"
 };
-static const char *const kernel_names[DFZ_KERNEL_COUNT] = {
-	"copy", "inc", "add"
-};
 #define NAME_OF(id, name) name,
+static const char *const kernel_names[DFZ_KERNEL_COUNT] = {
+	DFZ_KERNEL_MAP(NAME_OF)
+};
 static const char *const engine_names[DFZ_ENGINE_COUNT] = {
 	DFZ_ENGINE_MAP(NAME_OF)
 };
-static const char *const level_names[DFZ_NLEVELS] = { "L3", "L2", "L1" };
+static const char *const level_names[DFZ_NLEVELS] = {
+	DFZ_LEVEL_MAP(NAME_OF)
+};
 static const char *const buffering_names[2] = { "single", "double" };
 static const char *const policy_names[DFZ_POLICY_COUNT] = {
 	DFZ_POLICY_MAP(NAME_OF)

@@ -64,7 +64,6 @@ static void print_field(FILE *f, const char *key, int64_t val)
 static void print_text(const struct dfz_verdict *v, const char *name, FILE *f)
 {
 	const struct dfz_finding *fi = &v->finding;
-	static const char *const levels[] = { "L3", "L2", "L1" };
 
 	fprintf(f, "INPUT:    %s\n", name ? name : "-");
 	if (v->clamped[0])
@@ -82,8 +81,9 @@ static void print_text(const struct dfz_verdict *v, const char *name, FILE *f)
 	print_field(f, "STEP:", fi->ev.step);
 	print_field(f, "XFER:", fi->ev.xfer);
 	print_field(f, "ELEM:", fi->ev.elem);
-	if (fi->ev.level >= 0 && fi->ev.level < 3 && fi->ev.off >= 0)
-		fprintf(f, "WHERE:    %s+0x%" PRIx64 "\n", levels[fi->ev.level],
+	if (fi->ev.level >= 0 && fi->ev.level < DFZ_NLEVELS && fi->ev.off >= 0)
+		fprintf(f, "WHERE:    %s+0x%" PRIx64 "\n",
+			dfz_level_name((unsigned)fi->ev.level),
 			(uint64_t)fi->ev.off);
 	fprintf(f, "STEPS:    %" PRIu64 "\nXFERS:    %u\n", v->steps, v->xfers);
 }

@@ -26,11 +26,6 @@
 #define T_OUT (1 + DFZ_MAX_NODES)    /* + k: node k's out */
 #define T_COUNT (1 + 2 * DFZ_MAX_NODES)
 
-static const char *const kernel_name[DFZ_KERNEL_COUNT] = {
-	[DFZ_KERNEL_COPY] = "copy",
-	[DFZ_KERNEL_INC] = "inc",
-	[DFZ_KERNEL_ADD] = "add",
-};
 
 struct ref_tensor {
 	bool used;
@@ -277,7 +272,7 @@ static void report_mismatch(struct ref *r)
 	dfz_oracle_fail(r->set, "ref", DFZ_CLASS_DATA_MISMATCH, &x,
 			"node %d (%s) output element [%s] (flat %lld) at "
 			"%s[0x%llx]: expected 0x%llx, got 0x%llx", b->node,
-			kernel_name[r->p.node[b->node].kernel], tuple,
+			dfz_kernel_name(r->p.node[b->node].kernel), tuple,
 			(long long)b->flat, dfz__level_name(o->level),
 			(unsigned long long)(o->off + b->pos),
 			(unsigned long long)b->exp,

@@ -106,9 +106,7 @@ struct dfz_evidence dfz__evidence_of(const struct dfz_event *ev, int64_t xfer)
 
 const char *dfz__level_name(unsigned level)
 {
-	static const char *const names[DFZ_NLEVELS] = { "L3", "L2", "L1" };
-
-	return level < DFZ_NLEVELS ? names[level] : "L?";
+	return level < DFZ_NLEVELS ? dfz_level_name(level) : "L?";
 }
 
 void dfz_oracle_fail(struct dfz_oracles *set, const char *oracle,

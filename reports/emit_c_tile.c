@@ -74,19 +74,22 @@ struct walk {
 	struct hop hop[DFZ_MAX_HOPS];
 };
 
-static const char *const level_names[DFZ_NLEVELS] = {
-	"DFZ_L3", "DFZ_L2", "DFZ_L1",
-};
-
+/* The enumerators' names, as the emitted program spells them. */
+#define LEVEL_ID(id, name) "DFZ_" #id,
 #define ENGINE_ID(id, name) "DFZ_ENGINE_" #id,
+#define KERNEL_ID(id, name) "DFZ_KERNEL_" #id,
+static const char *const level_names[DFZ_NLEVELS] = {
+	DFZ_LEVEL_MAP(LEVEL_ID)
+};
 static const char *const engine_names[DFZ_ENGINE_COUNT] = {
 	DFZ_ENGINE_MAP(ENGINE_ID)
 };
-#undef ENGINE_ID
-
 static const char *const kernel_names[DFZ_KERNEL_COUNT] = {
-	"DFZ_KERNEL_COPY", "DFZ_KERNEL_INC", "DFZ_KERNEL_ADD",
+	DFZ_KERNEL_MAP(KERNEL_ID)
 };
+#undef LEVEL_ID
+#undef ENGINE_ID
+#undef KERNEL_ID
 
 const char *dfz__emit_level(unsigned level)
 {

@@ -54,7 +54,6 @@ bool dfz_signature_equal(const struct dfz_signature *a,
 char *dfz_signature_format(const struct dfz_signature *s, char *buf,
 			   size_t len)
 {
-	static const char *const levels[DFZ_NLEVELS] = { "L3", "L2", "L1" };
 	char at[8] = "";
 
 	if (s->cls == DFZ_CLASS_NONE) {
@@ -62,7 +61,7 @@ char *dfz_signature_format(const struct dfz_signature *s, char *buf,
 		return buf;
 	}
 	if (s->level >= 0 && s->level < DFZ_NLEVELS)
-		snprintf(at, sizeof(at), "@%s", levels[s->level]);
+		snprintf(at, sizeof(at), "@%s", dfz_level_name((unsigned)s->level));
 	snprintf(buf, len, "%s/%s%s%s%s", dfz_class_name(s->cls), s->oracle, at,
 		 s->detail[0] ? ":" : "", s->detail);
 	return buf;

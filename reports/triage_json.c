@@ -84,7 +84,6 @@ static void bucket_object(FILE *f, const struct dfz__triage *t,
 	static const char in[] = "      ";
 	const struct dfz__input *first = &t->in[b->member[0]];
 	const struct dfz__outcome *o = &b->repro;   /* as verdict.txt */
-	static const char *const levels[] = { "L3", "L2", "L1" };
 	char path[64];
 
 	fputs("    {\n", f);
@@ -93,7 +92,8 @@ static void bucket_object(FILE *f, const struct dfz__triage *t,
 	key_string(f, in, "class", o->cls, ",\n");
 	key_string(f, in, "oracle", o->oracle, ",\n");
 	if (o->level >= 0)
-		key_string(f, in, "level", levels[o->level], ",\n");
+		key_string(f, in, "level", dfz_level_name((unsigned)o->level),
+			   ",\n");
 	else
 		fprintf(f, "%s\"level\": null,\n", in);
 	key_string(f, in, "target", first->target, ",\n");

@@ -99,14 +99,12 @@ static void site_message(struct dfz__outcome *o)
 static void finding(struct dfz__outcome *o, const char *cls, const char *oracle,
 		    int level, const char *detail, const char *message)
 {
-	static const char *const levels[] = { "L3", "L2", "L1" };
-
 	o->kind = DFZ__FINDING;
 	snprintf(o->cls, sizeof(o->cls), "%s", cls);
 	snprintf(o->oracle, sizeof(o->oracle), "%s", oracle);
-	o->level = level >= 0 && level < 3 ? level : -1;
+	o->level = level >= 0 && level < DFZ_NLEVELS ? level : -1;
 	snprintf(o->sig, sizeof(o->sig), "%s/%s%s%s%s%s", cls, oracle,
-		 o->level >= 0 ? "@" : "", o->level >= 0 ? levels[level] : "",
+		 o->level >= 0 ? "@" : "", o->level >= 0 ? dfz_level_name((unsigned)level) : "",
 		 detail[0] ? ":" : "", detail);
 	snprintf(o->key, sizeof(o->key), "%s", o->sig);
 	snprintf(o->message, sizeof(o->message), "%s", message);

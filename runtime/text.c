@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Text helpers shared by every layer that writes machine-readable reports
- * (the harness's verdicts, the drop-in's): a string as a JSON string.
+ * (the harness's verdicts, the drop-in's): a string as a JSON string, the
+ * memory levels' names.
  */
 #include <stdio.h>
 
@@ -21,4 +22,13 @@ void dfz_json_string(const char *s, FILE *f)
 			fputc(c, f);
 	}
 	fputc('"', f);
+}
+
+const char *dfz_level_name(unsigned level)
+{
+#define NAME_OF(id, name) name,
+	static const char *const names[DFZ_NLEVELS] = { DFZ_LEVEL_MAP(NAME_OF) };
+#undef NAME_OF
+
+	return level < DFZ_NLEVELS ? names[level] : NULL;
 }

@@ -10,11 +10,11 @@
 
 #include "runtime_int.h"
 
+#define NAME_OF(id, name) name,
 static const char *const kernel_names[DFZ_KERNEL_COUNT] = {
-	[DFZ_KERNEL_COPY] = "copy",
-	[DFZ_KERNEL_INC] = "inc",
-	[DFZ_KERNEL_ADD] = "add",
+	DFZ_KERNEL_MAP(NAME_OF)
 };
+#undef NAME_OF
 
 const char *dfz_kernel_name(unsigned k)
 {

@@ -68,9 +68,11 @@ struct dfz__vg {
 	struct vg_mark mark[VG_MARKS];
 };
 
+#define NAME_OF(id, name) name,
 static const char *const level_names[DFZ__NARENAS] = {
-	"L3", "L2", "L1", "device"
+	DFZ_LEVEL_MAP(NAME_OF) "device"
 };
+#undef NAME_OF
 
 /*
  * Device blocks are malloc-like blocks at their device addresses (what

@@ -112,7 +112,18 @@ char *dfz_bugs_format(uint32_t mask, char *buf, size_t len);
 
 /* ------------------------------------------------------------ memory model */
 
-enum dfz_level { DFZ_L3 = 0, DFZ_L2 = 1, DFZ_L1 = 2, DFZ_NLEVELS = 3 };
+/* X(id, name): the memory levels, outermost first. */
+#define DFZ_LEVEL_MAP(X) X(L3, "L3") X(L2, "L2") X(L1, "L1")
+
+enum dfz_level {
+#define DFZ_LEVEL_ENUM(id, name) DFZ_##id,
+	DFZ_LEVEL_MAP(DFZ_LEVEL_ENUM)
+#undef DFZ_LEVEL_ENUM
+	DFZ_NLEVELS
+};
+
+/** dfz_level_name() - "L3", "L2", "L1", or NULL. */
+const char *dfz_level_name(unsigned level);
 
 /* What an in-flight destination holds until the engine moves its bytes
  * (cfg.poison_inflight). */
@@ -625,10 +636,14 @@ uint64_t dfz_xfer_calls(const struct dfz_xfer *x, unsigned engine);
 #define DFZ_MAX_NODES 3
 #define DFZ_MAX_HOPS 2
 
+/* X(id, name): the compute kernels. COPY: out = in; INC: out = in + 1;
+ * ADD: out = in + aux (both mod 2^(8*elem)). */
+#define DFZ_KERNEL_MAP(X) X(COPY, "copy") X(INC, "inc") X(ADD, "add")
+
 enum dfz_kernel {
-	DFZ_KERNEL_COPY,          /* out = in */
-	DFZ_KERNEL_INC,           /* out = in + 1 (mod 2^(8*elem)) */
-	DFZ_KERNEL_ADD,           /* out = in + aux (mod 2^(8*elem)) */
+#define DFZ_KERNEL_ENUM(id, name) DFZ_KERNEL_##id,
+	DFZ_KERNEL_MAP(DFZ_KERNEL_ENUM)
+#undef DFZ_KERNEL_ENUM
 	DFZ_KERNEL_COUNT
 };
 
