@@ -4,6 +4,16 @@
 # Usage: deps.sh NAME...   (check, valgrind, clang, afl, libfuzzer, capstone,
 #                           jansson)
 set -u
+# Under make -j several deps targets run at once; apt-get and dpkg take one
+# lock and fail at once when it is held, so the checks and installs of this
+# script run one at a time (flock is in util-linux, essential in Debian),
+# and apt-get also waits for a dpkg lock held by another program.
+if [ -z "${DFZ_DEPS_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
+	DFZ_DEPS_LOCKED=1
+	export DFZ_DEPS_LOCKED
+	exec flock "${TMPDIR:-/tmp}/dmafuzz-deps.lock" \
+		sh "$0" "$@"
+fi
 missing=""
 for want in "$@"; do
 	case "$want" in
@@ -32,9 +42,9 @@ else
 	SUDO=
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq >/dev/null 2>&1 || true
+$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null 2>&1 || true
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq $missing >/dev/null || {
+$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq $missing >/dev/null || {
 	echo "deps.sh: could not install:$missing (apt-get failed)" >&2
 	exit 1
 }
