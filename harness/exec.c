@@ -133,23 +133,18 @@ static void config_of(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
 	cfg->obs.ctx = ex;
 }
 
-/* Allocate one tensor of layout @l where the plan's tensors live: L3, or
- * L2 for a one-hop L2<->L1 plan. */
-static int tensor_alloc(struct dfz_exec *ex, const struct dfz_plan_xfer *x,
-			const struct dfz_plan_layout *l, struct dfz_tensor *t)
+/* Place tensor @t (its level and bytes set) where the plan's tensors
+ * live: L3, or L2 for a one-hop L2<->L1 plan. */
+static int tensor_place(struct dfz_exec *ex, struct dfz_tensor *t)
 {
-	uint32_t size;
+	uint32_t size = t->bytes ? t->bytes : 1;
 	struct dfz_span at;
 	void *ptr;
 	int rc;
 
-	memset(t, 0, sizeof(*t));
-	t->level = x->ext_level;
-	t->bytes = dfz__layout_strides(x, l, t->stride);
-	size = t->bytes ? t->bytes : 1;
-	if (x->ext_level == DFZ_L3)
+	if (t->level == DFZ_L3)
 		return dfz_l3_alloc(ex->rt, size, &t->off);
-	rc = dfz_local_alloc(ex->rt, (enum dfz_level)x->ext_level, size, &ptr);
+	rc = dfz_local_alloc(ex->rt, (enum dfz_level)t->level, size, &ptr);
 	if (rc < 0)
 		return rc;
 	if (!dfz_mem_locate(ex->rt, ptr, size, &at))
@@ -179,61 +174,43 @@ static int tensor_fill(struct dfz_exec *ex, const struct dfz_tensor *t,
 	return 0;
 }
 
-/* The program's shape and hops, and each hop's adapter. */
-static void build_hops(struct dfz_exec *ex, const struct dfz_plan_xfer *x)
+/* One adapter per hop, keeping its requests in the hop's local level. */
+static void build_adapters(struct dfz_exec *ex, const struct dfz_plan_xfer *x)
 {
-	struct dfz_prog *p = &ex->prog;
-
-	memset(p, 0, sizeof(*p));
-	p->rank = x->rank;
-	p->elem = x->elem;
-	memcpy(p->shape, x->shape, sizeof(p->shape));
-	p->nnodes = x->nnodes;
-	p->nhops = x->nhops;
-	p->compute_chunks = x->compute_chunks;
 	memset(ex->ad, 0, sizeof(ex->ad));
-	for (unsigned h = 0; h < x->nhops; h++) {
-		const struct dfz_plan_hop *ph = &x->hop[h];
-		uint8_t level = (uint8_t)dfz_plan_hop_level(x, h);
-
-		p->hop[h] = (struct dfz_hop){ .local_level = level,
-					      .buffering = ph->buffering,
-					      .strategy = ph->strategy,
-					      .db_order = ph->db_order };
-		ex->ad[h] = (struct dfz_adapter){ .rt = ex->rt,
-						  .engine = ph->engine,
-						  .policy = ph->policy,
-						  .pool_k = ph->pool_k,
-						  .req_level = level };
-	}
+	for (unsigned h = 0; h < x->nhops; h++)
+		ex->ad[h] = (struct dfz_adapter){
+			.rt = ex->rt,
+			.engine = x->hop[h].engine,
+			.policy = x->hop[h].policy,
+			.pool_k = x->hop[h].pool_k,
+			.req_level = ex->prog.hop[h].local_level };
 }
 
-/* Tensors: the input, then per node its aux (ADD) and its output. */
+/* The program, its adapters, and its tensors placed: the input, then per
+ * node its aux (add) and its output; inputs filled from the seed. */
 static int build_prog(struct dfz_exec *ex, const struct dfz_plan_xfer *x)
 {
 	struct dfz_prog *p = &ex->prog;
-	struct dfz_tensor in;
 	int rc;
 
-	build_hops(ex, x);
-	rc = tensor_alloc(ex, x, &x->in, &in);
+	dfz_plan_prog(x, p);
+	build_adapters(ex, x);
+	rc = tensor_place(ex, &p->node[0].in);
 	if (rc == 0)
-		rc = tensor_fill(ex, &in, x->seed);
+		rc = tensor_fill(ex, &p->node[0].in, x->seed);
 	for (unsigned k = 0; rc == 0 && k < x->nnodes; k++) {
 		struct dfz_node *n = &p->node[k];
-		const struct dfz_plan_node *pn = &x->node[k];
 
-		n->kernel = pn->kernel;
-		n->in = in;
-		memcpy(n->tile, pn->tile, sizeof(n->tile));
-		if (pn->kernel == DFZ_KERNEL_ADD) {
-			rc = tensor_alloc(ex, x, &pn->aux, &n->aux);
+		if (k)
+			n->in = p->node[k - 1].out;
+		if (n->kernel == DFZ_KERNEL_ADD) {
+			rc = tensor_place(ex, &n->aux);
 			if (rc == 0)
 				rc = tensor_fill(ex, &n->aux, x->seed + k + 1);
 		}
 		if (rc == 0)
-			rc = tensor_alloc(ex, x, &pn->out, &n->out);
-		in = n->out;
+			rc = tensor_place(ex, &n->out);
 	}
 	return rc;
 }

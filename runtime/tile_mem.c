@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The local memory of the tiling executor (DESIGN 3.7): per hop, the tile
- * buffers (in, aux for add, out; one or two slots) and the handles of the
- * node scope, allocated in the hop's local level when a node starts and
- * released when it ends; and the sizing formula the harness sizes memory
+ * buffers (in, aux for add, out; one or two slots) and the handles of a
+ * scope, allocated in the hop's local level when the walk (tile_walk.c)
+ * asks; and the sizing formula the harness sizes memory
  * by (dfz_prog_local_bytes), which counts exactly what is allocated here.
  */
 #include <string.h>
@@ -27,59 +27,38 @@ unsigned dfz_tile_handles(unsigned s)
 
 /* -------------------------------------------------------------- buffers */
 
-static int alloc_buf(struct dfz__hop_run *q, void **buf, const char *what,
-		     unsigned slot)
+static const char *const role_names[DFZ_WALK_ROLES] = { "in", "aux", "out" };
+
+int dfz__tile_alloc_buf(struct dfz__hop_run *q, enum dfz_walk_role role,
+			unsigned slot, uint64_t bytes)
 {
-	int rc = dfz_local_alloc(q->r->rt, (enum dfz_level)q->hop->local_level,
-				 q->tile_bytes, buf);
+	struct dfz_rt *rt = q->r->rt;
+	void **buf = &q->buf[role][slot];
+	int rc;
 
-	if (rc == 0)
-		dfz__vg_describe(q->r->rt, *buf,
-				 "hop %u %s tile buffer, slot %u", q->h, what,
-				 slot);
-	return dfz__rt_refuse(q->r->rt, rc, "dfz_local_alloc()",
-			      "hop %u %s tile buffer of %u bytes, slot %u",
-			      q->h, what, q->tile_bytes, slot);
-}
-
-static void free_buf(struct dfz__hop_run *q, void **buf)
-{
-	if (*buf)
-		dfz_local_free(q->r->rt, *buf);
-	*buf = NULL;
-}
-
-static void release_buffers(struct dfz__hop_run *q)
-{
-	for (unsigned b = 0; b < 2; b++) {
-		free_buf(q, &q->out_buf[b]);
-		free_buf(q, &q->aux_buf[b]);
-		free_buf(q, &q->in_buf[b]);
-	}
-}
-
-/* Per buffer slot: in, aux (ADD only) and out, each a whole tile. */
-static int alloc_buffers(struct dfz__hop_run *q)
-{
-	const struct dfz__node_run *r = q->r;
-	uint64_t bytes = r->p->elem;
-	int rc = 0;
-
-	for (unsigned d = 0; d < r->p->rank; d++)
-		bytes *= q->tile[d];
 	if (bytes > UINT32_MAX)
-		return dfz__rt_refuse(r->rt, DFZ_ENOMEM, "the tiling executor",
+		return dfz__rt_refuse(rt, DFZ_ENOMEM, "the tiling executor",
 				      "hop %u tile of %llu bytes", q->h,
 				      (unsigned long long)bytes);
 	q->tile_bytes = (uint32_t)bytes;
-	for (unsigned b = 0; b < q->hop->buffering && rc == 0; b++) {
-		rc = alloc_buf(q, &q->in_buf[b], "in", b);
-		if (rc == 0 && r->node->kernel == DFZ_KERNEL_ADD)
-			rc = alloc_buf(q, &q->aux_buf[b], "aux", b);
-		if (rc == 0)
-			rc = alloc_buf(q, &q->out_buf[b], "out", b);
-	}
-	return rc;
+	rc = dfz_local_alloc(rt, (enum dfz_level)q->hop->local_level,
+			     q->tile_bytes, buf);
+	if (rc == 0)
+		dfz__vg_describe(rt, *buf, "hop %u %s tile buffer, slot %u",
+				 q->h, role_names[role], slot);
+	return dfz__rt_refuse(rt, rc, "dfz_local_alloc()",
+			      "hop %u %s tile buffer of %u bytes, slot %u",
+			      q->h, role_names[role], q->tile_bytes, slot);
+}
+
+void dfz__tile_free_buf(struct dfz__hop_run *q, enum dfz_walk_role role,
+			unsigned slot)
+{
+	void **buf = &q->buf[role][slot];
+
+	if (*buf)
+		dfz_local_free(q->r->rt, *buf);
+	*buf = NULL;
 }
 
 /* -------------------------------------------------------------- handles */
@@ -111,30 +90,6 @@ int dfz__tile_init_set(struct dfz__hop_run *q, struct dfz__hset *s)
 err_fini_set:
 	dfz__tile_fini_set(q, s);
 	return rc;
-}
-
-/* ---------------------------------------------------------- node scope */
-
-int dfz__tile_setup(struct dfz__node_run *r)
-{
-	for (unsigned h = 0; h < r->p->nhops; h++) {
-		struct dfz__hop_run *q = &r->hop[h];
-		int rc = alloc_buffers(q);
-
-		if (rc == 0)
-			rc = dfz__tile_init_set(q, &q->set[0]);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-void dfz__tile_release(struct dfz__node_run *r)
-{
-	for (unsigned h = r->p->nhops; h-- > 0;) {
-		dfz__tile_fini_set(&r->hop[h], &r->hop[h].set[0]);
-		release_buffers(&r->hop[h]);
-	}
 }
 
 /* ---------------------------------------------------------------- sizing */

@@ -123,6 +123,14 @@ uint32_t dfz_plan_layout_strides(const struct dfz_plan_xfer *x,
 				 uint32_t stride[DFZ_MAX_RANK]);
 
 /**
+ * dfz_plan_prog() - the tiled program of xfer plan @x as the executor runs
+ * it, all but where its tensors are: shape, hops, nodes and tiles, and
+ * each tensor's level, strides and bytes; offsets are 0 (the executor sets
+ * them as it allocates; node k + 1's input is node k's output).
+ */
+void dfz_plan_prog(const struct dfz_plan_xfer *x, struct dfz_prog *p);
+
+/**
  * dfz_plan_wait_bound() - the step bound the executor gives a wait of an
  * xfer run of @x (dfz_rt_config.wait_bound): what the fixed runtime can
  * legitimately need, so a wait that runs longer is a hang.

@@ -779,6 +779,7 @@ uint32_t dfz_prog_local_bytes(const struct dfz_prog *p,
 			      const struct dfz_adapter *ad,
 			      enum dfz_level level);
 
+#include "dmafuzz/runtime_walk.h"
 #include "dmafuzz/runtime_mchan.h"
 #include "dmafuzz/runtime_idma.h"
 #include "dmafuzz/runtime_host.h"
