@@ -63,9 +63,6 @@ struct option;
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts);
 
-/* The plan families by name, as the text form spells them. */
-extern const char *const cli_family_names[DFZ_FAMILY_COUNT];
-
 /* A family name (xfer, host, api) into its enum dfz_family value, or -1
  * after a one-line error. */
 int cli_parse_family(const char *cmd, const char *name);

@@ -232,7 +232,7 @@ static void report_text(const struct min_opts *m, const uint8_t *in,
 	char sig[DFZ_SIG_TEXT], sw[256];
 
 	printf("INPUT:     %s\n", m->input);
-	printf("FAMILY:    %s\n", cli_family_names[m->cfg.family]);
+	printf("FAMILY:    %s\n", dfz_family_name(m->cfg.family));
 	printf("SWITCHES:  %s\n", switch_list(m->cfg.bugs, sw, sizeof(sw)));
 	printf("SIGNATURE: %s\n", dfz_signature_format(&r->sig, sig, sizeof(sig)));
 	printf("BEFORE:    %zu bytes\n", r->n_in);
@@ -260,7 +260,7 @@ static void report_json(const struct min_opts *m,
 	printf("\",\"family\":\"%s\",\"switches\":\"%s\",\"signature\":\"%s\","
 	       "\"bytes_in\":%zu,\"bytes_out\":%zu,\"runs\":%llu,\"kept\":%llu,"
 	       "\"rounds\":%u,\"seconds\":%.3f,\"stop\":\"%s\"}\n",
-	       cli_family_names[m->cfg.family],
+	       dfz_family_name(m->cfg.family),
 	       switch_list(m->cfg.bugs, sw, sizeof(sw)),
 	       dfz_signature_format(&r->sig, sig, sizeof(sig)), r->n_in, r->n,
 	       (unsigned long long)r->runs, (unsigned long long)r->accepted,

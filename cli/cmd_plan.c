@@ -197,7 +197,7 @@ static bool pin_family(int family, uint8_t *buf, uint32_t *n)
 
 	dfz_plan_decode_as((unsigned)family, buf, *n, &p);
 	if (dfz_plan_encode(&p, &enc, &m) < 0 || m > CLI_RECORD_MAX) {
-		cli_error("gen", "cannot encode a %s plan", cli_family_names[family]);
+		cli_error("gen", "cannot encode a %s plan", dfz_family_name(family));
 		return false;
 	}
 	memcpy(buf, enc, m);

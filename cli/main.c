@@ -120,19 +120,13 @@ int cli_add_bugs(const char *cmd, const char *list, uint32_t *mask)
 	return 0;
 }
 
-const char *const cli_family_names[DFZ_FAMILY_COUNT] = {
-	[DFZ_FAMILY_XFER] = "xfer",
-	[DFZ_FAMILY_HOST] = "host",
-	[DFZ_FAMILY_API] = "api",
-};
-
 int cli_parse_family(const char *cmd, const char *name)
 {
-	for (int f = 0; f < DFZ_FAMILY_COUNT; f++)
-		if (strcmp(name, cli_family_names[f]) == 0)
-			return f;
-	cli_error(cmd, "unknown family '%s' (xfer, host, api)", name);
-	return -1;
+	int f = dfz_family_of(name);
+
+	if (f < 0)
+		cli_error(cmd, "unknown family '%s' (xfer, host, api)", name);
+	return f;
 }
 
 bool cli_parse_u64(const char *s, uint64_t *out)

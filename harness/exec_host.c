@@ -15,14 +15,12 @@
 
 #include "harness_int.h"
 
-/* Host tensors are laid out with this gap between them, so a copy that
- * runs past one tensor lands in bytes no tensor owns. */
-#define HOST_GAP 64u
-#define HOST_BYTES (DFZ_CAP_HOST_TOTAL + DFZ_HOST_MAX_ARGS * HOST_GAP)
-#define HUGE_SIZE (1ull << 40)
+/* The host tensors, with DFZ_HOST_GAP bytes after each. */
+#define HOST_BYTES (DFZ_CAP_HOST_TOTAL + DFZ_HOST_MAX_ARGS * DFZ_HOST_GAP)
 
 struct dfz__hexec {
 	struct dfz_host_prog prog;
+	struct dfz_host_layout lay;
 	uint64_t slot[DFZ_HOST_SLOTS];    /* api: user device buffers */
 	struct dfz_rt *rt;                /* current run */
 	struct dfz_oracles *set;
@@ -69,48 +67,31 @@ static void fill(uint8_t *dst, uint32_t n, uint64_t seed)
 
 /* ------------------------------------------------------- the program */
 
-static void tensor_of(const struct dfz_plan_tensor *pt,
-		      struct dfz_host_tensor *t)
-{
-	memset(t, 0, sizeof(*t));
-	for (unsigned d = 0; d < pt->rank && d < DFZ_MAX_RANK; d++)
-		t->arg.shapes[d] = pt->shape[d];
-	t->arg.ndims = pt->rank;
-	t->arg.dtype = pt->dtype;
-	t->arg.child_memory = pt->child;
-	t->role = pt->role;
-	t->bytes = (uint32_t)dfz_tensor_bytes(&t->arg);
-}
-
 /*
  * Host tensors get their storage, child tensors a staged device buffer
  * holding their initial bytes (the user's, before the program starts).
  * Return: 0, or the driver's code when a child does not fit the device.
  */
-static int place_tensors(struct dfz__hexec *hx, const struct dfz_plan_host *h)
+static int place_tensors(struct dfz__hexec *hx)
 {
 	struct dfz_host_prog *p = &hx->prog;
-	uint32_t at = 0;
 	int rc;
 
-	p->ntensors = h->ntensors;
-	for (unsigned i = 0; i < h->ntensors; i++) {
+	for (unsigned i = 0; i < p->ntensors; i++) {
 		struct dfz_host_tensor *t = &p->t[i];
-		uint64_t seed = ((uint64_t)h->seed << 8) | i;
+		uint32_t at = hx->lay.at[i];
 
-		tensor_of(&h->t[i], t);
 		if (!t->arg.child_memory) {
 			if ((uint64_t)at + t->bytes > HOST_BYTES)
 				return DFZ_ENOMEM;
-			fill(hx->mem + at, t->bytes, seed);
+			fill(hx->mem + at, t->bytes, hx->lay.seed[i]);
 			t->arg.data = (uint64_t)(uintptr_t)(hx->mem + at);
-			at += t->bytes + HOST_GAP;
 			continue;
 		}
 		rc = dfz_dev_malloc(hx->dev, t->bytes, &t->arg.data);
 		if (rc < 0)
 			return rc;
-		fill(hx->scratch, t->bytes, seed);
+		fill(hx->scratch, t->bytes, hx->lay.seed[i]);
 		rc = dfz_dev_copy_to(hx->dev, t->arg.data, hx->scratch,
 				     t->bytes);
 		if (rc < 0)
@@ -119,118 +100,22 @@ static int place_tensors(struct dfz__hexec *hx, const struct dfz_plan_host *h)
 	return 0;
 }
 
-static void build_calls(struct dfz__hexec *hx, const struct dfz_plan *pl)
-{
-	struct dfz_host_prog *p = &hx->prog;
-	static const uint8_t host_ops[] = {
-		DFZ_API_INIT, DFZ_API_RUN, DFZ_API_VALIDATE, DFZ_API_FINALIZE,
-	};
-
-	if (pl->family == DFZ_FAMILY_API) {
-		p->ncalls = pl->host.ncalls;
-		memcpy(p->call, pl->host.call, sizeof(p->call));
-		return;
-	}
-	p->ncalls = sizeof(host_ops);
-	memset(p->call, 0, sizeof(p->call));
-	for (unsigned i = 0; i < sizeof(host_ops); i++) {
-		p->call[i].op = host_ops[i];
-		p->call[i].repeat = 1;
-	}
-	p->call[1].repeat = pl->host.launches;
-}
-
 /* ---------------------------------------------------------- the calls */
 
-static uint64_t size_of(const struct dfz_host_call *c)
-{
-	if (c->fault == DFZ_FAULT_ZERO)
-		return 0;
-	if (c->fault == DFZ_FAULT_HUGE)
-		return HUGE_SIZE;
-	return c->size;
-}
-
-static void perform_driver(struct dfz__hexec *hx, const struct dfz_host_call *c)
-{
-	struct dfz_dev *dev = c->fault == DFZ_FAULT_NULL_CTX ? NULL : hx->dev;
-	bool null_ptr = c->fault == DFZ_FAULT_NULL_PTR;
-	uint64_t *slot = &hx->slot[c->slot % DFZ_HOST_SLOTS];
-	uint64_t addr = *slot + c->offset, got;
-	int rc;
-
-	switch (c->op) {
-	case DFZ_API_MALLOC:
-		rc = dfz_dev_malloc(dev, size_of(c), null_ptr ? NULL : &got);
-		if (rc == 0)
-			*slot = got;
-		break;
-	case DFZ_API_FREE:
-		rc = dfz_dev_free(dev, *slot);
-		break;
-	case DFZ_API_COPY_TO:
-		rc = dfz_dev_copy_to(dev, addr, null_ptr ? NULL : hx->scratch,
-				     size_of(c));
-		break;
-	case DFZ_API_COPY_FROM:
-		rc = dfz_dev_copy_from(dev, null_ptr ? NULL : hx->scratch, addr,
-				       size_of(c));
-		break;
-	default:
-		return;
-	}
-	dfz_oracles_returned(hx->set, hx->call, 0, rc);
-}
-
-static void perform_host(struct dfz__hexec *hx, const struct dfz_host_call *c)
-{
-	struct dfz_host *h = c->fault == DFZ_FAULT_NULL_CTX ? NULL : hx->host;
-	bool null_ptr = c->fault == DFZ_FAULT_NULL_PTR;
-	struct dfz_tensor_arg args[DFZ_HOST_MAX_ARGS];
-	uint8_t roles[DFZ_HOST_MAX_ARGS];
-	uint32_t nargs;
-
-	int rc;
-
-	switch (c->op) {
-	case DFZ_API_INIT:
-		nargs = dfz_host_call_args(&hx->prog, c, args, roles);
-		rc = dfz_host_init(h, null_ptr ? NULL : args,
-				   c->fault == DFZ_FAULT_NULL_ROLES ? NULL : roles,
-				   nargs, hx->prog.graph);
-		break;
-	case DFZ_API_RUN:
-		for (uint32_t r = 0; r < c->repeat; r++) {
-			rc = dfz_host_launch(h, null_ptr ? NULL : hx->prog.bin,
-					     (uint32_t)(c->fault == DFZ_FAULT_ZERO ?
-							0 : hx->prog.bin_size));
-			dfz_oracles_returned(hx->set, hx->call, r, rc);
-		}
-		return;
-	case DFZ_API_VALIDATE:
-		rc = dfz_host_validate(h);
-		break;
-	case DFZ_API_FINALIZE:
-		rc = dfz_host_finalize(h);
-		break;
-	default:
-		return;
-	}
-	dfz_oracles_returned(hx->set, hx->call, 0, rc);
-}
-
-/* The program's calls, in order (the guarded part of a run). */
+/* The program's calls, in order (the guarded part of a run); a RUN
+ * call's launches each report their code. */
 static void perform(void *ctx)
 {
 	struct dfz__hexec *hx = ctx;
+	struct dfz_host_io io = { .bin = hx->bin, .scratch = hx->scratch,
+				  .slot = hx->slot };
+	struct dfz_host_act a;
 
 	for (; hx->call < hx->prog.ncalls; hx->call++) {
-		const struct dfz_host_call *c = &hx->prog.call[hx->call];
-
-		if (DFZ_API_IS_HOST(c->op))
-			perform_host(hx, c);
-		else
-			perform_driver(hx, c);
+		dfz_host_act_of(&hx->prog, hx->call, &a);
+		for (uint32_t r = 0; r < a.times; r++)
+			dfz_oracles_returned(hx->set, hx->call, r,
+					     dfz_host_act_perform(hx->rt, &a, &io));
 	}
 }
 
@@ -278,25 +163,21 @@ int dfz__hexec_run(struct dfz__hexec *hx, struct dfz_rt *rt,
 		return v->kind = DFZ_VERDICT_REJECTED;
 	}
 	dfz_oracles_reset(set, rt);
-	memset(&hx->prog, 0, sizeof(hx->prog));
+	dfz_plan_host_prog(p, &hx->prog, &hx->lay);
 	memset(hx->slot, 0, sizeof(hx->slot));
 	hx->rt = rt;
 	hx->set = set;
 	hx->dev = dfz_dev_get(rt);
 	hx->host = dfz_host_get(rt);
 	hx->call = 0;
-	rc = place_tensors(hx, h);
+	rc = place_tensors(hx);
 	if (rc < 0) {
 		dfz__verdict_reason(v, "the child tensors do not fit the "
 				    "device: %s", dfz_strerror(rc));
 		return v->kind = DFZ_VERDICT_REJECTED;
 	}
-	fill(hx->bin, h->bin_size, ~(uint64_t)h->seed);
-	hx->prog.graph = h->graph;
-	hx->prog.dev_budget = h->budget;
+	fill(hx->bin, h->bin_size, hx->lay.bin_seed);
 	hx->prog.bin = hx->bin;
-	hx->prog.bin_size = h->bin_size;
-	build_calls(hx, p);
 	dfz_oracles_begin_host(set, &hx->prog);
 	if (!catch)
 		perform(hx);

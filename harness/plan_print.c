@@ -14,10 +14,11 @@
 
 #include "plan_int.h"
 
-static const char *const family_names[DFZ_FAMILY_COUNT] = {
-	"xfer", "host", "api"
-};
 #define NAME_OF(id, name) name,
+#define DTYPE_NAME(id, name, size) name,
+static const char *const family_names[DFZ_FAMILY_COUNT] = {
+	DFZ_FAMILY_MAP(NAME_OF)
+};
 static const char *const kernel_names[DFZ_KERNEL_COUNT] = {
 	DFZ_KERNEL_MAP(NAME_OF)
 };
@@ -37,21 +38,22 @@ static const char *const strategy_names[DFZ_STRAT_COUNT] = {
 static const char *const db_order_names[DFZ_DB_ORDER_COUNT] = {
 	DFZ_DB_ORDER_MAP(NAME_OF)
 };
-#undef NAME_OF
-
 static const char *const dtype_names[DFZ_DT_COUNT] = {
-	"int8", "fp16", "fp32", "int32", "fp64"
+	DFZ_DTYPE_MAP(DTYPE_NAME)
 };
-static const char *const role_names[DFZ_ROLE_COUNT] = { "in", "out", "inout" };
+static const char *const role_names[DFZ_ROLE_COUNT] = {
+	DFZ_ROLE_MAP(NAME_OF)
+};
 /* Indexed by draw index (dfz__plan_host_ops()), not by enum dfz_api. */
 static const char *const op_names[DFZ_PLAN_HOST_OPS] = {
 	"malloc", "free", "copy_to", "copy_from", "init", "run", "validate",
 	"finalize"
 };
 static const char *const fault_names[DFZ_FAULT_COUNT] = {
-	"none", "null_ctx", "null_ptr", "null_roles", "nargs", "ndims", "dtype",
-	"shape0", "huge", "data0", "role", "zero"
+	DFZ_FAULT_MAP(NAME_OF)
 };
+#undef NAME_OF
+#undef DTYPE_NAME
 
 /* The tables are file-static (the library exports no variables). */
 static const struct {
@@ -81,6 +83,19 @@ const char *const *dfz__names(enum dfz__name_table t, unsigned *n)
 const char *dfz__plan_name(enum dfz__name_table t, unsigned v)
 {
 	return v < name_tables[t].n ? name_tables[t].names[v] : "?";
+}
+
+const char *dfz_family_name(unsigned f)
+{
+	return f < DFZ_FAMILY_COUNT ? family_names[f] : NULL;
+}
+
+int dfz_family_of(const char *name)
+{
+	for (unsigned f = 0; name && f < DFZ_FAMILY_COUNT; f++)
+		if (!strcmp(name, family_names[f]))
+			return (int)f;
+	return -1;
 }
 
 void dfz_plan_print(const struct dfz_plan *p, FILE *f)

@@ -142,22 +142,9 @@ void dfz__htensor_name(char *buf, size_t n, unsigned i, unsigned role,
 
 static const char *fault_name(unsigned f)
 {
-	static const char *const names[DFZ_FAULT_COUNT] = {
-		[DFZ_FAULT_NONE] = "none",
-		[DFZ_FAULT_NULL_CTX] = "null_ctx",
-		[DFZ_FAULT_NULL_PTR] = "null_ptr",
-		[DFZ_FAULT_NULL_ROLES] = "null_roles",
-		[DFZ_FAULT_NARGS] = "nargs",
-		[DFZ_FAULT_NDIMS] = "ndims",
-		[DFZ_FAULT_DTYPE] = "dtype",
-		[DFZ_FAULT_SHAPE0] = "shape0",
-		[DFZ_FAULT_HUGE] = "huge",
-		[DFZ_FAULT_DATA0] = "data0",
-		[DFZ_FAULT_ROLE] = "role",
-		[DFZ_FAULT_ZERO] = "zero",
-	};
+	const char *name = dfz_fault_name(f);
 
-	return f < DFZ_FAULT_COUNT ? names[f] : "fault?";
+	return name ? name : "fault?";
 }
 
 /* Faults that name an argument of init. */

@@ -15,31 +15,21 @@
 
 #include "emit_c_int.h"
 
-#define HOST_GAP 64u                  /* bytes between host tensors */
-#define HUGE_SIZE "(1ull << 40)"      /* a driver call's huge size */
-
-static const char *const dtype_names[DFZ_DT_COUNT] = {
-	"DFZ_DT_INT8", "DFZ_DT_FP16", "DFZ_DT_FP32", "DFZ_DT_INT32",
-	"DFZ_DT_FP64",
-};
-
-static const char *const role_names[DFZ_ROLE_COUNT] = {
-	"DFZ_ROLE_IN", "DFZ_ROLE_OUT", "DFZ_ROLE_INOUT",
-};
-
-static const char *const op_names[DFZ_API_COUNT] = {
-	"DFZ_API_MALLOC", "DFZ_API_FREE", "DFZ_API_COPY_TO",
-	"DFZ_API_COPY_FROM", "DFZ_API_COPY_DEV", "DFZ_API_REGISTER",
-	"DFZ_API_LAUNCH", "DFZ_API_INIT", "DFZ_API_RUN", "DFZ_API_VALIDATE",
-	"DFZ_API_FINALIZE",
-};
-
+/* The enumerators' names, as the emitted program spells them. */
+#define DTYPE_ID(id, name, size) "DFZ_DT_" #id,
+#define ROLE_ID(id, name) "DFZ_ROLE_" #id,
+#define API_ID(id, name, key) "DFZ_API_" #id,
+#define FAULT_ID(id, name) "DFZ_FAULT_" #id,
+static const char *const dtype_names[DFZ_DT_COUNT] = { DFZ_DTYPE_MAP(DTYPE_ID) };
+static const char *const role_names[DFZ_ROLE_COUNT] = { DFZ_ROLE_MAP(ROLE_ID) };
+static const char *const op_names[DFZ_API_COUNT] = { DFZ_API_MAP(API_ID) };
 static const char *const fault_names[DFZ_FAULT_COUNT] = {
-	"DFZ_FAULT_NONE", "DFZ_FAULT_NULL_CTX", "DFZ_FAULT_NULL_PTR",
-	"DFZ_FAULT_NULL_ROLES", "DFZ_FAULT_NARGS", "DFZ_FAULT_NDIMS",
-	"DFZ_FAULT_DTYPE", "DFZ_FAULT_SHAPE0", "DFZ_FAULT_HUGE",
-	"DFZ_FAULT_DATA0", "DFZ_FAULT_ROLE", "DFZ_FAULT_ZERO",
+	DFZ_FAULT_MAP(FAULT_ID)
 };
+#undef DTYPE_ID
+#undef ROLE_ID
+#undef API_ID
+#undef FAULT_ID
 
 #define NAME(tab, i) ((i) < sizeof(tab) / sizeof(tab[0]) ? tab[i] : "0")
 
@@ -66,44 +56,15 @@ static bool uses(const struct dfz_host_prog *p, enum use u)
 	return false;
 }
 
-/* The program as exec_host.c builds it (host data are tags here: the
- * emitted code sets them at run time). */
-static void build_prog(const struct dfz_plan *pl, struct dfz_host_prog *p)
+/* The program as the executor builds it (host data are tags here, so
+ * that a fault that changes one shows: the emitted code sets them at run
+ * time). */
+static void build_prog(const struct dfz_plan *pl, struct dfz_host_prog *p,
+		       struct dfz_host_layout *lay)
 {
-	const struct dfz_plan_host *h = &pl->host;
-	static const uint8_t host_ops[] = {
-		DFZ_API_INIT, DFZ_API_RUN, DFZ_API_VALIDATE, DFZ_API_FINALIZE,
-	};
-
-	memset(p, 0, sizeof(*p));
-	p->ntensors = h->ntensors;
-	for (unsigned i = 0; i < h->ntensors && i < DFZ_HOST_MAX_ARGS; i++) {
-		struct dfz_host_tensor *t = &p->t[i];
-		const struct dfz_plan_tensor *pt = &h->t[i];
-
-		for (unsigned d = 0; d < pt->rank && d < DFZ_MAX_RANK; d++)
-			t->arg.shapes[d] = pt->shape[d];
-		t->arg.ndims = pt->rank;
-		t->arg.dtype = pt->dtype;
-		t->arg.child_memory = pt->child;
-		t->arg.data = 0x1000u + i;
-		t->role = pt->role;
-		t->bytes = (uint32_t)dfz_tensor_bytes(&t->arg);
-	}
-	p->graph = h->graph;
-	p->dev_budget = h->budget;
-	p->bin_size = h->bin_size;
-	if (pl->family == DFZ_FAMILY_API) {
-		p->ncalls = h->ncalls;
-		memcpy(p->call, h->call, sizeof(p->call));
-		return;
-	}
-	p->ncalls = sizeof(host_ops);
-	for (unsigned i = 0; i < sizeof(host_ops); i++) {
-		p->call[i].op = host_ops[i];
-		p->call[i].repeat = 1;
-	}
-	p->call[1].repeat = h->launches;
+	dfz_plan_host_prog(pl, p, lay);
+	for (unsigned i = 0; i < p->ntensors; i++)
+		p->t[i].arg.data = 0x1000u + i;
 }
 
 static void emit_spec(FILE *f, const struct dfz_host_prog *p)
@@ -176,26 +137,23 @@ static const char init_helper[] =
 	"\t}\n"
 	"}\n";
 
-/* Host tensors in mem (at offsets with the harness's gap), child tensors
- * malloc'ed and copied to the device. Return: bytes of mem (0: no host
- * tensor). */
-static uint32_t emit_stage(FILE *f, const struct dfz_plan_host *h,
-			   const struct dfz_host_prog *p)
+/* Host tensors in mem (where the executor puts them), child tensors
+ * malloc'ed and copied to the device. */
+static void emit_stage(FILE *f, const struct dfz_host_prog *p,
+		       const struct dfz_host_layout *lay)
 {
-	uint32_t at = 0;
-
 	fputs("\n/* The tensors placed: host tensors in mem, child tensors staged\n"
 	      " * on the device by the user before the program starts. */\n"
 	      "static int stage(void)\n{\n", f);
 	for (unsigned i = 0; i < p->ntensors; i++) {
 		const struct dfz_host_tensor *t = &p->t[i];
-		unsigned long long seed = ((unsigned long long)h->seed << 8) | i;
+		unsigned long long seed = lay->seed[i];
 
 		if (!t->arg.child_memory) {
 			fprintf(f, "\tfill(mem + %u, %u, %#llxull);\n"
 				"\tprog.t[%u].arg.data = (uint64_t)(uintptr_t)"
-				"(mem + %u);\n", at, t->bytes, seed, i, at);
-			at += t->bytes + HOST_GAP;
+				"(mem + %u);\n", lay->at[i], t->bytes, seed, i,
+				lay->at[i]);
 			continue;
 		}
 		fprintf(f, "\tTRY(dfz_dev_malloc(dev, %u, &prog.t[%u].arg.data));\n"
@@ -204,124 +162,108 @@ static uint32_t emit_stage(FILE *f, const struct dfz_plan_host *h,
 			"%u));\n", t->bytes, i, t->bytes, seed, i, t->bytes);
 	}
 	fprintf(f, "\tif (rc == 0)\n\t\tfill(bin, %u, %#llxull);\n"
-		"\tprog.bin = bin;\n\treturn rc;\n}\n", h->bin_size,
-		(unsigned long long)~(uint64_t)h->seed);
-	return at;
+		"\tprog.bin = bin;\n\treturn rc;\n}\n", p->bin_size,
+		(unsigned long long)lay->bin_seed);
 }
 
 /* ------------------------------------------------------------ the calls */
 
-/* The init table of call @c: the unchanged table, then what the fault
- * changes (found by applying it, as the harness does). */
-static uint32_t emit_init_args(FILE *f, const struct dfz_host_prog *p,
-			       const struct dfz_host_call *c)
+/* The init table of act @a: the unchanged table, then what the fault
+ * changed. */
+static void emit_init_args(FILE *f, const struct dfz_host_prog *p,
+			   const struct dfz_host_act *a)
 {
-	struct dfz_tensor_arg a0[DFZ_HOST_MAX_ARGS], a1[DFZ_HOST_MAX_ARGS];
-	uint8_t r0[DFZ_HOST_MAX_ARGS], r1[DFZ_HOST_MAX_ARGS];
-	uint32_t nargs = dfz_host_call_args(p, c, a1, r1);
+	struct dfz_tensor_arg a0[DFZ_HOST_MAX_ARGS];
+	uint8_t r0[DFZ_HOST_MAX_ARGS];
 
 	dfz_host_call_args(p, NULL, a0, r0);
 	fputs("\tinit_args();\n", f);
 	for (unsigned i = 0; i < DFZ_HOST_MAX_ARGS; i++) {
-		if (a1[i].data != a0[i].data)
+		const struct dfz_tensor_arg *a1 = &a->args[i];
+
+		if (a1->data != a0[i].data)
 			fprintf(f, "\targs[%u].data = %llu;\n", i,
-				(unsigned long long)a1[i].data);
+				(unsigned long long)a1->data);
 		for (unsigned d = 0; d < 5; d++)
-			if (a1[i].shapes[d] != a0[i].shapes[d])
+			if (a1->shapes[d] != a0[i].shapes[d])
 				fprintf(f, "\targs[%u].shapes[%u] = %uu;\n", i, d,
-					a1[i].shapes[d]);
-		if (a1[i].ndims != a0[i].ndims)
-			fprintf(f, "\targs[%u].ndims = %u;\n", i, a1[i].ndims);
-		if (a1[i].dtype != a0[i].dtype)
-			fprintf(f, "\targs[%u].dtype = %u;\n", i, a1[i].dtype);
-		if (r1[i] != r0[i])
-			fprintf(f, "\troles[%u] = %u;\n", i, r1[i]);
+					a1->shapes[d]);
+		if (a1->ndims != a0[i].ndims)
+			fprintf(f, "\targs[%u].ndims = %u;\n", i, a1->ndims);
+		if (a1->dtype != a0[i].dtype)
+			fprintf(f, "\targs[%u].dtype = %u;\n", i, a1->dtype);
+		if (a->roles[i] != r0[i])
+			fprintf(f, "\troles[%u] = %u;\n", i, a->roles[i]);
 	}
-	return nargs;
 }
 
 static void emit_host_call(FILE *f, const struct dfz_host_prog *p,
-			   unsigned k)
+			   const struct dfz_host_act *a, unsigned k)
 {
-	const struct dfz_host_call *c = &p->call[k];
-	const char *h = c->fault == DFZ_FAULT_NULL_CTX ? "NULL" : "host";
-	bool null_ptr = c->fault == DFZ_FAULT_NULL_PTR;
-	uint32_t nargs;
+	const char *h = a->null_ctx ? "NULL" : "host";
 
-	switch (c->op) {
+	switch (a->op) {
 	case DFZ_API_INIT:
-		nargs = emit_init_args(f, p, c);
+		emit_init_args(f, p, a);
 		fprintf(f, "\trc = dfz_host_init(%s, %s, %s, %u, %u);\n", h,
-			null_ptr ? "NULL" : "args",
-			c->fault == DFZ_FAULT_NULL_ROLES ? "NULL" : "roles",
-			nargs, p->graph);
+			a->null_ptr ? "NULL" : "args",
+			a->null_roles ? "NULL" : "roles", a->nargs, a->graph);
 		break;
 	case DFZ_API_RUN:
 		fprintf(f, "\tfor (unsigned r = 0; r < %u; r++) {\n"
-			"\t\trc = dfz_host_launch(%s, %s, %u);\n"
+			"\t\trc = dfz_host_launch(%s, %s, %llu);\n"
 			"\t\tdfz_oracles_returned(set, %u, r, rc);\n\t}\n",
-			c->repeat, h, null_ptr ? "NULL" : "bin",
-			c->fault == DFZ_FAULT_ZERO ? 0 : p->bin_size, k);
+			a->times, h, a->null_ptr ? "NULL" : "bin",
+			(unsigned long long)a->size, k);
 		return;
 	case DFZ_API_VALIDATE:
 		fprintf(f, "\trc = dfz_host_validate(%s);\n", h);
 		break;
-	case DFZ_API_FINALIZE:
+	default:
 		fprintf(f, "\trc = dfz_host_finalize(%s);\n", h);
 		break;
-	default:
-		fputs("\t/* not a call the harness performs */\n", f);
-		return;
 	}
 	fprintf(f, "\tdfz_oracles_returned(set, %u, 0, rc);\n", k);
 }
 
-static void size_of(const struct dfz_host_call *c, char *buf, size_t n)
-{
-	if (c->fault == DFZ_FAULT_ZERO)
-		snprintf(buf, n, "0");
-	else if (c->fault == DFZ_FAULT_HUGE)
-		snprintf(buf, n, HUGE_SIZE);
-	else
-		snprintf(buf, n, "%u", c->size);
-}
-
-static void emit_driver_call(FILE *f, const struct dfz_host_call *c,
+static void emit_driver_call(FILE *f, const struct dfz_host_act *a,
 			     unsigned k)
 {
-	const char *dev = c->fault == DFZ_FAULT_NULL_CTX ? "NULL" : "dev";
-	const char *ptr = c->fault == DFZ_FAULT_NULL_PTR ? "NULL" : "scratch";
-	unsigned s = c->slot % DFZ_HOST_SLOTS;
-	char size[24];
+	const char *dev = a->null_ctx ? "NULL" : "dev";
+	const char *ptr = a->null_ptr ? "NULL" : "scratch";
+	char size[32];
 
-	size_of(c, size, sizeof(size));
-	switch (c->op) {
+	if (a->size == DFZ_HOST_HUGE_SIZE)
+		snprintf(size, sizeof(size), "DFZ_HOST_HUGE_SIZE");
+	else
+		snprintf(size, sizeof(size), "%llu", (unsigned long long)a->size);
+
+	switch (a->op) {
 	case DFZ_API_MALLOC:
 		fprintf(f, "\trc = dfz_dev_malloc(%s, %s, %s);\n"
 			"\tif (rc == 0)\n\t\tslot[%u] = got;\n", dev, size,
-			c->fault == DFZ_FAULT_NULL_PTR ? "NULL" : "&got", s);
+			a->null_ptr ? "NULL" : "&got", a->slot);
 		break;
 	case DFZ_API_FREE:
-		fprintf(f, "\trc = dfz_dev_free(%s, slot[%u]);\n", dev, s);
+		fprintf(f, "\trc = dfz_dev_free(%s, slot[%u]);\n", dev, a->slot);
 		break;
 	case DFZ_API_COPY_TO:
 		fprintf(f, "\trc = dfz_dev_copy_to(%s, slot[%u] + %u, %s, %s);\n",
-			dev, s, c->offset, ptr, size);
-		break;
-	case DFZ_API_COPY_FROM:
-		fprintf(f, "\trc = dfz_dev_copy_from(%s, %s, slot[%u] + %u, %s);\n",
-			dev, ptr, s, c->offset, size);
+			dev, a->slot, a->offset, ptr, size);
 		break;
 	default:
-		fputs("\t/* not a call the harness performs */\n", f);
-		return;
+		fprintf(f, "\trc = dfz_dev_copy_from(%s, %s, slot[%u] + %u, %s);\n",
+			dev, ptr, a->slot, a->offset, size);
+		break;
 	}
 	fprintf(f, "\tdfz_oracles_returned(set, %u, 0, rc);\n", k);
 }
 
+/* Each call as dfz_host_act_of() makes it, with its concrete arguments. */
 static void emit_perform(FILE *f, const struct dfz_host_prog *p)
 {
 	bool malloc_used = false;
+	struct dfz_host_act a;
 
 	for (unsigned k = 0; k < p->ncalls; k++)
 		malloc_used |= p->call[k].op == DFZ_API_MALLOC;
@@ -332,15 +274,18 @@ static void emit_perform(FILE *f, const struct dfz_host_prog *p)
 	for (unsigned k = 0; k < p->ncalls; k++) {
 		const struct dfz_host_call *c = &p->call[k];
 
+		dfz_host_act_of(p, k, &a);
 		fprintf(f, "\n\t/* call %u: %s", k, dfz_api_name(c->op) ?
 			dfz_api_name(c->op) : "?");
 		if (c->fault)
 			fprintf(f, ", fault %s", NAME(fault_names, c->fault));
 		fprintf(f, " */\n\tcall_no = %u;\n", k);
-		if (DFZ_API_IS_HOST(c->op))
-			emit_host_call(f, p, k);
+		if (a.times == 0)
+			fputs("\t/* not a call the harness performs */\n", f);
+		else if (DFZ_API_IS_HOST(a.op))
+			emit_host_call(f, p, &a, k);
 		else
-			emit_driver_call(f, c, k);
+			emit_driver_call(f, &a, k);
 	}
 	fputs("}\n", f);
 }
@@ -430,26 +375,15 @@ static const char replay_body[] =
 int dfz__emit_host(FILE *f, const struct dfz_plan *pl)
 {
 	const struct dfz_plan_host *h = &pl->host;
+	struct dfz_host_layout lay;
 	struct dfz_host_prog p;
-	char *stage = NULL;
-	size_t n = 0;
-	FILE *m;
-	uint32_t mem;
 
-	build_prog(pl, &p);
-	/* The staging code decides the size of mem, declared before it. */
-	m = open_memstream(&stage, &n);
-	if (!m)
-		return DFZ_ENOMEM;
-	mem = emit_stage(m, h, &p);
-	if (fclose(m) != 0) {
-		free(stage);
-		return DFZ_ENOMEM;
-	}
-	if (mem)
+	build_prog(pl, &p, &lay);
+	if (lay.host_bytes)
 		fprintf(f, "\n/* Host tensors, with a %u-byte gap between them "
 			"as the\n * harness lays them out. */\n"
-			"static uint8_t mem[%u];\n", HOST_GAP, mem);
+			"static uint8_t mem[%llu];\n", DFZ_HOST_GAP,
+			(unsigned long long)lay.host_bytes);
 	fprintf(f, "/* The kernel binary. */\nstatic uint8_t bin[%u];\n",
 		h->bin_size ? h->bin_size : 1);
 	if (uses(&p, USE_SCRATCH))
@@ -468,8 +402,7 @@ int dfz__emit_host(FILE *f, const struct dfz_plan *pl)
 	fputs(fill_helpers, f);
 	if (uses(&p, USE_INIT))
 		fputs(init_helper, f);
-	fputs(stage, f);
-	free(stage);
+	emit_stage(f, &p, &lay);
 	emit_perform(f, &p);
 	fputs(guard, f);
 	fprintf(f, "\nstatic void replay(uint32_t bugs, struct dfz_verdict *v)\n"

@@ -209,7 +209,7 @@ static int shrink_plan(struct shrink *s, const struct dfz__input *in,
 		       uint8_t **buf, size_t *n)
 {
 	struct dfz_min_config cfg = {
-		.family = (unsigned)dfz__family_of(in->target),
+		.family = (unsigned)dfz_family_of(in->target),
 		.bugs = s->t->cfg->bugs,
 		.max_runs = s->max_runs,
 		.max_seconds = s->deadline - dfz__now(),
@@ -273,7 +273,7 @@ static int write_plan(const struct dfz__triage *t, const struct dfz__bucket *b,
 	struct dfz__text txt;
 	struct dfz_plan p;
 	char path[8300];
-	int family = dfz__family_of(like->target);
+	int family = dfz_family_of(like->target);
 	int rc;
 
 	*replays = false;
@@ -341,7 +341,7 @@ static void replay_commands(const struct dfz__triage *t, struct dfz__bucket *b,
 			   t->rep.bugs[0] ? bugs : "", prog);
 		return;
 	}
-	if (dfz__family_of(target) < 0)
+	if (dfz_family_of(target) < 0)
 		return;
 	if (t->rep.bugs[0])
 		snprintf(bugs, sizeof(bugs), " --bug %s", t->rep.bugs);
@@ -362,7 +362,7 @@ static int write_bins(struct dfz__triage *t, struct dfz__bucket *b,
 		      const struct dfz__input *like, const uint8_t *buf,
 		      size_t n)
 {
-	int family = t->cfg->exec ? -1 : dfz__family_of(like->target);
+	int family = t->cfg->exec ? -1 : dfz_family_of(like->target);
 	char path[8300];
 	struct dfz_plan p;
 	uint8_t *enc;
@@ -392,7 +392,7 @@ static int write_bins(struct dfz__triage *t, struct dfz__bucket *b,
 static int write_c(const struct dfz__triage *t, const struct dfz__bucket *b,
 		   const struct dfz__input *like, const uint8_t *buf, size_t n)
 {
-	int family = dfz__family_of(like->target);
+	int family = dfz_family_of(like->target);
 	struct dfz_emit_config cfg = {
 		.bugs = t->cfg->bugs,
 		.expect = like->o.cls,
@@ -497,7 +497,7 @@ static int minimize(struct shrink *s, const struct dfz__input *in,
 {
 	int rc = 0;
 
-	if (dfz__family_of(in->target) >= 0 && !s->t->cfg->exec)
+	if (dfz_family_of(in->target) >= 0 && !s->t->cfg->exec)
 		rc = shrink_plan(s, in, buf, n);
 	if (!rc && *n == in->n)
 		*n = delta(s, *buf, *n);

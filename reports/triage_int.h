@@ -84,8 +84,6 @@ int dfz__replay(struct dfz__replayer *r, const char *target, const char *path,
 
 void dfz__outcome_fini(struct dfz__outcome *o);
 
-/** dfz__family_of() - enum dfz_family of a plan target's name, or -1. */
-int dfz__family_of(const char *target);
 
 /* ------------------------------------------------------------ files */
 

@@ -19,20 +19,6 @@
 
 #define EXEC_OUTPUT (64u << 10)       /* an external run's output kept */
 
-static const char *const family_names[DFZ_FAMILY_COUNT] = {
-	[DFZ_FAMILY_XFER] = "xfer",
-	[DFZ_FAMILY_HOST] = "host",
-	[DFZ_FAMILY_API] = "api",
-};
-
-int dfz__family_of(const char *target)
-{
-	for (int f = 0; f < DFZ_FAMILY_COUNT; f++)
-		if (!strcmp(target, family_names[f]))
-			return f;
-	return -1;
-}
-
 void dfz__outcome_fini(struct dfz__outcome *o)
 {
 	free(o->report);
@@ -312,7 +298,7 @@ static int replay_exec(struct dfz__replayer *r, const char *path,
 int dfz__replay(struct dfz__replayer *r, const char *target, const char *path,
 		const uint8_t *buf, size_t n, struct dfz__outcome *o)
 {
-	int family = dfz__family_of(target);
+	int family = dfz_family_of(target);
 
 	memset(o, 0, sizeof(*o));
 	o->level = -1;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The data side of the host runtime (runtime_host.h): names of dtypes,
- * roles and API calls, the byte size of a tensor argument, and the init
+ * roles, API calls and faults, the byte size of a tensor argument, and the init
  * arguments of a host program's call with its fault applied. Shared by the
  * harness that performs a program and the oracles that read it.
  */
@@ -9,41 +9,25 @@
 
 #include "runtime_int.h"
 
+#define DTYPE_NAME(id, name, size) name,
+#define DTYPE_SIZE(id, name, size) size,
+#define NAME_OF(id, name) name,
+#define API_NAME(id, name, key) name,
 static const char *const dtype_names[DFZ_DT_COUNT] = {
-	[DFZ_DT_INT8] = "int8",
-	[DFZ_DT_FP16] = "fp16",
-	[DFZ_DT_FP32] = "fp32",
-	[DFZ_DT_INT32] = "int32",
-	[DFZ_DT_FP64] = "fp64",
+	DFZ_DTYPE_MAP(DTYPE_NAME)
 };
-
-static const uint8_t dtype_sizes[DFZ_DT_COUNT] = {
-	[DFZ_DT_INT8] = 1,
-	[DFZ_DT_FP16] = 2,
-	[DFZ_DT_FP32] = 4,
-	[DFZ_DT_INT32] = 4,
-	[DFZ_DT_FP64] = 8,
-};
-
+static const uint8_t dtype_sizes[DFZ_DT_COUNT] = { DFZ_DTYPE_MAP(DTYPE_SIZE) };
 static const char *const role_names[DFZ_ROLE_COUNT] = {
-	[DFZ_ROLE_IN] = "in",
-	[DFZ_ROLE_OUT] = "out",
-	[DFZ_ROLE_INOUT] = "inout",
+	DFZ_ROLE_MAP(NAME_OF)
 };
-
-static const char *const api_names[DFZ_API_COUNT] = {
-	[DFZ_API_MALLOC] = "malloc",
-	[DFZ_API_FREE] = "free",
-	[DFZ_API_COPY_TO] = "copy-to",
-	[DFZ_API_COPY_FROM] = "copy-from",
-	[DFZ_API_COPY_DEV] = "copy-dev",
-	[DFZ_API_REGISTER] = "register",
-	[DFZ_API_LAUNCH] = "launch",
-	[DFZ_API_INIT] = "init",
-	[DFZ_API_RUN] = "run",
-	[DFZ_API_VALIDATE] = "validate",
-	[DFZ_API_FINALIZE] = "finalize",
+static const char *const api_names[DFZ_API_COUNT] = { DFZ_API_MAP(API_NAME) };
+static const char *const fault_names[DFZ_FAULT_COUNT] = {
+	DFZ_FAULT_MAP(NAME_OF)
 };
+#undef DTYPE_NAME
+#undef DTYPE_SIZE
+#undef NAME_OF
+#undef API_NAME
 
 unsigned dfz_dtype_size(unsigned dt)
 {
@@ -63,6 +47,11 @@ const char *dfz_role_name(unsigned role)
 const char *dfz_api_name(unsigned call)
 {
 	return call < DFZ_API_COUNT ? api_names[call] : NULL;
+}
+
+const char *dfz_fault_name(unsigned f)
+{
+	return f < DFZ_FAULT_COUNT ? fault_names[f] : NULL;
 }
 
 /* Zero cases first, so a zero shape wins over an overflow. */

@@ -774,6 +774,54 @@ START_TEST(test_names_and_sizes)
 }
 END_TEST
 
+/* Each call's fault lands on the argument it names, once for every code
+ * that makes the call (dfz_host_act_of()). */
+START_TEST(test_host_acts)
+{
+	struct dfz_host_prog p = { .ntensors = 1, .bin_size = 48, .ncalls = 7,
+				   .graph = 1 };
+	struct dfz_host_act a;
+
+	p.t[0].arg = (struct dfz_tensor_arg){ .ndims = 1, .shapes = { 4 },
+					      .dtype = DFZ_DT_FP32 };
+	p.call[0] = (struct dfz_host_call){ .op = DFZ_API_MALLOC, .size = 64,
+					    .fault = DFZ_FAULT_HUGE, .slot = 9 };
+	p.call[1] = (struct dfz_host_call){ .op = DFZ_API_COPY_TO, .size = 8,
+					    .offset = 4,
+					    .fault = DFZ_FAULT_NULL_PTR };
+	p.call[2] = (struct dfz_host_call){ .op = DFZ_API_RUN, .repeat = 3,
+					    .fault = DFZ_FAULT_ZERO };
+	p.call[3] = (struct dfz_host_call){ .op = DFZ_API_INIT,
+					    .fault = DFZ_FAULT_NDIMS };
+	p.call[4] = (struct dfz_host_call){ .op = DFZ_API_INIT,
+					    .fault = DFZ_FAULT_NULL_ROLES };
+	p.call[5] = (struct dfz_host_call){ .op = DFZ_API_COPY_DEV };
+	p.call[6] = (struct dfz_host_call){ .op = DFZ_API_FINALIZE,
+					    .fault = DFZ_FAULT_NULL_CTX };
+	dfz_host_act_of(&p, 0, &a);
+	ck_assert_uint_eq(a.size, DFZ_HOST_HUGE_SIZE);
+	ck_assert_uint_eq(a.slot, 9 % DFZ_HOST_SLOTS);
+	ck_assert(!a.null_ptr && a.times == 1);
+	dfz_host_act_of(&p, 1, &a);
+	ck_assert(a.null_ptr && a.size == 8 && a.offset == 4);
+	dfz_host_act_of(&p, 2, &a);
+	ck_assert_uint_eq(a.times, 3);
+	ck_assert_uint_eq(a.size, 0);
+	dfz_host_act_of(&p, 3, &a);
+	ck_assert_uint_eq(a.nargs, 1);
+	ck_assert_uint_eq(a.args[0].ndims, 0);
+	ck_assert(!a.null_roles && a.graph == 1);
+	dfz_host_act_of(&p, 4, &a);
+	ck_assert(a.null_roles && a.args[0].ndims == 1);
+	dfz_host_act_of(&p, 5, &a);
+	ck_assert_uint_eq(a.times, 0);
+	ck_assert_int_eq(dfz_host_act_perform(rt, &a, NULL), 0);
+	dfz_host_act_of(&p, 6, &a);
+	ck_assert(a.null_ctx);
+	ck_assert_int_eq(dfz_host_act_perform(rt, &a, NULL), DFZ_EINVAL);
+}
+END_TEST
+
 Suite *suite_host(void)
 {
 	Suite *s = suite_create("host");
@@ -804,6 +852,7 @@ Suite *suite_host(void)
 	tcase_add_loop_test(tc, test_null_arg_crashes, 0, 2);
 	tcase_add_test(tc, test_null_arg_rest);
 	tcase_add_test(tc, test_names_and_sizes);
+	tcase_add_test(tc, test_host_acts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,8 +4,9 @@
  * and an oracle set per test file, synthetic API events, and a small
  * interpreter of host programs that performs them on the real driver and
  * host runtime as the harness does (child tensors staged, host tensors
- * filled, then the calls in order, a RUN call's repeat as launches, slots
- * for the user's device buffers, faults applied). The tcase of
+ * filled, then the calls in order as dfz_host_act_of() makes them: a RUN
+ * call's repeat as launches, slots for the user's device buffers, faults
+ * applied). The tcase of
  * check_oracle_host_real.c joins suite_oracle_host().
  */
 #ifndef DFZ_TEST_ORACLE_HOST_H
@@ -141,74 +142,18 @@ static inline void stage(void)
 	dfz_oracles_begin_host(set, &prog);
 }
 
-static inline uint64_t fault_size(const struct dfz_host_call *c)
-{
-	return c->fault == DFZ_FAULT_HUGE ? 1ull << 40 :
-	       c->fault == DFZ_FAULT_ZERO ? 0 : c->size;
-}
-
-static inline int perform_driver(const struct dfz_host_call *c,
-				 struct dfz_dev *dev)
-{
-	bool null = c->fault == DFZ_FAULT_NULL_PTR;
-	uint64_t addr = slot[c->slot] + c->offset, got;
-	int rc;
-
-	switch (c->op) {
-	case DFZ_API_MALLOC:
-		rc = dfz_dev_malloc(dev, fault_size(c), null ? NULL : &got);
-		if (rc == 0)
-			slot[c->slot] = got;
-		return rc;
-	case DFZ_API_FREE:
-		return dfz_dev_free(dev, slot[c->slot]);
-	case DFZ_API_COPY_TO:
-		return dfz_dev_copy_to(dev, addr, null ? NULL : scratch,
-				       fault_size(c));
-	default:
-		return dfz_dev_copy_from(dev, null ? NULL : scratch, addr,
-					 fault_size(c));
-	}
-}
-
-static inline int perform_host(const struct dfz_host_call *c,
-			       struct dfz_host *h)
-{
-	struct dfz_tensor_arg args[DFZ_HOST_MAX_ARGS];
-	uint8_t roles[DFZ_HOST_MAX_ARGS];
-	uint32_t n;
-
-	switch (c->op) {
-	case DFZ_API_INIT:
-		n = dfz_host_call_args(&prog, c, args, roles);
-		return dfz_host_init(h, c->fault == DFZ_FAULT_NULL_PTR ? NULL :
-					args, c->fault == DFZ_FAULT_NULL_ROLES ?
-					NULL : roles, n, prog.graph);
-	case DFZ_API_RUN:
-		return dfz_host_launch(h, c->fault == DFZ_FAULT_NULL_PTR ?
-					  NULL : prog.bin,
-				       c->fault == DFZ_FAULT_ZERO ?
-					  0 : prog.bin_size);
-	case DFZ_API_VALIDATE:
-		return dfz_host_validate(h);
-	default:
-		return dfz_host_finalize(h);
-	}
-}
-
-/* Perform calls [from, to) of the program as the harness does. */
+/* Perform calls [from, to) of the program as the harness does: each as
+ * dfz_host_act_of() makes it, a RUN call's repeat as launches. */
 static inline void perform_range(unsigned from, unsigned to)
 {
-	unsigned k, r;
+	struct dfz_host_io io = { .bin = prog.bin, .scratch = scratch,
+				  .slot = slot };
+	struct dfz_host_act a;
 
-	for (k = from; k < to; k++) {
-		const struct dfz_host_call *c = &prog.call[k];
-		bool nul = c->fault == DFZ_FAULT_NULL_CTX;
-
-		for (r = 0; r < (c->op == DFZ_API_RUN ? c->repeat : 1); r++)
-			rcs[nrcs++] = DFZ_API_IS_HOST(c->op) ?
-				perform_host(c, nul ? NULL : dfz_host_get(rt)) :
-				perform_driver(c, nul ? NULL : dfz_dev_get(rt));
+	for (unsigned k = from; k < to; k++) {
+		dfz_host_act_of(&prog, k, &a);
+		for (uint32_t r = 0; r < a.times; r++)
+			rcs[nrcs++] = dfz_host_act_perform(rt, &a, &io);
 	}
 }
 

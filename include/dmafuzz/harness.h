@@ -130,6 +130,32 @@ uint32_t dfz_plan_layout_strides(const struct dfz_plan_xfer *x,
  */
 void dfz_plan_prog(const struct dfz_plan_xfer *x, struct dfz_prog *p);
 
+/* Bytes between two host tensors of a host plan, so that a copy that runs
+ * past one lands in bytes no tensor owns. */
+#define DFZ_HOST_GAP 64u
+
+/*
+ * struct dfz_host_layout - where the executor puts a host or api plan's
+ * data: per tensor, its offset in the host area (host tensors) and the
+ * seed its bytes are filled from (every tensor; a child's are staged on
+ * the device); the host area's bytes; the kernel binary's seed.
+ */
+struct dfz_host_layout {
+	uint32_t at[DFZ_HOST_MAX_ARGS];
+	uint64_t seed[DFZ_HOST_MAX_ARGS];
+	uint64_t host_bytes;
+	uint64_t bin_seed;
+};
+
+/**
+ * dfz_plan_host_prog() - the host program of host or api plan @pl as the
+ * executor performs it: its tensors (data unset), graph, device budget,
+ * binary size (bin unset) and calls (host: init, run with the plan's
+ * launches, validate, finalize; api: the plan's), and its layout @lay.
+ */
+void dfz_plan_host_prog(const struct dfz_plan *pl, struct dfz_host_prog *p,
+			struct dfz_host_layout *lay);
+
 /**
  * dfz_plan_wait_bound() - the step bound the executor gives a wait of an
  * xfer run of @x (dfz_rt_config.wait_bound): what the fixed runtime can

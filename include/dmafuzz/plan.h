@@ -21,12 +21,21 @@
 
 #include "dmafuzz/runtime.h"
 
+/* The plan families: enumerator suffix, name (plan text, CLI, targets). */
+#define DFZ_FAMILY_MAP(X) X(XFER, "xfer") X(HOST, "host") X(API, "api")
+
 enum dfz_family {
-	DFZ_FAMILY_XFER = 0,
-	DFZ_FAMILY_HOST,
-	DFZ_FAMILY_API,
+#define DFZ_FAMILY_ENUM(id, name) DFZ_FAMILY_##id,
+	DFZ_FAMILY_MAP(DFZ_FAMILY_ENUM)
+#undef DFZ_FAMILY_ENUM
 	DFZ_FAMILY_COUNT
 };
+
+/** dfz_family_name() - the name of family @f; NULL when out of range. */
+const char *dfz_family_name(unsigned f);
+
+/** dfz_family_of() - the enum dfz_family named @name, or -1. */
+int dfz_family_of(const char *name);
 
 #define DFZ_MAX_SCHED 32
 

@@ -85,7 +85,15 @@ int dfz_dev_copy_dev(struct dfz_dev *dev, uint64_t dst, uint64_t src,
 int dfz_dev_register(struct dfz_dev *dev, const void *bin, uint32_t size,
 		     uint64_t *handle);
 
-enum dfz_role { DFZ_ROLE_IN = 0, DFZ_ROLE_OUT, DFZ_ROLE_INOUT, DFZ_ROLE_COUNT };
+/* The roles of a kernel argument: enumerator suffix, name. */
+#define DFZ_ROLE_MAP(X) X(IN, "in") X(OUT, "out") X(INOUT, "inout")
+
+enum dfz_role {
+#define DFZ_ROLE_ENUM(id, name) DFZ_ROLE_##id,
+	DFZ_ROLE_MAP(DFZ_ROLE_ENUM)
+#undef DFZ_ROLE_ENUM
+	DFZ_ROLE_COUNT
+};
 
 #define DFZ_HOST_MAX_ARGS 16
 
@@ -154,8 +162,15 @@ _Static_assert(offsetof(struct dfz_tensor_arg, dtype) == 32, "ABI: dtype");
 _Static_assert(offsetof(struct dfz_tensor_arg, child_memory) == 33,
 	       "ABI: child_memory");
 
+/* The element types: enumerator suffix, name, bytes per element. */
+#define DFZ_DTYPE_MAP(X) \
+	X(INT8, "int8", 1) X(FP16, "fp16", 2) X(FP32, "fp32", 4) \
+	X(INT32, "int32", 4) X(FP64, "fp64", 8)
+
 enum dfz_dtype {
-	DFZ_DT_INT8 = 0, DFZ_DT_FP16, DFZ_DT_FP32, DFZ_DT_INT32, DFZ_DT_FP64,
+#define DFZ_DTYPE_ENUM(id, name, size) DFZ_DT_##id,
+	DFZ_DTYPE_MAP(DFZ_DTYPE_ENUM)
+#undef DFZ_DTYPE_ENUM
 	DFZ_DT_COUNT
 };
 
@@ -241,18 +256,24 @@ int dfz_host_finalize(struct dfz_host *h);
  *   desc.size  the size argument (MALLOC, REGISTER, copies)
  * A device address outside the arena shows as level DFZ_NOWHERE_LEVEL.
  */
+#define DFZ_API_MAP(X)                                               \
+	X(MALLOC, "malloc", "malloc")                                \
+	X(FREE, "free", "free")                                      \
+	X(COPY_TO, "copy-to", "copy_to")                             \
+	X(COPY_FROM, "copy-from", "copy_from")                       \
+	X(COPY_DEV, "copy-dev", "copy_dev")                          \
+	X(REGISTER, "register", "register")                          \
+	X(LAUNCH, "launch", "launch")      /* the driver's launch */ \
+	X(INIT, "init", "init")            /* host runtime from here */ \
+	X(RUN, "run", "run")               /* dfz_host_launch */     \
+	X(VALIDATE, "validate", "validate")                          \
+	X(FINALIZE, "finalize", "finalize")
+
+/* The calls: enumerator suffix, name in messages, name in plan text. */
 enum dfz_api {
-	DFZ_API_MALLOC = 0,
-	DFZ_API_FREE,
-	DFZ_API_COPY_TO,
-	DFZ_API_COPY_FROM,
-	DFZ_API_COPY_DEV,
-	DFZ_API_REGISTER,
-	DFZ_API_LAUNCH,               /* the driver's kernel launch */
-	DFZ_API_INIT,                 /* host runtime from here on */
-	DFZ_API_RUN,                  /* dfz_host_launch */
-	DFZ_API_VALIDATE,
-	DFZ_API_FINALIZE,
+#define DFZ_API_ENUM(id, name, key) DFZ_API_##id,
+	DFZ_API_MAP(DFZ_API_ENUM)
+#undef DFZ_API_ENUM
 	DFZ_API_COUNT
 };
 
@@ -275,26 +296,37 @@ struct dfz_host_tensor {
 	uint32_t bytes;               /* dfz_tensor_bytes(&arg) */
 };
 
-/* Ways an api call's arguments are made bad (the harness applies them). */
+/*
+ * Ways an api call's arguments are made bad (the harness applies them):
+ * enumerator suffix (DFZ_FAULT_*), name.
+ *   NULL_CTX    host context passed as NULL
+ *   NULL_PTR    init: args NULL; launch: bin NULL; copies: host pointer
+ *               NULL; malloc: addr out-pointer NULL
+ *   NULL_ROLES  init: roles NULL
+ *   NARGS       init: nargs = 0 (or arg = 1: above the cap)
+ *   NDIMS       init: args[arg].ndims = 0
+ *   DTYPE       init: args[arg].dtype = DFZ_DT_COUNT
+ *   SHAPE0      init: args[arg].shapes[0] = 0
+ *   HUGE        init: args[arg].shapes[0] = 2^31; malloc/copies: 2^40
+ *   DATA0       init: args[arg].data = 0
+ *   ROLE        init: roles[arg] = DFZ_ROLE_COUNT
+ *   ZERO        launch: size 0; malloc/copy: n 0
+ */
+#define DFZ_FAULT_MAP(X)                                              \
+	X(NONE, "none") X(NULL_CTX, "null_ctx") X(NULL_PTR, "null_ptr") \
+	X(NULL_ROLES, "null_roles") X(NARGS, "nargs") X(NDIMS, "ndims") \
+	X(DTYPE, "dtype") X(SHAPE0, "shape0") X(HUGE, "huge")           \
+	X(DATA0, "data0") X(ROLE, "role") X(ZERO, "zero")
+
 enum dfz_host_fault {
-	DFZ_FAULT_NONE = 0,
-	DFZ_FAULT_NULL_CTX,           /* host context passed as NULL */
-	DFZ_FAULT_NULL_PTR,           /* init: args NULL; launch: bin NULL;
-				       * copies: host pointer NULL; malloc:
-				       * addr out-pointer NULL */
-	DFZ_FAULT_NULL_ROLES,         /* init: roles NULL */
-	DFZ_FAULT_NARGS,              /* init: nargs = 0 (or arg = 1: above
-				       * the cap) */
-	DFZ_FAULT_NDIMS,              /* init: args[arg].ndims = 0 */
-	DFZ_FAULT_DTYPE,              /* init: args[arg].dtype = DFZ_DT_COUNT */
-	DFZ_FAULT_SHAPE0,             /* init: args[arg].shapes[0] = 0 */
-	DFZ_FAULT_HUGE,               /* init: args[arg].shapes[0] = 2^31;
-				       * malloc/copies: size = 2^40 */
-	DFZ_FAULT_DATA0,              /* init: args[arg].data = 0 */
-	DFZ_FAULT_ROLE,               /* init: roles[arg] = DFZ_ROLE_COUNT */
-	DFZ_FAULT_ZERO,               /* launch: size 0; malloc/copy: n 0 */
+#define DFZ_FAULT_ENUM(id, name) DFZ_FAULT_##id,
+	DFZ_FAULT_MAP(DFZ_FAULT_ENUM)
+#undef DFZ_FAULT_ENUM
 	DFZ_FAULT_COUNT
 };
+
+/** dfz_fault_name() - the name of fault @f; NULL when out of range. */
+const char *dfz_fault_name(unsigned f);
 
 struct dfz_host_call {
 	uint8_t op;                   /* enum dfz_api: MALLOC, FREE, COPY_TO,
@@ -333,5 +365,68 @@ struct dfz_host_prog {
 uint32_t dfz_host_call_args(const struct dfz_host_prog *p,
 			    const struct dfz_host_call *c,
 			    struct dfz_tensor_arg *args, uint8_t *roles);
+
+/*
+ * struct dfz_host_act - one call of a host program as it is made: the
+ * call's fault applied to its concrete arguments, once, for every code
+ * that makes it (the harness's executor, the reproducer emit-c prints,
+ * the tests' interpreter).
+ * @op: enum dfz_api.
+ * @times: calls in a row: RUN's repeat (launches), 1, or 0 for an op a
+ *	host program does not make (COPY_DEV, REGISTER, LAUNCH).
+ * @null_ctx: the device or host context is passed as NULL.
+ * @null_ptr: the pointer argument is NULL (malloc's out-pointer, a copy's
+ *	host side, init's args, a launch's binary).
+ * @null_roles: init's roles are NULL.
+ * @size: MALLOC and copies: bytes (ZERO and HUGE applied); RUN: the
+ *	binary's bytes passed.
+ * @slot: MALLOC, FREE and copies: the user buffer slot.
+ * @offset: copies: bytes past the slot's address.
+ * @nargs, @args, @roles, @graph: INIT's arguments, the table's fault
+ *	applied (dfz_host_call_args()).
+ */
+struct dfz_host_act {
+	uint8_t op;
+	uint32_t times;
+	bool null_ctx;
+	bool null_ptr;
+	bool null_roles;
+	uint64_t size;
+	unsigned slot;
+	uint32_t offset;
+	uint32_t nargs;
+	uint8_t graph;
+	struct dfz_tensor_arg args[DFZ_HOST_MAX_ARGS];
+	uint8_t roles[DFZ_HOST_MAX_ARGS];
+};
+
+/* The bytes a HUGE fault asks a driver call for. */
+#define DFZ_HOST_HUGE_SIZE (1ull << 40)
+
+/**
+ * dfz_host_act_of() - call @k of program @p as it is made. @p, @a: not
+ * NULL; @k < p->ncalls.
+ */
+void dfz_host_act_of(const struct dfz_host_prog *p, unsigned k,
+		     struct dfz_host_act *a);
+
+/*
+ * struct dfz_host_io - the user's side of a program's calls: the kernel
+ * binary (RUN), a host buffer for the copies (DFZ_HOST_MAX_TENSOR bytes),
+ * and the user buffer slots (DFZ_HOST_SLOTS addresses, MALLOC writes).
+ */
+struct dfz_host_io {
+	const uint8_t *bin;
+	uint8_t *scratch;
+	uint64_t *slot;
+};
+
+/**
+ * dfz_host_act_perform() - make call @a once on @rt's device and host
+ * context with @io (a RUN act: one launch; the caller makes a->times).
+ * Return: the call's return code; 0 for an act of 0 times.
+ */
+int dfz_host_act_perform(struct dfz_rt *rt, const struct dfz_host_act *a,
+			 const struct dfz_host_io *io);
 
 #endif /* DMAFUZZ_RUNTIME_HOST_H */
