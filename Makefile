@@ -31,7 +31,8 @@ else
   $(error SAN must be empty or asan)
 endif
 
-LIB_SRC   := $(wildcard runtime/*.c oracles/*.c harness/*.c reports/*.c dropin/*.c)
+LIB_SRC   := $(wildcard runtime/*.c oracles/*.c harness/*.c reports/*.c reports/*/*.c \
+               dropin/*.c)
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libdmafuzz.a
 CLI_SRC   := $(wildcard cli/*.c)

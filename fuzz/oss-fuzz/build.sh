@@ -37,7 +37,7 @@ rm -rf "$work"
 mkdir -p "$work/cli" "$work/obj" "$OUT"
 
 # 1. The CLI, plain: only to encode the seeds.
-for f in runtime/*.c oracles/*.c harness/*.c reports/*.c cli/*.c; do
+for f in runtime/*.c oracles/*.c harness/*.c reports/*.c reports/*/*.c cli/*.c; do
 	[ -e "$f" ] || continue
 	o=$work/cli/${f//\//_}.o
 	"$CC" "${std[@]}" -O1 -I"$(dirname "$f")" -c "$f" -o "$o"
@@ -76,7 +76,7 @@ case " $CFLAGS " in
 	;;
 esac
 objs=()
-for f in runtime/*.c oracles/*.c harness/*.c reports/*.c fuzz/family.c; do
+for f in runtime/*.c oracles/*.c harness/*.c reports/*.c reports/*/*.c fuzz/family.c; do
 	[ -e "$f" ] || continue
 	case $f in reports/triage* | reports/disasm*) continue ;; esac  # CLI only
 	o=$work/obj/${f//\//_}.o
