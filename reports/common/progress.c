@@ -7,18 +7,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "report_int.h"
-
-static double seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "common_int.h"
 
 void dfz__progress_init(struct dfz__progress *p)
 {
@@ -36,7 +27,7 @@ void dfz__progress_show(struct dfz__progress *p, bool now, const char *fmt,
 
 	if (!p->on)
 		return;
-	t = seconds();
+	t = dfz__now();
 	if (!now && t < p->next)
 		return;
 	p->next = t + DFZ__PROGRESS_MS / 1000.0;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "dmafuzz/report.h"
+#include "common_int.h"
 
 /* One level: an existing directory is fine, an existing file is not. */
 static int mkdir_one(const char *dir)

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "report_int.h"
+#include "common_int.h"
 
 #define PLAIN "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
 	      "0123456789_-./:,+@%"

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "dmafuzz/report.h"
-#include "report_int.h"
+#include "common_int.h"
 
 /* ------------------------------------------------------------ text */
 
@@ -264,13 +264,6 @@ int dfz__triage_read(struct dfz__campaign *c, const char *path, char *err,
 		     size_t errlen);
 
 void dfz__campaign_fini(struct dfz__campaign *c);
-
-/*
- * dfz__read_file() - @path whole, NUL-terminated, at most @max bytes (a
- * longer file is cut there and *@cut set). Return: the text (caller
- * frees) or NULL (errno says why).
- */
-char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut);
 
 /**
  * dfz__read_coverage() - @in's edges over time from @dir/coverage_data

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report_gen_int.h"
+#include "render_int.h"
 
 #define W 560.0                       /* the viewBox */
 #define PLOT_L 64.0                   /* plot area margins */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Private interfaces of triage (reports/triage*.c, reports/disasm*.c).
+ * Private interfaces of triage (reports/triage/: triage*.c, disasm*.c).
  */
 #ifndef DMAFUZZ_TRIAGE_INT_H
 #define DMAFUZZ_TRIAGE_INT_H
@@ -9,29 +9,7 @@
 #include <stddef.h>
 
 #include "dmafuzz/report.h"
-#include "report_int.h"
-
-/* How a child process ended (dfz__proc_run()). */
-struct dfz__proc {
-	int status;                   /* waitpid() status */
-	bool timed_out;               /* killed at the deadline */
-	size_t n;                     /* bytes of output kept */
-};
-
-/**
- * dfz__proc_run() - run @argv (argv[0] is the program's path) with
- * standard input from /dev/null, in its own process group, killed after
- * @timeout_ms, with the "NAME=VALUE" strings of @env (NULL-terminated, or
- * NULL) added to its environment. Its standard output (and standard error with @with_err)
- * goes to @out, @cap bytes at most (the rest is read and dropped),
- * NUL-terminated.
- * Return: 0, or DFZ_ENOMEM when the process could not be started.
- */
-int dfz__proc_run(char *const argv[], char *const env[], unsigned timeout_ms,
-		  bool with_err, char *out, size_t cap, struct dfz__proc *res);
-
-/** dfz__now() - monotonic seconds. */
-double dfz__now(void);
+#include "common_int.h"
 
 /* ------------------------------------------------------------ one replay */
 
@@ -88,25 +66,6 @@ void dfz__outcome_fini(struct dfz__outcome *o);
 int dfz__family_of(const char *target);
 
 /* ------------------------------------------------------------ files */
-
-/**
- * dfz__write_atomic() - write @n bytes of @buf to @path through a
- * temporary file beside it and rename(2). Return: 0, or a negative
- * DFZ_E* code (DFZ_EIO for a failed disk) with errno set for the message.
- */
-int dfz__write_atomic(const char *path, const void *buf, size_t n);
-
-/* A growing text buffer (open_memstream) for the files triage writes. */
-struct dfz__text {
-	FILE *f;
-	char *buf;
-	size_t len;
-};
-
-int dfz__text_open(struct dfz__text *t);
-/** dfz__text_commit() - close @t and write it to @path atomically.
- * Return: as dfz__write_atomic(), or DFZ_ENOMEM. */
-int dfz__text_commit(struct dfz__text *t, const char *path);
 
 /** dfz__json_string() - @s as a JSON string. */
 void dfz__json_string(FILE *f, const char *s);

@@ -30,78 +30,6 @@ static int out_err(void)
 	return rc == DFZ_ENOENT ? DFZ_EIO : rc;
 }
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w == 0)
-			errno = EIO;
-		if (w <= 0)
-			return out_err();
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* A fresh temporary file beside @path: its name into @tmp. */
-static int open_temp(const char *path, char *tmp, size_t len)
-{
-	int fd;
-
-	if (snprintf(tmp, len, "%s.tmp.XXXXXX", path) >= (int)len) {
-		errno = ENAMETOOLONG;
-		return DFZ_EINVAL;
-	}
-	fd = mkstemp(tmp);
-	return fd < 0 ? out_err() : fd;
-}
-
-int dfz__write_atomic(const char *path, const void *buf, size_t n)
-{
-	char tmp[4200];
-	int fd = open_temp(path, tmp, sizeof(tmp)), rc, e;
-
-	if (fd < 0)
-		return fd;
-	fchmod(fd, 0644);
-	rc = write_all(fd, buf, n);
-	if (close(fd) != 0 && !rc)
-		rc = out_err();
-	if (!rc && rename(tmp, path) != 0)
-		rc = out_err();
-	if (rc) {
-		e = errno;
-		unlink(tmp);
-		errno = e;
-	}
-	return rc;
-}
-
-int dfz__text_open(struct dfz__text *t)
-{
-	t->buf = NULL;
-	t->len = 0;
-	t->f = open_memstream(&t->buf, &t->len);
-	return t->f ? 0 : DFZ_ENOMEM;
-}
-
-int dfz__text_commit(struct dfz__text *t, const char *path)
-{
-	/* A memory stream fails only when memory runs out. */
-	int rc = fclose(t->f) != 0 ? DFZ_ENOMEM :
-		 dfz__write_atomic(path, t->buf, t->len);
-
-	free(t->buf);
-	t->buf = NULL;
-	return rc;
-}
-
 void dfz__json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -339,7 +267,7 @@ static int copy_bytes(int src, int fd, struct dfz__input *in, bool *whole)
 			continue;
 		if (r < 0)
 			return DFZ_ENOENT;
-		rc = write_all(fd, chunk, (size_t)r);
+		rc = dfz__write_all(fd, chunk, (size_t)r);
 		if (rc < 0)
 			return rc;
 		if (in->n + (size_t)r > DFZ__INPUT_MAX) {
@@ -375,7 +303,7 @@ int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 		return DFZ_ENOENT;
 	}
 	snprintf(base, sizeof(base), "%s/.copy", dir);
-	fd = open_temp(base, tmp, sizeof(tmp));
+	fd = dfz__open_temp(base, tmp, sizeof(tmp));
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot write in '%s': %s", dir, strerror(errno));
 		close(src);

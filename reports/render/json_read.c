@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_gen_int.h"
+#include "render_int.h"
 
 struct dfz_json {
 	enum dfz_json_type type;

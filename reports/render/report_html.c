@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "report_gen_int.h"
+#include "render_int.h"
 
 #define MAX_INPUTS_LISTED 50
 

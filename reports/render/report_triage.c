@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_gen_int.h"
+#include "render_int.h"
 
 #define MAX_TRIAGE_BYTES (16u << 20)
 #define MAX_TEXT_BYTES (256u << 10)   /* of one file shown in the report */

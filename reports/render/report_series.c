@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_gen_int.h"
+#include "render_int.h"
 
 #define MAX_COV_BYTES (16u << 20)
 #define MAX_POINTS 1000000u

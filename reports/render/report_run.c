@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report_gen_int.h"
+#include "render_int.h"
 
 #define MAX_RECORD_BYTES (64u << 10)
 #define MAX_LIST_BYTES (16u << 20)

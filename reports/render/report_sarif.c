@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_gen_int.h"
+#include "render_int.h"
 
 #define SARIF_SCHEMA "https://docs.oasis-open.org/sarif/sarif/v2.1.0/" \
 		     "errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_gen_int.h"
+#include "render_int.h"
 
 static void totals(struct dfz__jw *w, const struct dfz__totals *t)
 {

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report_gen_int.h"
+#include "render_int.h"
 
 typedef int (*writer_fn)(const struct dfz__campaign *c, FILE *f);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_gen_int.h"
+#include "render_int.h"
 
 /* @s in a table cell: '|' escaped, line breaks as spaces. */
 static void md_cell(FILE *f, const char *s)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "report_int.h"
+#include "shrink_int.h"
 
 #define MAX_SPANS 4096u               /* draws of one plan, with room */
 #define SEEN_SLOTS 16384u             /* candidates remembered (a power of 2) */

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "triage_int.h"
+#include "common_int.h"
 
 double dfz__now(void)
 {

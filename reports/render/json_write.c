@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report_gen_int.h"
+#include "render_int.h"
 
 /* The length of the valid UTF-8 sequence at @p: 0 for none (an overlong
  * form, a surrogate, past U+10FFFF or past @n). */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report_gen_int.h"
+#include "render_int.h"
 
 #define WALK_DEPTH 8                  /* directories below the campaign */
 #define MAX_INSTANCES 256
@@ -132,38 +132,6 @@ static unsigned target_of(const char *path)
 			if (!strcmp(p, dfz__target_names()[i]))
 				t = i;
 	return t;
-}
-
-char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	size_t k;
-
-	if (cut)
-		*cut = false;
-	if (!f)
-		return NULL;
-	buf = malloc(max + 1);
-	if (!buf) {
-		fclose(f);
-		errno = ENOMEM;
-		return NULL;
-	}
-	k = fread(buf, 1, max, f);
-	if (cut && k == max && fgetc(f) != EOF)
-		*cut = true;
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		errno = EIO;
-		return NULL;
-	}
-	fclose(f);
-	buf[k] = 0;
-	if (n)
-		*n = k;
-	return buf;
 }
 
 /* A number, with an optional '%' after it; -1 when there is none. */

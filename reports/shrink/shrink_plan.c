@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "report_int.h"
+#include "shrink_int.h"
 
 #define EDIT_NODES 0
 #define EDIT_HOP (EDIT_NODES + DFZ_MAX_NODES)

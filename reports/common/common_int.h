@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private helpers of the reports layer, written once for all its folders
+ * (shrink/, emit/, triage/, render/) and the command line: files written
+ * atomically and read whole, shell words, child processes, the progress
+ * line. Nothing here is public: the library exports these symbols with
+ * the dfz__ prefix, for the project's own code and tests only.
+ */
+#ifndef DMAFUZZ_COMMON_INT_H
+#define DMAFUZZ_COMMON_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dmafuzz/report.h"
+
+/* ------------------------------------------------------------ files */
+
+/**
+ * dfz__write_atomic() - write @n bytes of @buf to @path through a
+ * temporary file beside it and rename(2). Return: 0, or a negative
+ * DFZ_E* code (DFZ_EIO for a failed disk) with errno set for the message.
+ */
+int dfz__write_atomic(const char *path, const void *buf, size_t n);
+
+/**
+ * dfz__write_all() - all @n bytes of @buf to the open @fd (a short write
+ * retried). Return: 0, or a negative DFZ_E* code, errno set.
+ */
+int dfz__write_all(int fd, const void *buf, size_t n);
+
+/**
+ * dfz__open_temp() - create a fresh temporary file beside @path (mode
+ * 0600 until changed), its name into @tmp (@len bytes).
+ * Return: its file descriptor, or a negative DFZ_E* code (DFZ_EINVAL:
+ * the name does not fit), errno set.
+ */
+int dfz__open_temp(const char *path, char *tmp, size_t len);
+
+/* A growing text buffer (open_memstream) for a file written atomically. */
+struct dfz__text {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+int dfz__text_open(struct dfz__text *t);
+/** dfz__text_commit() - close @t and write it to @path atomically.
+ * Return: as dfz__write_atomic(), or DFZ_ENOMEM. */
+int dfz__text_commit(struct dfz__text *t, const char *path);
+
+/*
+ * dfz__read_file() - @path whole, NUL-terminated, at most @max bytes (a
+ * longer file is cut there and *@cut set). Return: the text (caller
+ * frees) or NULL (errno says why).
+ */
+char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut);
+
+/* ------------------------------------------------------------ shell */
+
+#define DFZ__COMMAND_MAX 4400         /* a replay command line: a program
+				       * path and its switches */
+
+/**
+ * dfz__shell_quote() - @s as one word of a POSIX shell command line, into
+ * @buf: as it is when it holds only characters no shell reads specially
+ * (letters, digits and "_-./:,+@%"; not empty), else in single quotes
+ * (a quote inside as '\'').
+ * Return: false when it did not fit (@buf then holds a cut word).
+ */
+bool dfz__shell_quote(const char *s, char *buf, size_t len);
+
+/* ------------------------------------------------------------ processes */
+
+/* How a child process ended (dfz__proc_run()). */
+struct dfz__proc {
+	int status;                   /* waitpid() status */
+	bool timed_out;               /* killed at the deadline */
+	size_t n;                     /* bytes of output kept */
+};
+
+/**
+ * dfz__proc_run() - run @argv (argv[0] is the program's path) with
+ * standard input from /dev/null, in its own process group, killed after
+ * @timeout_ms, with the "NAME=VALUE" strings of @env (NULL-terminated, or
+ * NULL) added to its environment. Its standard output (and standard error with @with_err)
+ * goes to @out, @cap bytes at most (the rest is read and dropped),
+ * NUL-terminated.
+ * Return: 0, or DFZ_ENOMEM when the process could not be started.
+ */
+int dfz__proc_run(char *const argv[], char *const env[], unsigned timeout_ms,
+		  bool with_err, char *out, size_t cap, struct dfz__proc *res);
+
+/** dfz__now() - monotonic seconds. */
+double dfz__now(void);
+
+/* ------------------------------------------------------------ progress */
+
+#define DFZ__PROGRESS_MS 100          /* at most one update per this */
+
+/*
+ * struct dfz__progress - one line of progress on standard error, updated
+ * in place ('\r') as `make fuzz`'s is, for a person watching: only when
+ * standard error is a terminal, and at most every DFZ__PROGRESS_MS, so
+ * that a log or a test's output holds none of it and a run pays almost
+ * nothing for it.
+ */
+struct dfz__progress {
+	bool on;                          /* standard error is a terminal */
+	double next;                      /* no update before (seconds) */
+	size_t width;                     /* of the line shown; 0: none */
+};
+
+/** dfz__progress_init() - @p on when standard error is a terminal. */
+void dfz__progress_init(struct dfz__progress *p);
+
+/**
+ * dfz__progress_show() - show @fmt... as the progress line, replacing
+ * the one shown; skipped when the last update was under DFZ__PROGRESS_MS
+ * ago, unless @now.
+ */
+void dfz__progress_show(struct dfz__progress *p, bool now, const char *fmt,
+			...) __attribute__((format(printf, 3, 4)));
+
+/**
+ * dfz__progress_clear() - blank the line shown, the cursor back at its
+ * start (before other output to the terminal, and at the end).
+ */
+void dfz__progress_clear(struct dfz__progress *p);
+
+#endif /* DMAFUZZ_COMMON_INT_H */
