@@ -104,7 +104,8 @@ $(SUITES_H): $(TEST_SRC)
 $(BUILD)/tests/%.o: tests/%.c $(HEADERS) $(SUITES_H) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(DFZ_CFLAGS) -Wno-missing-prototypes $(CFLAGS) $(CHECK_CFLAGS) -I$(BUILD)/tests \
-	    -Iruntime -Ioracles -Iharness -Idropin -MMD -c $< -o $@
+	    -Iruntime -Ioracles -Iharness -Idropin -Ireports/common -Ireports/render \
+	    -MMD -c $< -o $@
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(DFZ_LDLIBS) \

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "dmafuzz/report.h"
+#include "dmafuzz/emit.h"
 
 #define EMIT_FILE_MAX (1u << 20)
 #define EXIT_NO_REPRO 4        /* the run does not give the expected verdict */

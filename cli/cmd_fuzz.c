@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "dmafuzz/report.h"
+#include "common_int.h"
 
 #define SEEDS_MAX 256
 #define INPUT_MAX 512
@@ -267,7 +267,7 @@ int cli_fuzz(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/crashes", c.out);
-	rc = dfz_mkdir_p(path);
+	rc = dfz__mkdir_p(path);
 	if (rc < 0) {
 		cli_error("fuzz", "cannot create '%s': %m", path);
 		return cli_exit_of(rc);

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "dmafuzz/report.h"
+#include "dmafuzz/shrink.h"
 
 #define MIN_FILE_MAX (1u << 20)
 #define EXIT_NO_REPRO 4        /* the input runs clean (or is rejected) */

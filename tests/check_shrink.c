@@ -16,7 +16,7 @@
 
 #include "check_fast.h"
 #include "cli_run.h"
-#include "dmafuzz/report.h"
+#include "dmafuzz/shrink.h"
 #include "exec_fixture.h"
 #include "scratch.h"
 #include "plan_int.h"

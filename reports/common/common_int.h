@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dmafuzz/report.h"
+#include "dmafuzz/runtime.h"
 
 /* ------------------------------------------------------------ files */
 
@@ -57,6 +57,18 @@ int dfz__text_commit(struct dfz__text *t, const char *path);
  * frees) or NULL (errno says why).
  */
 char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut);
+
+/* ------------------------------------------------------------ directories */
+
+/**
+ * dfz__mkdir_p() - create a directory and its missing parents (mkdir -p).
+ * @path: the directory, under 4096 bytes; one that exists already is fine.
+ *
+ * Return: 0, or a negative DFZ_E* code, errno left set for the message:
+ * DFZ_ENOTDIR (a file where a directory belongs), DFZ_ENOENT, DFZ_EACCES,
+ * DFZ_EINVAL (a @path too long), DFZ_EIO (the disk failed) or DFZ_ENOMEM.
+ */
+int dfz__mkdir_p(const char *path);
 
 /* ------------------------------------------------------------ shell */
 

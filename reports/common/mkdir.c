@@ -24,7 +24,7 @@ static int mkdir_one(const char *dir)
 	return DFZ_ENOTDIR;
 }
 
-int dfz_mkdir_p(const char *path)
+int dfz__mkdir_p(const char *path)
 {
 	char buf[4096];
 	int rc;

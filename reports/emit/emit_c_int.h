@@ -9,7 +9,7 @@
 
 #include <stdarg.h>
 
-#include "dmafuzz/report.h"
+#include "dmafuzz/emit.h"
 
 /*
  * The part of an emitted program a family writes. It may use what the

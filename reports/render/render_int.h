@@ -11,6 +11,7 @@
 
 #include "dmafuzz/report.h"
 #include "common_int.h"
+#include "json_int.h"
 
 /* ------------------------------------------------------------ text */
 

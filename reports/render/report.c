@@ -323,7 +323,7 @@ int dfz_report_write(const struct dfz_report_config *cfg,
 	if (rc < 0)
 		goto out_fini;
 	*stage = DFZ_REPORT_OUTPUT;
-	if (dfz_mkdir_p(out) < 0 || !(c.out_abs = realpath(out, NULL))) {
+	if (dfz__mkdir_p(out) < 0 || !(c.out_abs = realpath(out, NULL))) {
 		snprintf(err, errlen, "output directory '%s': %s", out,
 			 strerror(errno));
 		rc = dfz_err_from_errno(errno);

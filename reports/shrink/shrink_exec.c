@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common_int.h"
+#include "shrink_int.h"
 
 #define OUT_MAX 8192
 #define RUN_MS 20000

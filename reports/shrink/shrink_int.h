@@ -6,7 +6,8 @@
 #ifndef DMAFUZZ_SHRINK_INT_H
 #define DMAFUZZ_SHRINK_INT_H
 
-#include "dmafuzz/report.h"
+#include "dmafuzz/shrink.h"
+#include "common_int.h"
 
 /* Structural edits dfz__min_plan_edit() knows: drop a node, the second
  * hop, a dim, a tensor, a tensor's last dim, an api call. */

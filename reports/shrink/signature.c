@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dmafuzz/report.h"
+#include "dmafuzz/shrink.h"
 
 /*
  * The signal of a crash the harness caught: its message starts with the

@@ -12,7 +12,7 @@
 
 #include <capstone/capstone.h>
 
-#include "dmafuzz/report.h"
+#include "dmafuzz/triage.h"
 
 #define MAX_VOTES (DFZ_CRASH_BEFORE + 1)
 

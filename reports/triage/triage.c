@@ -446,7 +446,7 @@ static int write_bucket(struct dfz__triage *t, struct dfz__bucket *b,
 	int rc = bucket_path(t, b, "", path, sizeof(path));
 
 	if (rc == 0)
-		rc = dfz_mkdir_p(path);
+		rc = dfz__mkdir_p(path);
 	if (rc == 0)
 		rc = write_bins(t, b, like, buf, n);
 	b->has_plan = !t->cfg->exec && strcmp(like->target, "other");
@@ -585,7 +585,7 @@ static int prepare(struct dfz__triage *t, const struct dfz_triage_config *cfg,
 		snprintf(t->out, sizeof(t->out), "%.4000s/triage", cfg->dir);
 	snprintf(scratch, sizeof(scratch), "%s/.candidate", t->out);
 	t->rep.scratch = scratch;
-	rc = dfz_mkdir_p(t->out);
+	rc = dfz__mkdir_p(t->out);
 	if (rc == 0 && access(t->out, W_OK) < 0)
 		rc = dfz_err_from_errno(errno);
 	if (rc < 0) {

@@ -289,7 +289,7 @@ int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 	bool whole;
 
 	snprintf(dir, sizeof(dir), "%s/inputs/%s", t->out, in->target);
-	rc = dfz_mkdir_p(dir);
+	rc = dfz__mkdir_p(dir);
 	if (rc < 0) {
 		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
 		return rc == DFZ_ENOENT ? DFZ_EIO : rc;

@@ -8,7 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "dmafuzz/report.h"
+#include "dmafuzz/emit.h"
+#include "dmafuzz/shrink.h"
+#include "dmafuzz/triage.h"
 #include "common_int.h"
 
 /* ------------------------------------------------------------ one replay */
