@@ -39,6 +39,16 @@ int dfz__write_all(int fd, const void *buf, size_t n);
  */
 int dfz__open_temp(const char *path, char *tmp, size_t len);
 
+/**
+ * dfz__write_temp() - the second half of dfz__write_atomic(), for a
+ * caller that tells a file it cannot create from one it cannot write:
+ * @n bytes of @buf into @fd (from dfz__open_temp(), named @tmp), which
+ * is closed and renamed to @path (mode 0644); on failure @tmp is removed.
+ * Return: as dfz__write_atomic().
+ */
+int dfz__write_temp(int fd, const char *tmp, const char *path,
+		    const void *buf, size_t n);
+
 /* A growing text buffer (open_memstream) for a file written atomically. */
 struct dfz__text {
 	FILE *f;
@@ -52,11 +62,20 @@ int dfz__text_open(struct dfz__text *t);
 int dfz__text_commit(struct dfz__text *t, const char *path);
 
 /*
+ * dfz__read_stream() - the rest of @f, as dfz__read_file() reads a file
+ * (@f stays open).
+ */
+char *dfz__read_stream(FILE *f, size_t max, size_t *n, bool *cut);
+
+/*
  * dfz__read_file() - @path whole, NUL-terminated, at most @max bytes (a
  * longer file is cut there and *@cut set). Return: the text (caller
  * frees) or NULL (errno says why).
  */
 char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut);
+
+/** dfz__fnv1a() - the 64-bit FNV-1a hash of @n bytes of @buf. */
+uint64_t dfz__fnv1a(const uint8_t *buf, size_t n);
 
 /* ------------------------------------------------------------ directories */
 

@@ -60,10 +60,16 @@ int dfz__open_temp(const char *path, char *tmp, size_t len)
 int dfz__write_atomic(const char *path, const void *buf, size_t n)
 {
 	char tmp[4200];
-	int fd = dfz__open_temp(path, tmp, sizeof(tmp)), rc, e;
+	int fd = dfz__open_temp(path, tmp, sizeof(tmp));
 
-	if (fd < 0)
-		return fd;
+	return fd < 0 ? fd : dfz__write_temp(fd, tmp, path, buf, n);
+}
+
+int dfz__write_temp(int fd, const char *tmp, const char *path,
+		    const void *buf, size_t n)
+{
+	int rc, e;
+
 	fchmod(fd, 0644);
 	rc = dfz__write_all(fd, buf, n);
 	if (close(fd) != 0 && !rc)
@@ -97,19 +103,14 @@ int dfz__text_commit(struct dfz__text *t, const char *path)
 	return rc;
 }
 
-char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut)
+char *dfz__read_stream(FILE *f, size_t max, size_t *n, bool *cut)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
+	char *buf = malloc(max + 1);
 	size_t k;
 
 	if (cut)
 		*cut = false;
-	if (!f)
-		return NULL;
-	buf = malloc(max + 1);
 	if (!buf) {
-		fclose(f);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -118,13 +119,28 @@ char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut)
 		*cut = true;
 	if (ferror(f)) {
 		free(buf);
-		fclose(f);
 		errno = EIO;
 		return NULL;
 	}
-	fclose(f);
 	buf[k] = 0;
 	if (n)
 		*n = k;
+	return buf;
+}
+
+char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	int e;
+
+	if (cut)
+		*cut = false;
+	if (!f)
+		return NULL;
+	buf = dfz__read_stream(f, max, n, cut);
+	e = errno;
+	fclose(f);
+	errno = e;
 	return buf;
 }

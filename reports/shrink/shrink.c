@@ -56,11 +56,8 @@ static bool shortlex_less(const uint8_t *a, size_t na, const uint8_t *b,
 /* FNV-1a of the stream, never 0 (0 marks an empty slot). */
 static uint64_t hash_of(const uint8_t *buf, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = dfz__fnv1a(buf, n) ^ n;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ buf[i]) * 0x100000001b3ull;
-	h ^= n;
 	return h ? h : 1;
 }
 

@@ -243,16 +243,6 @@ static int place(struct dfz__triage *t, struct dfz__input *in, const char *tmp,
 	return DFZ_EIO;
 }
 
-/* FNV-1a: a quick first test of "the same bytes". */
-static uint64_t hash_of(const uint8_t *buf, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ buf[i]) * 0x100000001b3ull;
-	return h;
-}
-
 /* Stream @src into the open @fd, keeping its first bytes in @in->buf. */
 static int copy_bytes(int src, int fd, struct dfz__input *in, bool *whole)
 {
@@ -338,6 +328,6 @@ int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 	}
 	in->whole = rc == 0;
 	if (in->whole)
-		in->hash = hash_of(in->buf, in->n);
+		in->hash = dfz__fnv1a(in->buf, in->n);
 	return rc;
 }
