@@ -1,45 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * A streaming JSON writer for the report's machine-readable outputs
- * (summary.json, findings.sarif): two-space indentation, proper string
- * escaping, numbers printed the same way on every run, and invalid UTF-8
- * from the inputs (a plan file, a disassembly) replaced by U+FFFD so the
- * output always parses.
+ * (summary.json, findings.sarif): two-space indentation, numbers printed
+ * the same way on every run, strings through dfz_json_string() (the one
+ * escaper, runtime/text.c: invalid UTF-8 from the inputs, a plan file or
+ * a disassembly, becomes U+FFFD so the output always parses).
  */
 #include <math.h>
 #include <string.h>
 
 #include "render_int.h"
-
-/* The length of the valid UTF-8 sequence at @p: 0 for none (an overlong
- * form, a surrogate, past U+10FFFF or past @n). */
-size_t dfz__utf8_len(const unsigned char *p, size_t n)
-{
-	size_t k;
-	unsigned cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		k = 2, cp = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		k = 3, cp = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		k = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (k > n)
-		return 0;
-	for (size_t i = 1; i < k; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((k == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (k == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return k;
-}
 
 void dfz__jw_init(struct dfz__jw *w, FILE *f)
 {
@@ -91,40 +61,10 @@ void dfz__jw_close(struct dfz__jw *w, char bracket)
 		fputc('\n', w->f);
 }
 
-static void put_string(FILE *f, const char *s)
-{
-	static const char esc[] = "\"\\\b\f\n\r\t", name[] = "\"\\bfnrt";
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s);
-
-	fputc('"', f);
-	while (n) {
-		const char *e = *p ? strchr(esc, *p) : NULL;
-		size_t k;
-
-		if (e) {
-			fputc('\\', f);
-			fputc(name[e - esc], f);
-			k = 1;
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\u%04x", *p);
-			k = 1;
-		} else if ((k = dfz__utf8_len(p, n)) > 0) {
-			fwrite(p, 1, k, f);
-		} else {
-			fputs("\\ufffd", f);
-			k = 1;
-		}
-		p += k;
-		n -= k;
-	}
-	fputc('"', f);
-}
-
 void dfz__jw_key(struct dfz__jw *w, const char *key)
 {
 	before(w);
-	put_string(w->f, key);
+	dfz_json_string(key, w->f);
 	fputs(": ", w->f);
 	w->after_key = true;
 }
@@ -136,7 +76,7 @@ void dfz__jw_str(struct dfz__jw *w, const char *s)
 		return;
 	}
 	before(w);
-	put_string(w->f, s);
+	dfz_json_string(s, w->f);
 }
 
 void dfz__jw_num(struct dfz__jw *w, double v)

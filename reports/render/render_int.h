@@ -16,12 +16,6 @@
 /* ------------------------------------------------------------ text */
 
 /**
- * dfz__utf8_len() - the length of the valid UTF-8 sequence at @p (at most
- * @n bytes, @n >= 1): 1 to 4, or 0 when it is not one.
- */
-size_t dfz__utf8_len(const unsigned char *p, size_t n);
-
-/**
  * dfz__path() - snprintf() into @buf for a path or a message that must not
  * be cut. Return: false when it did not fit (@buf then holds a cut text).
  */

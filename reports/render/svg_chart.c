@@ -31,7 +31,7 @@ void dfz__xml_escape(FILE *f, const char *s)
 	size_t n = strlen(s);
 
 	while (n) {
-		size_t k = dfz__utf8_len(p, n);
+		size_t k = dfz_utf8_len(p, n);
 
 		if (*p == '&')
 			fputs("&amp;", f);

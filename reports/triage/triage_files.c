@@ -30,22 +30,6 @@ static int out_err(void)
 	return rc == DFZ_ENOENT ? DFZ_EIO : rc;
 }
 
-void dfz__json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* ------------------------------------------------------------ finding */
 
 static bool has_component(const char *path, const char *name)

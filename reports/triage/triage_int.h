@@ -67,11 +67,6 @@ void dfz__outcome_fini(struct dfz__outcome *o);
 /** dfz__family_of() - enum dfz_family of a plan target's name, or -1. */
 int dfz__family_of(const char *target);
 
-/* ------------------------------------------------------------ files */
-
-/** dfz__json_string() - @s as a JSON string. */
-void dfz__json_string(FILE *f, const char *s);
-
 /* ------------------------------------------------------------ a triage */
 
 /* One input of the campaign. */

@@ -18,7 +18,7 @@ static void key_string(FILE *f, const char *indent, const char *key,
 		       const char *val, const char *end)
 {
 	fprintf(f, "%s\"%s\": ", indent, key);
-	dfz__json_string(f, val);
+	dfz_json_string(val, f);
 	fputs(end, f);
 }
 
@@ -28,7 +28,7 @@ static void string_list(FILE *f, const char *indent, const char *key,
 	fprintf(f, "%s\"%s\": [", indent, key);
 	for (unsigned i = 0; i < n; i++) {
 		fputs(i ? ", " : "", f);
-		dfz__json_string(f, items[i]);
+		dfz_json_string(items[i], f);
 	}
 	fprintf(f, "]%s", end);
 }
@@ -70,9 +70,9 @@ static void replay_array(FILE *f, const struct dfz__bucket *b)
 	for (unsigned i = 0; i < b->nreplay; i++) {
 		fputs(i ? ",\n        { \"command\": " :
 			  "\n        { \"command\": ", f);
-		dfz__json_string(f, b->replay[i].command);
+		dfz_json_string(b->replay[i].command, f);
 		fputs(", \"file\": ", f);
-		dfz__json_string(f, b->replay[i].file);
+		dfz_json_string(b->replay[i].file, f);
 		fputs(" }", f);
 	}
 	fputs(b->nreplay ? "\n      ],\n" : "],\n", f);
@@ -102,7 +102,7 @@ static void bucket_object(FILE *f, const struct dfz__triage *t,
 		b->count, in, b->distinct, in);
 	for (unsigned i = 0; i < b->count; i++) {
 		fputs(i ? ", " : "", f);
-		dfz__json_string(f, name_of(&t->in[b->member[i]]));
+		dfz_json_string(name_of(&t->in[b->member[i]]), f);
 	}
 	fputs("],\n", f);
 	key_string(f, in, "message", o->message, ",\n");
@@ -140,9 +140,9 @@ static void same_as_object(FILE *f, const struct dfz__triage *t)
 		if (t->in[i].same_as < 0)
 			continue;
 		fputs(first ? "\n    " : ",\n    ", f);
-		dfz__json_string(f, name_of(&t->in[i]));
+		dfz_json_string(name_of(&t->in[i]), f);
 		fputs(": ", f);
-		dfz__json_string(f, name_of(&t->in[t->in[i].same_as]));
+		dfz_json_string(name_of(&t->in[t->in[i].same_as]), f);
 		first = false;
 	}
 	fprintf(f, "%s},\n", first ? "" : "\n  ");
@@ -170,9 +170,9 @@ int dfz__triage_json(const struct dfz__triage *t)
 		if (t->in[i].o.kind != DFZ__MALFORMED)
 			continue;
 		fputs(first ? "\n    { \"input\": " : ",\n    { \"input\": ", txt.f);
-		dfz__json_string(txt.f, name_of(&t->in[i]));
+		dfz_json_string(name_of(&t->in[i]), txt.f);
 		fputs(", \"reason\": ", txt.f);
-		dfz__json_string(txt.f, t->in[i].o.reason);
+		dfz_json_string(t->in[i].o.reason, txt.f);
 		fputs(" }", txt.f);
 		first = false;
 	}
@@ -182,7 +182,7 @@ int dfz__triage_json(const struct dfz__triage *t)
 		if (t->in[i].o.kind != DFZ__CLEAN)
 			continue;
 		fputs(first ? "\n    " : ",\n    ", txt.f);
-		dfz__json_string(txt.f, name_of(&t->in[i]));
+		dfz_json_string(name_of(&t->in[i]), txt.f);
 		first = false;
 	}
 	fprintf(txt.f, "%s]\n}\n", first ? "" : "\n  ");
