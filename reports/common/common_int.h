@@ -89,6 +89,23 @@ uint64_t dfz__fnv1a(const uint8_t *buf, size_t n);
  */
 int dfz__mkdir_p(const char *path);
 
+/*
+ * dfz__dir_fn - called for one entry of a directory: @path is "DIR/NAME",
+ * @name the entry's name. Return: 0 to go on, else the walk stops and
+ * dfz__dir_each() returns it (a negative DFZ_E* code).
+ */
+typedef int (*dfz__dir_fn)(const char *path, const char *name, void *arg);
+
+/**
+ * dfz__dir_each() - call @fn for every entry of @dir but "." and ".." (in
+ * readdir order; an entry whose path is 4096 bytes or longer is passed
+ * over), until one returns non-zero.
+ * @opened: out, whether @dir could be opened (may be NULL).
+ * Return: 0, or the first non-zero return of @fn; 0 too when @dir cannot
+ * be opened (a directory that is not there holds nothing).
+ */
+int dfz__dir_each(const char *dir, dfz__dir_fn fn, void *arg, bool *opened);
+
 /* ------------------------------------------------------------ shell */
 
 #define DFZ__COMMAND_MAX 4400         /* a replay command line: a program

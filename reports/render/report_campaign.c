@@ -7,7 +7,6 @@
  * or unix_time, saved_crashes or unique_crashes, edges_found only since
  * 4.0). A plot_data that cannot be read costs its plots, not the report.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -75,15 +74,38 @@ static bool is_file(const char *path)
 	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* Where walk() is: the campaign dir, a dir under it, how deep. */
+struct walk {
+	const char *root;
+	const char *rel;
+	unsigned depth;
+	struct found *fd;
+};
+
+static int walk(const char *root, const char *rel, unsigned depth,
+		struct found *fd);
+
+/* One entry of a walked dir: a subdir (not a symlink) is walked in turn. */
+static int walk_entry(const char *path, const char *name, void *arg)
+{
+	const struct walk *w = arg;
+	char sub[4096];
+	struct stat st;
+
+	if (skip_dir(name) || lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    !dfz__path(sub, sizeof(sub), "%s%s%s", w->rel, *w->rel ? "/" : "",
+		       name))
+		return 0;
+	return walk(w->root, sub, w->depth + 1, w->fd);
+}
+
 /* Collect the dirs under @root/@rel holding a fuzzer_stats (symlinks are
  * not followed; an instance's own subdirs are not searched). */
 static int walk(const char *root, const char *rel, unsigned depth,
 		struct found *fd)
 {
-	char path[4096], sub[4096];
-	struct dirent *e;
-	DIR *d;
-	int rc = 0;
+	struct walk w = { root, rel, depth, fd };
+	char path[4096];
 
 	if (!dfz__path(path, sizeof(path), "%s%s%s/fuzzer_stats", root,
 		       *rel ? "/" : "", rel))
@@ -94,23 +116,7 @@ static int walk(const char *root, const char *rel, unsigned depth,
 	if (depth >= WALK_DEPTH)
 		return 0;
 	snprintf(path, sizeof(path), "%s%s%s", root, *rel ? "/" : "", rel);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while (rc == 0 && (e = readdir(d))) {
-		struct stat st;
-
-		if (skip_dir(e->d_name))
-			continue;
-		if (!dfz__path(sub, sizeof(sub), "%s/%s", path, e->d_name) ||
-		    lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode) ||
-		    !dfz__path(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "",
-			       e->d_name))
-			continue;
-		rc = walk(root, sub, depth + 1, fd);
-	}
-	closedir(d);
-	return rc;
+	return dfz__dir_each(path, walk_entry, &w, NULL);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -411,41 +417,37 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The "time:MS" of the AFL++ crash or hang files in @dir, appended to
- * @t (seconds). Return: 0, or DFZ_ENOMEM. A name without one counts as
- * not found (old AFL++ versions): *@untimed is set. */
-static int finding_times(const char *dir, double **t, size_t *n,
-			 size_t *cap, bool *untimed, bool *seen)
+/* The times of read_steps(), as finding_times() collects them. */
+struct times {
+	double *t;                        /* seconds */
+	size_t n;
+	size_t cap;
+	bool untimed;                     /* a name without "time:" */
+};
+
+/* The "time:MS" of one AFL++ crash, hang or queue file name into @arg. */
+static int finding_time(const char *path, const char *name, void *arg)
 {
-	struct dirent *e;
-	DIR *d = opendir(dir);
+	struct times *ts = arg;
+	const char *tm = strstr(name, ",time:");
 
-	if (!d)
+	(void)path;
+	if (ts->n >= MAX_PLOT_ROWS || strncmp(name, "id:", 3))
 		return 0;
-	*seen = true;
-	while ((e = readdir(d)) && *n < MAX_PLOT_ROWS) {
-		const char *tm = strstr(e->d_name, ",time:");
-
-		if (strncmp(e->d_name, "id:", 3))
-			continue;
-		if (!tm) {
-			*untimed = true;
-			continue;
-		}
-		if (*n == *cap) {
-			size_t c2 = *cap ? 2 * *cap : 64;
-			double *p = realloc(*t, c2 * sizeof(*p));
-
-			if (!p) {
-				closedir(d);
-				return DFZ_ENOMEM;
-			}
-			*t = p;
-			*cap = c2;
-		}
-		(*t)[(*n)++] = strtod(tm + 6, NULL) / 1000.0;
+	if (!tm) {
+		ts->untimed = true;
+		return 0;
 	}
-	closedir(d);
+	if (ts->n == ts->cap) {
+		size_t c2 = ts->cap ? 2 * ts->cap : 64;
+		double *p = realloc(ts->t, c2 * sizeof(*p));
+
+		if (!p)
+			return DFZ_ENOMEM;
+		ts->t = p;
+		ts->cap = c2;
+	}
+	ts->t[ts->n++] = strtod(tm + 6, NULL) / 1000.0;
 	return 0;
 }
 
@@ -458,16 +460,21 @@ static int finding_times(const char *dir, double **t, size_t *n,
 static int read_steps(const char *dir, const char *const *kinds, int nkinds,
 		      double end, double **xs, double **ys, size_t *np)
 {
-	bool untimed = false, seen = false;
-	size_t n = 0, cap = 0;
-	double *t = NULL;
+	struct times ts = { 0 };
+	bool seen = false, opened;
+	size_t n;
+	double *t;
 	char path[4096];
 	int rc = 0;
 
 	for (int k = 0; k < nkinds && rc == 0; k++)
-		if (dfz__path(path, sizeof(path), "%s/%s", dir, kinds[k]))
-			rc = finding_times(path, &t, &n, &cap, &untimed, &seen);
-	if (rc < 0 || untimed || !seen)
+		if (dfz__path(path, sizeof(path), "%s/%s", dir, kinds[k])) {
+			rc = dfz__dir_each(path, finding_time, &ts, &opened);
+			seen = seen || opened;
+		}
+	n = ts.n;
+	t = ts.t;
+	if (rc < 0 || ts.untimed || !seen)
 		goto out_free;
 	if (n > 0)                        /* qsort(NULL, 0) is undefined */
 		qsort(t, n, sizeof(*t), cmp_double);

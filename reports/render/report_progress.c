@@ -9,7 +9,6 @@
  * once a minute without its UI: until then the newest file name's
  * "time:" and "execs:" give the execs, marked "~".
  */
-#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,22 +42,42 @@ static void name_point(const char *name, struct standing *s)
 	}
 }
 
+/* The files named id:* of one directory. */
+struct ids {
+	struct standing *s;               /* their name points go here */
+	size_t n;
+};
+
+static int count_id(const char *path, const char *name, void *arg)
+{
+	struct ids *ids = arg;
+
+	(void)path;
+	if (!strncmp(name, "id:", 3)) {
+		ids->n++;
+		name_point(name, ids->s);
+	}
+	return 0;
+}
+
 /* Files named id:* in @dir; their name points into @s. */
 static size_t count_ids(const char *dir, struct standing *s)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t n = 0;
+	struct ids ids = { s, 0 };
 
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, "id:", 3)) {
-			n++;
-			name_point(e->d_name, s);
-		}
-	closedir(d);
-	return n;
+	dfz__dir_each(dir, count_id, &ids, NULL);
+	return ids.n;
+}
+
+/* A crashes* or hangs* directory of an instance: its files into @arg. */
+static int count_finds(const char *path, const char *name, void *arg)
+{
+	struct standing *s = arg;
+	bool crash = !strncmp(name, "crashes", 7);
+
+	if (crash || !strncmp(name, "hangs", 5))
+		*(crash ? &s->crashes : &s->hangs) += count_ids(path, s);
+	return 0;
 }
 
 /* The queue, crashes* and hangs* of instance @in (under @root) into @s. */
@@ -67,9 +86,7 @@ static void count_instance(const char *root, const struct dfz__inst *in,
 {
 	const char *base = strrchr(in->name, '/');
 	char dir[4096], sub[4400];
-	struct dirent *e;
 	size_t queue;
-	DIR *d;
 
 	if (!dfz__path(dir, sizeof(dir), "%s/%s", root, in->name))
 		return;
@@ -82,17 +99,7 @@ static void count_instance(const char *root, const struct dfz__inst *in,
 	} else if (!s->has_main && queue > s->corpus) {
 		s->corpus = queue;
 	}
-	d = opendir(dir);
-	while (d && (e = readdir(d))) {
-		bool crash = !strncmp(e->d_name, "crashes", 7);
-
-		if (!crash && strncmp(e->d_name, "hangs", 5))
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
-		*(crash ? &s->crashes : &s->hangs) += count_ids(sub, s);
-	}
-	if (d)
-		closedir(d);
+	dfz__dir_each(dir, count_finds, s, NULL);
 }
 
 static void print_target(const struct dfz__campaign *c, int k, FILE *out)

@@ -13,7 +13,6 @@
  *   executions done when each entry was saved, from which the rate
  *   between entries at least a second apart is taken.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,26 +102,17 @@ int dfz__read_coverage(struct dfz__inst *in, const char *dir)
 	return 0;
 }
 
-/* The (time s, execs) of the "id:" file names in @dir, added to @p. */
-static int name_execs(const char *dir, struct points *p)
+/* The (time s, execs) of an "id:" file name, added to @arg (points). */
+static int name_execs(const char *path, const char *name, void *arg)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int rc = 0;
+	const char *tm = strstr(name, ",time:");
+	const char *ex = strstr(name, ",execs:");
 
-	if (!d)
+	(void)path;
+	if (strncmp(name, "id:", 3) || !tm || !ex)
 		return 0;
-	while (rc == 0 && (e = readdir(d))) {
-		const char *tm = strstr(e->d_name, ",time:");
-		const char *ex = strstr(e->d_name, ",execs:");
-
-		if (strncmp(e->d_name, "id:", 3) || !tm || !ex)
-			continue;
-		rc = points_add(p, strtod(tm + 6, NULL) / 1000.0,
-				strtod(ex + 7, NULL));
-	}
-	closedir(d);
-	return rc;
+	return points_add(arg, strtod(tm + 6, NULL) / 1000.0,
+			  strtod(ex + 7, NULL));
 }
 
 static int by_x(const void *a, const void *b)
@@ -142,7 +132,7 @@ int dfz__read_rates(struct dfz__inst *in, const char *dir)
 
 	for (size_t k = 0; k < 3 && rc == 0; k++)
 		if (dfz__path(path, sizeof(path), "%s/%s", dir, kinds[k]))
-			rc = name_execs(path, &at);
+			rc = dfz__dir_each(path, name_execs, &at, NULL);
 	if (rc == 0 && in->run_time > 0 && in->execs_done >= 0)
 		rc = points_add(&at, in->run_time, in->execs_done);
 	if (rc == 0 && at.n)

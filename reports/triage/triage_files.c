@@ -5,7 +5,6 @@
  * temporary file beside it, then rename(2)).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -101,46 +100,50 @@ static bool is_input_dir(const char *dir)
 	       has_component(dir, "findings");
 }
 
+/* Where walk() is: the triage, the dir it reads, OUT (not entered). */
+struct walk {
+	struct dfz__triage *t;
+	const char *dir;
+	const struct stat *skip;
+	unsigned depth;
+};
+
+static int walk(struct dfz__triage *t, const char *dir, const struct stat *skip,
+		unsigned depth);
+
+/* One entry of a walked dir: a subdir is walked in turn, a file of an
+ * input dir is an input. */
+static int walk_entry(const char *path, const char *name, void *arg)
+{
+	const struct walk *w = arg;
+	struct stat st;
+
+	if (name[0] == '.' || lstat(path, &st) < 0) /* AFL++'s and fuzz.sh's
+						   * state files */
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		if (!w->skip || st.st_dev != w->skip->st_dev ||
+		    st.st_ino != w->skip->st_ino)
+			return walk(w->t, path, w->skip, w->depth + 1);
+		return 0;
+	}
+	if (S_ISLNK(st.st_mode) && (stat(path, &st) < 0 || S_ISDIR(st.st_mode)))
+		return 0;
+	if (!S_ISREG(st.st_mode))             /* a FIFO, socket or device
+					       * would block or never end */
+		return 0;
+	if (!is_input_dir(w->dir) || !strcmp(name, "README.txt") ||
+	    is_companion(w->dir, name))
+		return 0;
+	return add_input(w->t, w->dir, path);
+}
+
 static int walk(struct dfz__triage *t, const char *dir, const struct stat *skip,
 		unsigned depth)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int rc = 0;
+	struct walk w = { t, dir, skip, depth };
 
-	if (!d || depth > 32)
-		goto out;
-	while (rc == 0 && (e = readdir(d))) {
-		char path[4096];
-		struct stat st;
-
-		if (e->d_name[0] == '.')      /* ., .., AFL++'s and fuzz.sh's
-					       * state files */
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >=
-		    (int)sizeof(path) || lstat(path, &st) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			if (!skip || st.st_dev != skip->st_dev ||
-			    st.st_ino != skip->st_ino)
-				rc = walk(t, path, skip, depth + 1);
-			continue;
-		}
-		if (S_ISLNK(st.st_mode) && (stat(path, &st) < 0 ||
-					    S_ISDIR(st.st_mode)))
-			continue;
-		if (!S_ISREG(st.st_mode))     /* a FIFO, socket or device
-					       * would block or never end */
-			continue;
-		if (!is_input_dir(dir) || !strcmp(e->d_name, "README.txt") ||
-		    is_companion(dir, e->d_name))
-			continue;
-		rc = add_input(t, dir, path);
-	}
-out:
-	if (d)
-		closedir(d);
-	return rc;
+	return depth > 32 ? 0 : dfz__dir_each(dir, walk_entry, &w, NULL);
 }
 
 static int by_src(const void *a, const void *b)
