@@ -77,6 +77,17 @@ char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut);
 /** dfz__fnv1a() - the 64-bit FNV-1a hash of @n bytes of @buf. */
 uint64_t dfz__fnv1a(const uint8_t *buf, size_t n);
 
+/* ------------------------------------------------------------ arrays */
+
+/**
+ * dfz__grow() - room for item @n (the next one) in the array *@items of
+ * @size-byte items, *@cap of them allocated: when full, *@cap doubles
+ * (from @first when 0) and the array is reallocated (it may move).
+ * @items: the address of the array's pointer (T **, NULL when empty).
+ * Return: 0, or DFZ_ENOMEM with *@items and *@cap untouched.
+ */
+int dfz__grow(void *items, size_t *cap, size_t n, size_t size, size_t first);
+
 /* ------------------------------------------------------------ directories */
 
 /**

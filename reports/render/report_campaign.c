@@ -38,15 +38,8 @@ struct found {
 
 static int found_add(struct found *fd, const char *rel)
 {
-	if (fd->n == fd->cap) {
-		size_t cap = fd->cap ? 2 * fd->cap : 16;
-		char **p = realloc(fd->paths, cap * sizeof(*p));
-
-		if (!p)
-			return DFZ_ENOMEM;
-		fd->paths = p;
-		fd->cap = cap;
-	}
+	if (dfz__grow(&fd->paths, &fd->cap, fd->n, sizeof(*fd->paths), 16))
+		return DFZ_ENOMEM;
 	fd->paths[fd->n] = strdup(rel);
 	return fd->paths[fd->n++] ? 0 : DFZ_ENOMEM;
 }
@@ -251,19 +244,16 @@ static int read_stats(struct dfz__inst *in, const char *dir)
 static int series_push(struct dfz__series *s, const double v[5])
 {
 	double **cols[5] = { &s->t, &s->edges, &s->map, &s->eps, &s->finds };
+	size_t cap = s->cap;
 
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 256;
-
-		for (int i = 0; i < 5; i++) {
-			double *p = realloc(*cols[i], cap * sizeof(double));
-
-			if (!p)
-				return DFZ_ENOMEM;
-			*cols[i] = p;
-		}
-		s->cap = cap;
+	/* Every column grows from the same capacity; s->cap moves once all
+	 * did (a column that grew alone is only larger). */
+	for (int i = 0; i < 5; i++) {
+		cap = s->cap;
+		if (dfz__grow(cols[i], &cap, s->n, sizeof(double), 256))
+			return DFZ_ENOMEM;
 	}
+	s->cap = cap;
 	for (int i = 0; i < 5; i++)
 		(*cols[i])[s->n] = v[i];
 	s->n++;
@@ -438,15 +428,8 @@ static int finding_time(const char *path, const char *name, void *arg)
 		ts->untimed = true;
 		return 0;
 	}
-	if (ts->n == ts->cap) {
-		size_t c2 = ts->cap ? 2 * ts->cap : 64;
-		double *p = realloc(ts->t, c2 * sizeof(*p));
-
-		if (!p)
-			return DFZ_ENOMEM;
-		ts->t = p;
-		ts->cap = c2;
-	}
+	if (dfz__grow(&ts->t, &ts->cap, ts->n, sizeof(*ts->t), 64))
+		return DFZ_ENOMEM;
 	ts->t[ts->n++] = strtod(tm + 6, NULL) / 1000.0;
 	return 0;
 }

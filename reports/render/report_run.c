@@ -103,15 +103,8 @@ static int finding_add(const struct dfz__run *r, struct dfz__run_target *t,
 	char path[4096], plan[4200];
 	struct stat st;
 
-	if (t->nf == *cap) {
-		size_t c2 = *cap ? 2 * *cap : 16;
-		struct dfz__finding *p = realloc(t->f, c2 * sizeof(*p));
-
-		if (!p)
-			return DFZ_ENOMEM;
-		t->f = p;
-		*cap = c2;
-	}
+	if (dfz__grow(&t->f, cap, t->nf, sizeof(*t->f), 16))
+		return DFZ_ENOMEM;
 	f = &t->f[t->nf];
 	*f = (struct dfz__finding){
 		.file = strdup(file), .cls = strdup(cls),

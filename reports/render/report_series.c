@@ -33,21 +33,16 @@ struct points {
 
 static int points_add(struct points *p, double x, double y)
 {
+	size_t cx = p->cap, cy = p->cap;
+
 	if (p->n == MAX_POINTS)
 		return 0;
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 64;
-		double *nx = realloc(p->x, cap * sizeof(*nx)), *ny;
-
-		if (!nx)
-			return DFZ_ENOMEM;
-		p->x = nx;
-		ny = realloc(p->y, cap * sizeof(*ny));
-		if (!ny)
-			return DFZ_ENOMEM;
-		p->y = ny;
-		p->cap = cap;
-	}
+	/* Both grow from the same capacity; an x that grew alone is only
+	 * larger. */
+	if (dfz__grow(&p->x, &cx, p->n, sizeof(*p->x), 64) ||
+	    dfz__grow(&p->y, &cy, p->n, sizeof(*p->y), 64))
+		return DFZ_ENOMEM;
+	p->cap = cx;
 	p->x[p->n] = x;
 	p->y[p->n] = y;
 	p->n++;

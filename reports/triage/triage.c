@@ -83,26 +83,22 @@ static int add_to_bucket(struct dfz__triage *t, unsigned i)
 {
 	struct dfz__bucket *b;
 	unsigned k;
-	void *p;
 
 	for (k = 0; k < t->nb; k++)
 		if (!strcmp(t->in[t->b[k].member[0]].o.key, t->in[i].o.key) &&
 		    !strcmp(t->in[t->b[k].member[0]].target, t->in[i].target))
 			break;
 	if (k == t->nb) {
-		p = realloc(t->b, (t->nb + 1) * sizeof(*t->b));
-		if (!p)
+		if (dfz__grow(&t->b, &t->b_cap, t->nb, sizeof(*t->b), 8))
 			return DFZ_ENOMEM;
-		t->b = p;
 		b = &t->b[t->nb++];
 		memset(b, 0, sizeof(*b));
 		snprintf(b->id, sizeof(b->id), "b%02u", k + 1);
 	}
 	b = &t->b[k];
-	p = realloc(b->member, (b->count + 1) * sizeof(*b->member));
-	if (!p)
+	if (dfz__grow(&b->member, &b->member_cap, b->count, sizeof(*b->member),
+		      8))
 		return DFZ_ENOMEM;
-	b->member = p;
 	b->member[b->count++] = i;
 	b->distinct += t->in[i].same_as < 0;
 	t->in[i].bucket = (int)k;

@@ -73,15 +73,8 @@ static int add_input(struct dfz__triage *t, const char *dir, const char *path)
 {
 	struct dfz__input *in;
 
-	if (t->nin == t->in_cap) {
-		unsigned cap = t->in_cap ? t->in_cap * 2 : 16;
-		void *p = realloc(t->in, cap * sizeof(*t->in));
-
-		if (!p)
-			return DFZ_ENOMEM;
-		t->in = p;
-		t->in_cap = cap;
-	}
+	if (dfz__grow(&t->in, &t->in_cap, t->nin, sizeof(*t->in), 16))
+		return DFZ_ENOMEM;
 	in = &t->in[t->nin];
 	memset(in, 0, sizeof(*in));
 	in->bucket = -1;

@@ -101,6 +101,7 @@ struct dfz__bucket {
 	char id[8];                   /* "b01" */
 	unsigned *member;             /* input indices, in order */
 	unsigned count;
+	size_t member_cap;
 	unsigned distinct;            /* members that repeat no other */
 	size_t bytes_in, bytes_out;   /* the minimization */
 	uint64_t runs;
@@ -120,10 +121,12 @@ struct dfz__triage {
 	char out[4096];               /* OUT */
 	struct dfz__replayer rep;
 	struct dfz__input *in;
-	unsigned nin, in_cap;
+	unsigned nin;
+	size_t in_cap;
 	unsigned distinct;            /* inputs that repeat no other */
 	struct dfz__bucket *b;
 	unsigned nb;
+	size_t b_cap;
 	struct dfz__progress progress;    /* on a terminal */
 };
 
