@@ -46,6 +46,8 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 
 VERSION   := 0.1.0
+# Every public header: one per layer, and one per reports/ folder
+# (shrink.h, emit.h, triage.h, report.h); `make install` installs them all.
 HEADERS   := $(wildcard include/dmafuzz/*.h)
 DROPIN_HEADERS := $(wildcard include/dmafuzz/dropin/*.h include/dmafuzz/dropin/*/*.h)
 

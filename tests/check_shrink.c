@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The minimizer and finding signatures (reports/): the draw-recording hook
+ * The minimizer and finding signatures (reports/shrink/): the draw-recording hook
  * of the choice reader covers a stream exactly; signatures keep class,
  * oracle, level and signal and nothing that moves; the shrinker keeps each
  * switch's bug (same signature when re-run on its own, clean without the
