@@ -77,6 +77,19 @@ char *dfz__read_file(const char *path, size_t max, size_t *n, bool *cut);
 /** dfz__fnv1a() - the 64-bit FNV-1a hash of @n bytes of @buf. */
 uint64_t dfz__fnv1a(const uint8_t *buf, size_t n);
 
+/* ------------------------------------------------------------ targets */
+
+#define DFZ__TARGETS 5                /* xfer, host, api, parse, other */
+
+/** dfz__target_names() - the DFZ__TARGETS target names, by index. */
+const char *const *dfz__target_names(void);
+
+/**
+ * dfz__target_of() - the fuzz target of @path: the index of the last
+ * (nearest) component that names one, else DFZ__TARGETS - 1 ("other").
+ */
+unsigned dfz__target_of(const char *path);
+
 /* ------------------------------------------------------------ arrays */
 
 /**

@@ -24,9 +24,6 @@ bool dfz__path(char *buf, size_t len, const char *fmt, ...)
 
 /* ------------------------------------------------------------ campaign */
 
-#define DFZ__TARGETS 5                /* xfer, host, api, parse, other */
-/* dfz__target_names() - the DFZ__TARGETS target names, by index. */
-const char *const *dfz__target_names(void);
 
 /* One plot_data row per index: the metrics the plots draw. */
 struct dfz__series {

@@ -21,15 +21,6 @@
 #define MAX_STATS_BYTES (1u << 20)
 #define MAX_PLOT_BYTES (64u << 20)
 
-static const char *const target_names[DFZ__TARGETS] = {
-	"xfer", "host", "api", "parse", "other",
-};
-
-const char *const *dfz__target_names(void)
-{
-	return target_names;
-}
-
 struct found {
 	char **paths;                     /* relative to the campaign dir */
 	size_t n;
@@ -115,22 +106,6 @@ static int walk(const char *root, const char *rel, unsigned depth,
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The fuzz target of an instance at @path: the nearest component naming
- * one (the campaign dir's own components count too). */
-static unsigned target_of(const char *path)
-{
-	char buf[4096], *save = NULL;
-	unsigned t = DFZ__TARGETS - 1;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = strtok_r(buf, "/", &save); p;
-	     p = strtok_r(NULL, "/", &save))
-		for (unsigned i = 0; i + 1 < DFZ__TARGETS; i++)
-			if (!strcmp(p, dfz__target_names()[i]))
-				t = i;
-	return t;
 }
 
 /* A number, with an optional '%' after it; -1 when there is none. */
@@ -515,7 +490,8 @@ static int read_instance(struct dfz__inst *in, const char *root,
 		return DFZ_ENOMEM;
 	if (!dfz__path(dir, sizeof(dir), "%s/%s", root, rel))
 		return DFZ_ENOENT;
-	in->target = target_of(dir);
+	/* The campaign dir's own components count too. */
+	in->target = dfz__target_of(dir);
 	rc = read_stats(in, dir);
 	if (rc == 0)
 		rc = read_plot(in, dir);

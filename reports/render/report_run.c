@@ -177,10 +177,7 @@ static int read_targets(struct dfz__run *r)
 
 		if (n && n < sizeof(t->name)) {
 			snprintf(t->name, sizeof(t->name), "%.*s", (int)n, v);
-			t->target = DFZ__TARGETS - 1;
-			for (int k = 0; k + 1 < DFZ__TARGETS; k++)
-				if (!strcmp(t->name, dfz__target_names()[k]))
-					t->target = k;
+			t->target = (int)dfz__target_of(t->name);
 			r->nt++;
 			rc = read_classes(r, t);
 			r->found += t->count[DFZ__KIND_CRASH] +

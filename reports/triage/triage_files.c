@@ -15,8 +15,6 @@
 
 #include "triage_int.h"
 
-static const char *const targets[] = { "xfer", "host", "api", "parse" };
-
 /*
  * The DFZ_E* code of a failed write into OUT, errno kept for the message.
  * A path that vanished under us is the disk's doing, not an unreadable
@@ -39,21 +37,6 @@ static bool has_component(const char *path, const char *name)
 		if ((p == path || p[-1] == '/') && (p[k] == '/' || !p[k]))
 			return true;
 	return false;
-}
-
-/* The nearest component of directory @dir naming a target. */
-static void target_of(const char *dir, char *out, size_t len)
-{
-	const char *best = NULL, *p = dir;
-
-	for (; *p; p += strcspn(p, "/"), p += *p == '/') {
-		size_t l = strcspn(p, "/");
-
-		for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
-			if (strlen(targets[i]) == l && !strncmp(p, targets[i], l))
-				best = targets[i];
-	}
-	snprintf(out, len, "%s", best ? best : "other");
 }
 
 /* A file fuzz.sh writes beside a finding: X.txt (its report), X.plan. */
@@ -82,7 +65,8 @@ static int add_input(struct dfz__triage *t, const char *dir, const char *path)
 	in->src = strdup(path);
 	if (!in->src)
 		return DFZ_ENOMEM;
-	target_of(dir, in->target, sizeof(in->target));
+	snprintf(in->target, sizeof(in->target), "%s",
+		 dfz__target_names()[dfz__target_of(dir)]);
 	t->nin++;
 	return 0;
 }
