@@ -55,24 +55,24 @@ static uint32_t rnd(struct campaign *c, uint32_t n)
 	return n ? v % n : 0;
 }
 
+/* A file of the corpus dir (dotfiles skipped): a seed when it loads. */
+static int load_seed(const char *path, const char *name, void *arg)
+{
+	struct campaign *c = arg;
+	char err[300];
+	struct dfz_plan p;
+
+	if (name[0] != '.' && c->nseeds < SEEDS_MAX &&
+	    dfz_plan_load(path, &p, err, sizeof(err)) == 0 &&
+	    dfz_plan_encode(&p, &c->seeds[c->nseeds],
+			    &c->seed_len[c->nseeds]) == 0)
+		c->nseeds++;
+	return 0;
+}
+
 static void load_seeds(struct campaign *c)
 {
-	struct dirent **names;
-	int k = scandir(c->corpus, &names, NULL, alphasort);
-
-	for (int i = 0; i < k; i++) {
-		char path[4096], err[300];
-		struct dfz_plan p;
-
-		snprintf(path, sizeof(path), "%s/%s", c->corpus, names[i]->d_name);
-		if (names[i]->d_name[0] != '.' && c->nseeds < SEEDS_MAX &&
-		    dfz_plan_load(path, &p, err, sizeof(err)) == 0 &&
-		    dfz_plan_encode(&p, &c->seeds[c->nseeds],
-				    &c->seed_len[c->nseeds]) == 0)
-			c->nseeds++;
-		free(names[i]);
-	}
-	free(names);
+	dfz__dir_each_sorted(c->corpus, load_seed, c, NULL);
 }
 
 /* A fresh random stream, or a seed with a few bytes changed. */

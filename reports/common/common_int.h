@@ -130,6 +130,15 @@ typedef int (*dfz__dir_fn)(const char *path, const char *name, void *arg);
  */
 int dfz__dir_each(const char *dir, dfz__dir_fn fn, void *arg, bool *opened);
 
+/**
+ * dfz__dir_each_sorted() - dfz__dir_each() in strcmp() order of the
+ * names. When @dir cannot be read (*@opened false), errno says why
+ * (ENOMEM too: the list of names is allocated).
+ * Return: as dfz__dir_each().
+ */
+int dfz__dir_each_sorted(const char *dir, dfz__dir_fn fn, void *arg,
+			 bool *opened);
+
 /* ------------------------------------------------------------ shell */
 
 #define DFZ__COMMAND_MAX 4400         /* a replay command line: a program
