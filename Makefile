@@ -31,7 +31,8 @@ else
   $(error SAN must be empty or asan)
 endif
 
-LIB_SRC   := $(wildcard runtime/*.c oracles/*.c harness/*.c reports/*.c dropin/*.c)
+LIB_SRC   := $(wildcard runtime/*.c oracles/*.c harness/*.c reports/*.c reports/*/*.c \
+               dropin/*.c)
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libdmafuzz.a
 CLI_SRC   := $(wildcard cli/*.c)
@@ -45,6 +46,8 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 
 VERSION   := 0.1.0
+# Every public header: one per layer, and one per reports/ folder
+# (shrink.h, emit.h, triage.h, report.h); `make install` installs them all.
 HEADERS   := $(wildcard include/dmafuzz/*.h)
 DROPIN_HEADERS := $(wildcard include/dmafuzz/dropin/*.h include/dmafuzz/dropin/*/*.h)
 
@@ -53,9 +56,14 @@ DROPIN_HEADERS := $(wildcard include/dmafuzz/dropin/*.h include/dmafuzz/dropin/*
         fuzz-smoke deps-afl deps-libfuzzer deps-capstone deps-jansson fuzz-env
 all: $(LIB) $(CLI)
 
+# Each object sees its own folder's private header; the folders of the
+# reports layer and the CLI also see reports/common/ (the helpers written
+# once for them), nothing else below their own.
+dfz_priv = -I$(dir $(1)) $(if $(filter reports/% cli/%,$(1)),-Ireports/common)
+
 $(BUILD)/%.o: %.c $(HEADERS) $(DROPIN_HEADERS) $(wildcard $(dir $<)*_int.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(DFZ_CFLAGS) $(CFLAGS) -I$(dir $<) -MMD -c $< -o $@
+	$(CC) $(DFZ_CFLAGS) $(CFLAGS) $(call dfz_priv,$<) -MMD -c $< -o $@
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 
@@ -71,23 +79,23 @@ $(CLI): $(CLI_OBJ) $(LIB)
 	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(DFZ_LDLIBS) $(CAPSTONE_LIBS) \
 	    $(JANSSON_LIBS)
 
-# Capstone disassembles crash sites for triage (reports/disasm*.c, in the
+# Capstone disassembles crash sites for triage (reports/triage/disasm*.c, in the
 # library): its header is installed before that object compiles, and
 # whatever links the library's triage (the CLI, the tests) links it.
 CAPSTONE_CFLAGS = $(shell pkg-config --cflags capstone 2>/dev/null)
 CAPSTONE_LIBS = $(shell pkg-config --libs capstone 2>/dev/null || echo -lcapstone)
-$(patsubst %.c,$(BUILD)/%.o,$(wildcard reports/disasm*.c)): | deps-capstone
-$(patsubst %.c,$(BUILD)/%.o,$(wildcard reports/disasm*.c)): \
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard reports/triage/disasm*.c)): | deps-capstone
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard reports/triage/disasm*.c)): \
     DFZ_CFLAGS += $(CAPSTONE_CFLAGS)
 
-# jansson parses the JSON the reports read back (reports/json_read.c, in
+# jansson parses the JSON the reports read back (reports/render/json_read.c, in
 # the library): installed before that object compiles (here and in the
 # fuzz flavours' archives, which carry it unlinked: no fuzz target reads
 # JSON), linked by what links the reports (the CLI, the tests).
 JANSSON_CFLAGS = $(shell pkg-config --cflags jansson 2>/dev/null)
 JANSSON_LIBS = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
-$(BUILD)/reports/json_read.o: | deps-jansson
-$(BUILD)/reports/json_read.o: DFZ_CFLAGS += $(JANSSON_CFLAGS)
+$(BUILD)/reports/render/json_read.o: | deps-jansson
+$(BUILD)/reports/render/json_read.o: DFZ_CFLAGS += $(JANSSON_CFLAGS)
 
 # One suite per tests/check_<module>.c, found by its `Suite *suite_<name>(void)`.
 $(SUITES_H): $(TEST_SRC)
@@ -98,7 +106,8 @@ $(SUITES_H): $(TEST_SRC)
 $(BUILD)/tests/%.o: tests/%.c $(HEADERS) $(SUITES_H) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(DFZ_CFLAGS) -Wno-missing-prototypes $(CFLAGS) $(CHECK_CFLAGS) -I$(BUILD)/tests \
-	    -Iruntime -Ioracles -Iharness -Idropin -MMD -c $< -o $@
+	    -Iruntime -Ioracles -Iharness -Idropin -Ireports/common -Ireports/render \
+	    -MMD -c $< -o $@
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
 	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(DFZ_LDLIBS) \
@@ -192,7 +201,7 @@ FZ_LINK_libfuzzer   := -fsanitize=fuzzer,address,undefined
 # builds the hot sources without it, the cmplog build links the plain AFL++
 # objects of the hot sources.
 FZ_HOT_SRC   := $(filter runtime/% oracles/%,$(LIB_SRC))
-FZ_COLD_SRC  := $(filter-out $(FZ_HOT_SRC) reports/triage% reports/disasm%,$(LIB_SRC))
+FZ_COLD_SRC  := $(filter-out $(FZ_HOT_SRC) reports/triage/%,$(LIB_SRC))
 FZ_HOTOBJ_afl       := afl
 FZ_HOTOBJ_cmplog    := afl
 FZ_HOTOBJ_libfuzzer := libfuzzer
@@ -217,7 +226,7 @@ FZ_DEPS_afl         := deps-afl
 FZ_DEPS_cmplog      := deps-afl
 FZ_DEPS_libfuzzer   := deps-libfuzzer
 FZ_SEEDS     := $(FZ)/seeds/.stamp
-$(foreach f,afl cmplog libfuzzer cov,$(FZ)/$(f)/obj/reports/json_read.o): \
+$(foreach f,afl cmplog libfuzzer cov,$(FZ)/$(f)/obj/reports/render/json_read.o): \
     | deps-jansson
 
 # $(1): an instrumented flavour. Its objects, its archive (the library
@@ -226,7 +235,7 @@ $(foreach f,afl cmplog libfuzzer cov,$(FZ)/$(f)/obj/reports/json_read.o): \
 define FUZZ_FLAVOUR
 $(FZ)/$(1)/obj/%.o: %.c $(HEADERS) | $(FZ_DEPS_$(1))
 	@mkdir -p $$(dir $$@)
-	$$(FZ_CC_$(1)) $$(DFZ_BASE_CFLAGS) $$(FZ_CFLAGS_$(1)) $$(FZ_HOT) -I$$(dir $$<) -MMD -c $$< -o $$@
+	$$(FZ_CC_$(1)) $$(DFZ_BASE_CFLAGS) $$(FZ_CFLAGS_$(1)) $$(FZ_HOT) $$(call dfz_priv,$$<) -MMD -c $$< -o $$@
 
 $(FZ)/$(1)/libfuzz.a: $(FZ_COLD_SRC:%.c=$(FZ)/$(1)/obj/%.o) \
     $(FZ_HOT_SRC:%.c=$(FZ)/$(FZ_HOTOBJ_$(1))/obj/%.o) $(FZ)/$(1)/obj/fuzz/family.o

@@ -77,6 +77,18 @@ int cli_parse_family(const char *cmd, const char *name);
 int cli_write_file(const char *cmd, const char *path, const void *buf,
 		   size_t n);
 
+#define CLI_FILE_MAX (1u << 20)      /* bytes of an input file: a plan, a
+				      * stream, a schedule */
+
+/*
+ * cli_read_file() - @path ("-": standard input) whole, NUL-terminated,
+ * for command @cmd. @buf: caller frees. Errors are one line prefixed by
+ * @cmd. Return: 0, EXIT_BAD_INPUT (it cannot be opened or read, or holds
+ * over CLI_FILE_MAX bytes) or EXIT_INTERNAL (out of memory).
+ */
+int cli_read_file(const char *cmd, const char *path, uint8_t **buf,
+		  size_t *n);
+
 /* Parse an unsigned decimal number; false on junk or overflow. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "common_int.h"
 #include "dmafuzz/plan.h"
 
 #define BENCH_PLANS_MAX 512
@@ -32,26 +33,35 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The plans load_dir() has loaded. */
+struct loaded {
+	struct dfz_plan *plans;
+	unsigned n;
+};
+
+/* A file of the dir (dotfiles skipped): one more plan when it loads. */
+static int load_plan(const char *path, const char *name, void *arg)
+{
+	struct loaded *l = arg;
+	char err[300];
+
+	if (name[0] != '.' && l->n < BENCH_PLANS_MAX &&
+	    dfz_plan_load(path, &l->plans[l->n], err, sizeof(err)) == 0)
+		l->n++;
+	return 0;
+}
+
 static int load_dir(const char *dir, struct dfz_plan *plans, unsigned *n)
 {
-	struct dirent **names;
-	int k = scandir(dir, &names, NULL, alphasort);
+	struct loaded l = { plans, 0 };
+	bool opened;
 
-	if (k < 0) {
+	dfz__dir_each_sorted(dir, load_plan, &l, &opened);
+	if (!opened) {
 		cli_error("bench", "cannot read directory '%s': %m", dir);
 		return -1;
 	}
-	*n = 0;
-	for (int i = 0; i < k; i++) {
-		char path[4096], err[300];
-
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-		if (names[i]->d_name[0] != '.' && *n < BENCH_PLANS_MAX &&
-		    dfz_plan_load(path, &plans[*n], err, sizeof(err)) == 0)
-			(*n)++;
-		free(names[i]);
-	}
-	free(names);
+	*n = l.n;
 	return 0;
 }
 

@@ -21,9 +21,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "dmafuzz/report.h"
+#include "dmafuzz/emit.h"
 
-#define EMIT_FILE_MAX (1u << 20)
 #define EXIT_NO_REPRO 4        /* the run does not give the expected verdict */
 
 struct emit_opts {
@@ -102,30 +101,6 @@ static int parse_emit_opts(int argc, char **argv, struct emit_opts *m)
 	}
 	m->input = argv[optind];
 	return -1;
-}
-
-/* @path ("-": stdin) whole and NUL-terminated into @buf (EMIT_FILE_MAX + 1
- * bytes). Return: 0, or an exit code after a one-line error. */
-static int slurp(const char *path, uint8_t *buf, size_t *n)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	bool bad;
-
-	if (!f) {
-		cli_error("emit-c", "cannot open '%s': %m", path);
-		return EXIT_BAD_INPUT;
-	}
-	*n = fread(buf, 1, EMIT_FILE_MAX, f);
-	bad = ferror(f) || (*n == EMIT_FILE_MAX && fgetc(f) != EOF);
-	if (f != stdin)
-		fclose(f);
-	buf[*n] = 0;
-	if (bad) {
-		cli_error("emit-c", "cannot read '%s': unreadable or over 1 MiB",
-			  path);
-		return EXIT_BAD_INPUT;
-	}
-	return 0;
 }
 
 /* The classes of a text plan's "# expect:" line, or "" (in @out). */
@@ -306,18 +281,13 @@ int cli_emit_c(int argc, char **argv)
 	struct emit_opts m = { .family = -1 };
 	char err[300], line[128], expect[256], note[2048];
 	struct dfz_plan p;
-	uint8_t *buf;
+	uint8_t *buf = NULL;
 	size_t n;
 	int rc = parse_emit_opts(argc, argv, &m);
 
 	if (rc >= 0)
 		return rc;
-	buf = malloc(EMIT_FILE_MAX + 1);
-	if (!buf) {
-		cli_error("emit-c", "out of memory");
-		return EXIT_INTERNAL;
-	}
-	rc = slurp(m.input, buf, &n);
+	rc = cli_read_file("emit-c", m.input, &buf, &n);
 	if (rc == 0 && m.family >= 0 && !dfz_plan_bytes_are_text(buf, n))
 		dfz_plan_decode_as((unsigned)m.family, buf, n, &p);
 	else if (rc == 0 && dfz_plan_from_bytes(buf, n, &p, err, sizeof(err)) < 0) {

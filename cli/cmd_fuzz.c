@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "dmafuzz/report.h"
+#include "common_int.h"
 
 #define SEEDS_MAX 256
 #define INPUT_MAX 512
@@ -55,24 +55,24 @@ static uint32_t rnd(struct campaign *c, uint32_t n)
 	return n ? v % n : 0;
 }
 
+/* A file of the corpus dir (dotfiles skipped): a seed when it loads. */
+static int load_seed(const char *path, const char *name, void *arg)
+{
+	struct campaign *c = arg;
+	char err[300];
+	struct dfz_plan p;
+
+	if (name[0] != '.' && c->nseeds < SEEDS_MAX &&
+	    dfz_plan_load(path, &p, err, sizeof(err)) == 0 &&
+	    dfz_plan_encode(&p, &c->seeds[c->nseeds],
+			    &c->seed_len[c->nseeds]) == 0)
+		c->nseeds++;
+	return 0;
+}
+
 static void load_seeds(struct campaign *c)
 {
-	struct dirent **names;
-	int k = scandir(c->corpus, &names, NULL, alphasort);
-
-	for (int i = 0; i < k; i++) {
-		char path[4096], err[300];
-		struct dfz_plan p;
-
-		snprintf(path, sizeof(path), "%s/%s", c->corpus, names[i]->d_name);
-		if (names[i]->d_name[0] != '.' && c->nseeds < SEEDS_MAX &&
-		    dfz_plan_load(path, &p, err, sizeof(err)) == 0 &&
-		    dfz_plan_encode(&p, &c->seeds[c->nseeds],
-				    &c->seed_len[c->nseeds]) == 0)
-			c->nseeds++;
-		free(names[i]);
-	}
-	free(names);
+	dfz__dir_each_sorted(c->corpus, load_seed, c, NULL);
 }
 
 /* A fresh random stream, or a seed with a few bytes changed. */
@@ -94,35 +94,18 @@ static size_t next_input(struct campaign *c, uint8_t *buf)
 	return n;
 }
 
-/* FNV-1a of @buf: the finding's name, so equal bytes share a file and
- * different ones never replace each other. */
-static uint64_t fnv(const uint8_t *buf, size_t n)
+/* The text plan @p after @head, to @path atomically (dfz__text_commit()). */
+static int save_plan(const char *path, const char *head,
+		     const struct dfz_plan *p)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	struct dfz__text t;
+	int rc = dfz__text_open(&t);
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ buf[i]) * 0x100000001b3ull;
-	return h;
-}
-
-/* @path written whole (a temporary file renamed over it), or not at all. */
-static int save_atomic(const char *path, const uint8_t *buf, size_t n,
-		       const char *head, const struct dfz_plan *p)
-{
-	char tmp[4200];
-	FILE *f;
-	bool ok;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	if (!(f = fopen(tmp, "wb")))
-		return -1;
-	ok = p ? (fputs(head, f) >= 0 && (dfz_plan_print(p, f), true)) :
-		 fwrite(buf, 1, n, f) == n;
-	if (fclose(f) != 0 || !ok || rename(tmp, path) != 0) {
-		remove(tmp);
-		return -1;
-	}
-	return 0;
+	if (rc < 0)
+		return rc;
+	fputs(head, t.f);
+	dfz_plan_print(p, t.f);
+	return dfz__text_commit(&t, path);
 }
 
 static void save_finding(struct campaign *c, const struct dfz_verdict *v,
@@ -133,17 +116,19 @@ static void save_finding(struct campaign *c, const struct dfz_verdict *v,
 	char *stem = c->name[v->finding.cls];
 	struct dfz_plan p;
 
+	/* Named by its bytes' hash: equal bytes share a file, different
+	 * ones never replace each other. */
 	snprintf(stem, sizeof(c->name[0]), "%s-%016llx", cls,
-		 (unsigned long long)fnv(buf, n));
+		 (unsigned long long)dfz__fnv1a(buf, n));
 	snprintf(path, sizeof(path), "%s/crashes/%s.bin", c->out, stem);
-	if (save_atomic(path, buf, n, NULL, NULL) < 0)
+	if (dfz__write_atomic(path, buf, n) < 0)
 		cli_error("fuzz", "cannot write '%s': %s", path, strerror(errno));
 	snprintf(path, sizeof(path), "%s/crashes/%s.plan", c->out, stem);
 	snprintf(head, sizeof(head), "# found by dmafuzz fuzz --seed %llu: "
 		 "%s\n# %s\n", (unsigned long long)c->seed, cls,
 		 v->finding.msg);
 	dfz_plan_decode(buf, n, &p);
-	if (save_atomic(path, NULL, 0, head, &p) < 0)
+	if (save_plan(path, head, &p) < 0)
 		cli_error("fuzz", "cannot write '%s': %s", path, strerror(errno));
 }
 
@@ -267,7 +252,7 @@ int cli_fuzz(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/crashes", c.out);
-	rc = dfz_mkdir_p(path);
+	rc = dfz__mkdir_p(path);
 	if (rc < 0) {
 		cli_error("fuzz", "cannot create '%s': %m", path);
 		return cli_exit_of(rc);

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "dmafuzz/report.h"
+#include "common_int.h"
 
 #define MX_RANKS 5
 #define MX_BYTES 192
@@ -284,7 +284,7 @@ int cli_matrix(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = dfz_mkdir_p(o.out);
+	rc = dfz__mkdir_p(o.out);
 	if (rc < 0) {
 		cli_error("matrix", "cannot create '%s': %m", o.out);
 		return cli_exit_of(rc);

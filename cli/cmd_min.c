@@ -15,9 +15,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "dmafuzz/report.h"
+#include "dmafuzz/shrink.h"
 
-#define MIN_FILE_MAX (1u << 20)
 #define EXIT_NO_REPRO 4        /* the input runs clean (or is rejected) */
 
 struct min_opts {
@@ -123,40 +122,6 @@ static int parse_min_opts(int argc, char **argv, struct min_opts *m)
 	}
 	m->input = argv[optind];
 	return -1;
-}
-
-/* Read @path ("-": stdin) whole, NUL-terminated; @buf: caller frees. */
-static int read_input(const char *path, uint8_t **buf, size_t *n)
-{
-	bool is_stdin = !strcmp(path, "-");
-	FILE *f = is_stdin ? stdin : fopen(path, "rb");
-	uint8_t *b;
-	int rc = 0;
-
-	if (!f) {
-		cli_error("min", "cannot open '%s': %m", path);
-		return EXIT_BAD_INPUT;
-	}
-	b = malloc(MIN_FILE_MAX + 1);
-	if (!b) {
-		cli_error("min", "out of memory");
-		rc = EXIT_INTERNAL;
-	} else {
-		*n = fread(b, 1, MIN_FILE_MAX, f);
-		if (ferror(f) || (*n == MIN_FILE_MAX && fgetc(f) != EOF)) {
-			cli_error("min", "cannot read '%s': unreadable or over 1 MiB",
-				  path);
-			rc = EXIT_BAD_INPUT;
-		}
-		b[*n] = 0;
-	}
-	if (!is_stdin)
-		fclose(f);
-	if (rc)
-		free(b);
-	else
-		*buf = b;
-	return rc;
 }
 
 /*
@@ -353,7 +318,7 @@ int cli_min(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = read_input(m.input, &buf, &n);
+	rc = cli_read_file("min", m.input, &buf, &n);
 	if (rc)
 		return rc;
 	if (m.exec) {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "dmafuzz/report.h"
+#include "dmafuzz/shrink.h"
 
 #define EXIT_NO_REPRO 4
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "common_int.h"
 
 #define FILE_MAX (1u << 20)
 
@@ -178,37 +179,39 @@ out_close:
 		fclose(f);
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
+/* The run of one directory's files. */
+struct dir_run {
+	struct run_ctx *c;
+	int files;
+};
+
+/* A regular file of the directory (dotfiles skipped): run it. */
+static int run_entry(const char *path, const char *name, void *arg)
 {
-	return strcmp((*a)->d_name, (*b)->d_name);
+	struct dir_run *d = arg;
+	struct stat st;
+
+	if (name[0] != '.' && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		run_file(d->c, path);
+		d->files++;
+	}
+	return 0;
 }
 
 /* A directory: its regular files in name order, dotfiles skipped. */
 static void run_dir(struct run_ctx *c, const char *dir)
 {
-	struct dirent **names;
-	int n = scandir(dir, &names, NULL, by_name);
+	struct dir_run d = { c, 0 };
+	bool opened;
+	int files;
 
-	if (n < 0) {
+	dfz__dir_each_sorted(dir, run_entry, &d, &opened);
+	if (!opened) {
 		cli_error("run", "cannot read directory '%s': %m", dir);
 		c->bad++;
 		return;
 	}
-	int files = 0;
-
-	for (int i = 0; i < n; i++) {
-		char path[4096];
-		struct stat st;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-		if (names[i]->d_name[0] != '.' && stat(path, &st) == 0 &&
-		    S_ISREG(st.st_mode)) {
-			run_file(c, path);
-			files++;
-		}
-		free(names[i]);
-	}
-	free(names);
+	files = d.files;
 	if (files == 0) {             /* a run of nothing is not clean */
 		cli_error("run", "no plan files in directory '%s'", dir);
 		c->bad++;

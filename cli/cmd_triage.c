@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "dmafuzz/report.h"
+#include "dmafuzz/triage.h"
 
 static const char triage_usage[] =
 	"usage: dmafuzz triage [--bug NAME]... [-o OUT] [--exec PROG]\n"

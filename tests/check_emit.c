@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "dmafuzz/report.h"
+#include "dmafuzz/emit.h"
 
 #include "cli_run.h"
 #include "exec_fixture.h"

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dmafuzz/report.h"
+#include "json_int.h"
 
 #include "cli_run.h"
 #include "scratch.h"

@@ -23,8 +23,11 @@
 #include <sys/wait.h>
 
 #include "dmafuzz/report.h"
+#include "dmafuzz/triage.h"
 
 #include "cli_run.h"
+#include "common_int.h"
+#include "json_int.h"
 #include "scratch.h"
 #include "xml_check.h"
 
@@ -787,18 +790,18 @@ START_TEST(test_mkdir_codes)
 
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(fclose(f), 0);
-	ck_assert_int_eq(dfz_mkdir_p(at("a/b/c")), 0);
+	ck_assert_int_eq(dfz__mkdir_p(at("a/b/c")), 0);
 	ck_assert_int_eq(stat(at("a/b/c"), &st), 0);
 	ck_assert(S_ISDIR(st.st_mode));
-	ck_assert_int_eq(dfz_mkdir_p(at("a/b")), 0);      /* there already */
-	ck_assert_int_eq(dfz_mkdir_p(at("a/b/")), 0);
+	ck_assert_int_eq(dfz__mkdir_p(at("a/b")), 0);      /* there already */
+	ck_assert_int_eq(dfz__mkdir_p(at("a/b/")), 0);
 	/* A file where a directory belongs: at the end, or on the way. */
-	ck_assert_int_eq(dfz_mkdir_p(at("file")), DFZ_ENOTDIR);
-	ck_assert_int_eq(dfz_mkdir_p(at("file/x/y")), DFZ_ENOTDIR);
-	ck_assert_int_eq(dfz_mkdir_p(""), DFZ_ENOENT);
+	ck_assert_int_eq(dfz__mkdir_p(at("file")), DFZ_ENOTDIR);
+	ck_assert_int_eq(dfz__mkdir_p(at("file/x/y")), DFZ_ENOTDIR);
+	ck_assert_int_eq(dfz__mkdir_p(""), DFZ_ENOENT);
 	memset(path, 'x', sizeof(path) - 1);
 	path[sizeof(path) - 1] = 0;
-	ck_assert_int_eq(dfz_mkdir_p(path), DFZ_EINVAL);
+	ck_assert_int_eq(dfz__mkdir_p(path), DFZ_EINVAL);
 	ck_assert_str_eq(dfz_strerror(DFZ_ENOTDIR), "not a directory");
 }
 END_TEST

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "dmafuzz/report.h"
+#include "json_int.h"
 
 #include "cli_run.h"
 #include "scratch.h"

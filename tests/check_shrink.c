@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The minimizer and finding signatures (reports/): the draw-recording hook
+ * The minimizer and finding signatures (reports/shrink/): the draw-recording hook
  * of the choice reader covers a stream exactly; signatures keep class,
  * oracle, level and signal and nothing that moves; the shrinker keeps each
  * switch's bug (same signature when re-run on its own, clean without the
@@ -16,7 +16,7 @@
 
 #include "check_fast.h"
 #include "cli_run.h"
-#include "dmafuzz/report.h"
+#include "dmafuzz/shrink.h"
 #include "exec_fixture.h"
 #include "scratch.h"
 #include "plan_int.h"

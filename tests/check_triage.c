@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "dmafuzz/report.h"
+#include "dmafuzz/triage.h"
 
 #include "cli_run.h"
 #include "scratch.h"

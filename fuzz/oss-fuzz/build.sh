@@ -37,10 +37,10 @@ rm -rf "$work"
 mkdir -p "$work/cli" "$work/obj" "$OUT"
 
 # 1. The CLI, plain: only to encode the seeds.
-for f in runtime/*.c oracles/*.c harness/*.c reports/*.c cli/*.c; do
+for f in runtime/*.c oracles/*.c harness/*.c reports/*.c reports/*/*.c cli/*.c; do
 	[ -e "$f" ] || continue
 	o=$work/cli/${f//\//_}.o
-	"$CC" "${std[@]}" -O1 -I"$(dirname "$f")" -c "$f" -o "$o"
+	"$CC" "${std[@]}" -O1 -I"$(dirname "$f")" -Ireports/common -c "$f" -o "$o"
 done
 # Triage disassembles with Capstone and the reports read JSON with jansson
 # (libcapstone-dev, libjansson-dev, in the Dockerfile).
@@ -76,9 +76,9 @@ case " $CFLAGS " in
 	;;
 esac
 objs=()
-for f in runtime/*.c oracles/*.c harness/*.c reports/*.c fuzz/family.c; do
+for f in runtime/*.c oracles/*.c harness/*.c reports/*.c reports/*/*.c fuzz/family.c; do
 	[ -e "$f" ] || continue
-	case $f in reports/triage* | reports/disasm*) continue ;; esac  # CLI only
+	case $f in reports/triage/*) continue ;; esac  # CLI only
 	o=$work/obj/${f//\//_}.o
 	extra=()
 	case $f in
@@ -87,7 +87,7 @@ for f in runtime/*.c oracles/*.c harness/*.c reports/*.c fuzz/family.c; do
 	esac
 	# shellcheck disable=SC2086 # $CFLAGS is a list of flags
 	"$CC" $CFLAGS "${std[@]}" ${extra[@]+"${extra[@]}"} -I"$(dirname "$f")" \
-		-c "$f" -o "$o"
+		-Ireports/common -c "$f" -o "$o"
 	objs+=("$o")
 done
 rm -f "$work/libdmafuzz-fuzz.a"

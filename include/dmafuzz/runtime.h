@@ -40,9 +40,18 @@ enum dfz_errno {
 
 /**
  * dfz_json_string() - write @s (NULL: empty) to @f as a JSON string, with
- * its quotes; '"', '\\' and control bytes escaped.
+ * its quotes: '"', '\\', control bytes and DEL escaped (\n, \t, ... where
+ * JSON has a name for one, else \u00XX), and a byte that starts no valid
+ * UTF-8 sequence written as U+FFFD, so the output always parses.
  */
 void dfz_json_string(const char *s, FILE *f);
+
+/**
+ * dfz_utf8_len() - the length of the valid UTF-8 sequence at @p (at most
+ * @n bytes, @n >= 1): 1 to 4, or 0 when it is not one (an overlong form,
+ * a surrogate, past U+10FFFF or past @n).
+ */
+size_t dfz_utf8_len(const unsigned char *p, size_t n);
 
 /**
  * dfz_strerror() - message for a DFZ_E* code (or "ok" for 0).
