@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dmafuzz/report.h"
+#include "dmafuzz/emit.h"
 
 #include "exec_fixture.h"
 #include "rt_fixture.h"

@@ -65,12 +65,22 @@ int dfz__write_atomic(const char *path, const void *buf, size_t n)
 	return fd < 0 ? fd : dfz__write_temp(fd, tmp, path, buf, n);
 }
 
+/* The mode a new file gets from open(2): 0666 less the umask (mkstemp
+ * creates 0600). Reading the umask sets it; it is set back at once. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(022);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
 int dfz__write_temp(int fd, const char *tmp, const char *path,
 		    const void *buf, size_t n)
 {
 	int rc, e;
 
-	fchmod(fd, 0644);
+	fchmod(fd, new_file_mode());
 	rc = dfz__write_all(fd, buf, n);
 	if (close(fd) != 0 && !rc)
 		rc = out_err();
