@@ -27,17 +27,6 @@ void __asan_poison_memory_region(void const volatile *addr, size_t size)
 void __asan_unpoison_memory_region(void const volatile *addr, size_t size)
 	__attribute__((weak));
 
-#if defined(__SANITIZE_ADDRESS__)
-#define NO_ASAN __attribute__((no_sanitize("address")))
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NO_ASAN __attribute__((no_sanitize("address")))
-#endif
-#endif
-#ifndef NO_ASAN
-#define NO_ASAN
-#endif
-
 static bool asan_on(void)
 {
 	return __asan_poison_memory_region && __asan_unpoison_memory_region;
@@ -70,7 +59,7 @@ struct dfz__poison {
 
 /* Byte loops through volatile pointers: never a call to a memmove that
  * ASan intercepts (whatever code calls it), and not instrumented. */
-NO_ASAN static void raw_copy(void *dst, const void *src, size_t n)
+DFZ__NO_ASAN static void raw_copy(void *dst, const void *src, size_t n)
 {
 	volatile uint8_t *d = dst;
 	const volatile uint8_t *s = src;
@@ -93,7 +82,7 @@ void dfz__poison_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)
 		memmove(dst, src, n);
 }
 
-NO_ASAN static void raw_fill(uint8_t *dst, uint8_t byte, size_t n)
+DFZ__NO_ASAN static void raw_fill(uint8_t *dst, uint8_t byte, size_t n)
 {
 	volatile uint8_t *d = dst;
 

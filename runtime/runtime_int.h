@@ -372,4 +372,18 @@ bool dfz__rt_is_idle(const struct dfz_rt *rt);
 int dfz__rt_wait(struct dfz_rt *rt, bool (*done)(const void *arg),
 		 const void *arg);
 
+/* A function that reads bytes the runtime poisoned on purpose (in-flight
+ * destinations, redzones), past ASan's checks when the code is built
+ * with it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define DFZ__NO_ASAN __attribute__((no_sanitize("address")))
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DFZ__NO_ASAN __attribute__((no_sanitize("address")))
+#endif
+#endif
+#ifndef DFZ__NO_ASAN
+#define DFZ__NO_ASAN
+#endif
+
 #endif /* DMAFUZZ_RUNTIME_INT_H */

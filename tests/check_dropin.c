@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "dropin_int.h"
+#include "dropin_fixture.h"
 #include "dmafuzz/dropin/bsp/ram.h"
 
 #define N 256
@@ -242,20 +242,9 @@ END_TEST
 
 static uint8_t seen_before, seen_after, want_after;
 
-#if defined(__SANITIZE_ADDRESS__)
-#define NO_ASAN __attribute__((no_sanitize("address")))
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NO_ASAN __attribute__((no_sanitize("address")))
-#endif
-#endif
-#ifndef NO_ASAN
-#define NO_ASAN
-#endif
-
 /* The byte at @p, read past ASan's poisoning (an ASan build of the tests
  * would stop at the read this test makes on purpose). */
-NO_ASAN static uint8_t peek(const volatile uint8_t *p)
+DFZ__NO_ASAN static uint8_t peek(const volatile uint8_t *p)
 {
 	return *p;
 }

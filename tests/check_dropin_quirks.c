@@ -73,7 +73,7 @@ static void body_emul(void *arg)
 	seen = cmd.size | (uint32_t)(cmd.next == NULL) << 31;
 	pi_cl_dma_cmd_wait(&cmd);
 	want_line = __LINE__ + 1;
-	DFZ_DROPIN_CHECK(memcmp(l1, l2, EMUL) == 0);
+	DFZ_DROPIN_CHECK(same_bytes(l1, l2, EMUL));
 }
 
 START_TEST(test_cldma_emul_64k)

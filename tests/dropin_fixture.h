@@ -9,6 +9,7 @@
 #include <check.h>
 
 #include "dropin_int.h"
+#include "runtime_int.h"
 
 /* @body run once with @quirks over the process's settings, which are
  * restored after. */
@@ -24,6 +25,17 @@ static inline struct dfz__result run_with(void (*body)(void *),
 	dfz__dropin_run(&t, NULL, 0, &r);
 	d->base = keep;
 	return r;
+}
+
+/* Whether @n bytes at @a and @b are equal, read past ASan's poisoning
+ * (memcmp is intercepted whoever calls it). */
+DFZ__NO_ASAN static inline bool same_bytes(const volatile uint8_t *a,
+				      const volatile uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
 }
 
 static inline void fill(uint8_t *p, unsigned n)
