@@ -138,6 +138,22 @@ START_TEST(test_fuzz_record_md)
 	ck_assert_ptr_null(strstr(m, "inf |"));
 	ck_assert_ptr_null(strstr(m, "2147483647"));
 	free(m);
+	/* The HTML report and the SARIF log say the same of the run. */
+	m = slurp(at("c/index.html"), NULL);
+	has(m, "<section id=\"run\"><h2>Run</h2>\n<dl><dt>script</dt><dd>fuzz "
+	    "(tools/fuzz.sh)</dd><dt>started</dt><dd>20261125-101010</dd>"
+	    "<dt>fuzzing</dt><dd>20 s per target</dd><dt>afl-fuzz</dt>"
+	    "<dd>++4.04c, seed 7</dd><dt>bug switches</dt><dd>shared-handle"
+	    "</dd><dt>result</dt><dd>3 finding(s)</dd><dt>failed to run</dt>"
+	    "<dd>1 campaign(s), see work/*.log</dd><dt>failure</dt><dd>api: "
+	    "afl-fuzz failed (exit 1), log work/api.log</dd></dl></section>");
+	free(m);
+	m = slurp(at("c/findings.sarif"), NULL);
+	has(m, "\"run\": {\n");
+	has(m, "\"aflVersion\": \"++4.04c\"");
+	has(m, "\"bugs\": \"shared-handle\"");
+	has(m, "\"found\": 3");
+	free(m);
 }
 END_TEST
 

@@ -220,6 +220,38 @@ struct dfz__campaign {
 	struct dfz__progress progress;    /* on a terminal */
 };
 
+/*
+ * struct dfz__run_info - what the campaign script's record says of its
+ * run (strings borrowed from the campaign; "?" when not recorded).
+ * @script: "fuzz (tools/fuzz.sh)" or "nightly (tools/nightly.sh)".
+ * @night, @run: nightly only: the night's name (NULL: none) and the
+ *	run's number (1 fresh, more resumed).
+ * @seconds: of fuzzing (per target for fuzz.sh); @jobs: instances per
+ *	target (nightly).
+ * @bugs: the bug switches; NULL when every switch was off.
+ * @found: findings; @failed: campaigns or instances that did not run,
+ *	their logs in @work.
+ */
+struct dfz__run_info {
+	bool nightly;
+	const char *script;
+	const char *night;
+	double run;
+	const char *started;
+	const char *seconds;
+	const char *jobs;
+	const char *afl_version;
+	const char *seed;
+	const char *bugs;
+	bool interrupted;
+	unsigned found;
+	double failed;
+	const char *work;
+};
+
+/** dfz__run_info_of() - @c's run record (c->has_run) read into @ri. */
+void dfz__run_info_of(const struct dfz__campaign *c, struct dfz__run_info *ri);
+
 /* Totals of the instances of one target (or of all: target -1). */
 struct dfz__totals {
 	size_t ninst;

@@ -327,6 +327,53 @@ static void dl_item(FILE *f, const char *key, const char *val)
 	fputs("</dd>", f);
 }
 
+/* The campaign script's run, as summary.md's "Run" section says it. */
+static void html_run(const struct dfz__campaign *c, FILE *f)
+{
+	struct dfz__run_info ri;
+	char buf[256];
+
+	if (!c->has_run)
+		return;
+	dfz__run_info_of(c, &ri);
+	fputs("<section id=\"run\"><h2>Run</h2>\n<dl>", f);
+	dl_item(f, "script", ri.script);
+	if (ri.nightly) {
+		snprintf(buf, sizeof(buf), "%s, run %.0f (%s)",
+			 ri.night ? ri.night : "?", ri.run,
+			 ri.run > 1 ? "resumed" : "fresh");
+		dl_item(f, "night", buf);
+	}
+	dl_item(f, "started", ri.started);
+	snprintf(buf, sizeof(buf), ri.nightly ? "%s s, %s instance(s) per "
+		 "target" : "%s s per target", ri.seconds, ri.jobs);
+	dl_item(f, "fuzzing", buf);
+	snprintf(buf, sizeof(buf), "%s, seed %s", ri.afl_version, ri.seed);
+	dl_item(f, "afl-fuzz", buf);
+	dl_item(f, "bug switches", ri.bugs ? ri.bugs : "none");
+	if (ri.interrupted) {
+		snprintf(buf, sizeof(buf), "resume with NIGHT=%s",
+			 ri.night ? ri.night : "?");
+		dl_item(f, "interrupted", buf);
+	}
+	if (ri.found)
+		snprintf(buf, sizeof(buf), "%u finding(s)%s", ri.found,
+			 ri.bugs ? "" : " with every switch off: a bug in the "
+			 "shipped runtime");
+	else
+		snprintf(buf, sizeof(buf), "no crash, no hang");
+	dl_item(f, "result", buf);
+	if (ri.failed > 0) {
+		snprintf(buf, sizeof(buf), "%.0f %s, see %s/*.log", ri.failed,
+			 ri.nightly ? "instance(s)" : "campaign(s)", ri.work);
+		dl_item(f, "failed to run", buf);
+	}
+	for (size_t i = 0; i < c->run.n; i++)
+		if (!strcmp(c->run.key[i], "failure"))
+			dl_item(f, "failure", c->run.val[i]);
+	fputs("</dl></section>\n", f);
+}
+
 static void bucket_facts(const struct dfz__campaign *c,
 			 const struct dfz__bucket *b, FILE *f)
 {
@@ -554,6 +601,7 @@ static void html_head(const struct dfz__campaign *c, FILE *f)
 int dfz__write_html(const struct dfz__campaign *c, FILE *f)
 {
 	html_head(c, f);
+	html_run(c, f);
 	html_campaign(c, f);
 	html_plots(c, f);
 	html_findings(c, f);

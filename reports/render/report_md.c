@@ -73,20 +73,6 @@ static const char *rec(const struct dfz__campaign *c, const char *key,
 	return v && *v ? v : dflt;
 }
 
-static bool is_nightly(const struct dfz__campaign *c)
-{
-	return !strcmp(rec(c, "kind", "fuzz"), "nightly");
-}
-
-/* The afl-fuzz version of the first instance that says it. */
-static const char *afl_version(const struct dfz__campaign *c)
-{
-	for (size_t i = 0; i < c->ninst; i++)
-		if (c->inst[i].afl_version[0])
-			return c->inst[i].afl_version;
-	return "?";
-}
-
 /* The instance "main" (of a parallel afl-fuzz) or "default" of @target. */
 static const struct dfz__inst *first_inst(const struct dfz__campaign *c,
 					  int target)
@@ -121,20 +107,19 @@ static const char *fmt_cvg(const struct dfz__inst *in, char *buf, size_t len)
 }
 
 /* "- result" and the lines of what could not run. */
-static void md_result(const struct dfz__campaign *c, FILE *f)
+static void md_result(const struct dfz__campaign *c,
+		      const struct dfz__run_info *ri, FILE *f)
 {
-	double failed = dfz__run_num(&c->run, "failed");
-
-	if (c->run.found)
-		fprintf(f, "- result: **%u finding(s)**%s\n", c->run.found,
-			rec(c, "bugs", NULL) ? "" : " with every switch off: "
+	if (ri->found)
+		fprintf(f, "- result: **%u finding(s)**%s\n", ri->found,
+			ri->bugs ? "" : " with every switch off: "
 			"a bug in the shipped runtime");
 	else
 		fputs("- result: no crash, no hang\n", f);
-	if (failed > 0)
-		fprintf(f, "- %.0f %s failed to run: see `%s/*.log`\n", failed,
-			is_nightly(c) ? "instance(s)" : "campaign(s)",
-			rec(c, "work", "."));
+	if (ri->failed > 0)
+		fprintf(f, "- %.0f %s failed to run: see `%s/*.log`\n",
+			ri->failed, ri->nightly ? "instance(s)" : "campaign(s)",
+			ri->work);
 	for (size_t i = 0; i < c->run.n; i++)
 		if (!strcmp(c->run.key[i], "failure")) {
 			fputs("  - ", f);
@@ -229,29 +214,28 @@ static void md_night_table(const struct dfz__campaign *c, FILE *f)
 /* The section of the script's run: what ran, its result, its table. */
 static void md_run(const struct dfz__campaign *c, FILE *f)
 {
-	const char *night = rec(c, "night", NULL);
-	double run = dfz__run_num(&c->run, "run");
+	struct dfz__run_info ri;
 
+	dfz__run_info_of(c, &ri);
 	fputs("## Run\n\n", f);
-	if (is_nightly(c)) {
-		fprintf(f, "- nightly (tools/nightly.sh): night %s, run %.0f "
-			"(%s), started %s: %s s of fuzzing, %s instance(s) per "
-			"target\n", night ? night : "?", run > 0 ? run : 1,
-			run > 1 ? "resumed" : "fresh", rec(c, "started", "?"),
-			rec(c, "seconds", "?"), rec(c, "jobs", "?"));
-	} else {
-		fprintf(f, "- fuzz (tools/fuzz.sh): started %s; %s s per target\n",
-			rec(c, "started", "?"), rec(c, "seconds", "?"));
-	}
-	fprintf(f, "- afl-fuzz %s, seed %s\n", afl_version(c),
-		rec(c, "seed", "?"));
-	fprintf(f, "- bug switches (DMAFUZZ_BUGS): %s\n", rec(c, "bugs", "none"));
-	if (!strcmp(rec(c, "interrupted", "no"), "yes"))
+	if (ri.nightly)
+		fprintf(f, "- %s: night %s, run %.0f (%s), started %s: %s s of "
+			"fuzzing, %s instance(s) per target\n", ri.script,
+			ri.night ? ri.night : "?", ri.run,
+			ri.run > 1 ? "resumed" : "fresh", ri.started,
+			ri.seconds, ri.jobs);
+	else
+		fprintf(f, "- %s: started %s; %s s per target\n", ri.script,
+			ri.started, ri.seconds);
+	fprintf(f, "- afl-fuzz %s, seed %s\n", ri.afl_version, ri.seed);
+	fprintf(f, "- bug switches (DMAFUZZ_BUGS): %s\n",
+		ri.bugs ? ri.bugs : "none");
+	if (ri.interrupted)
 		fprintf(f, "- **interrupted**: resume with `NIGHT=%s`\n",
-			night ? night : "?");
-	md_result(c, f);
+			ri.night ? ri.night : "?");
+	md_result(c, &ri, f);
 	fputc('\n', f);
-	if (is_nightly(c))
+	if (ri.nightly)
 		md_night_table(c, f);
 	else
 		md_fuzz_table(c, f);

@@ -482,6 +482,35 @@ static void triage_root(struct sarif *s)
 	dfz__jw_close(w, '}');
 }
 
+/* The campaign script's run (summary.md's "Run" section), when recorded. */
+static void run_properties(struct sarif *s)
+{
+	struct dfz__jw *w = &s->w;
+	struct dfz__run_info ri;
+
+	if (!s->c->has_run)
+		return;
+	dfz__run_info_of(s->c, &ri);
+	dfz__jw_key(w, "run");
+	dfz__jw_open(w, '{');
+	dfz__jw_kstr(w, "script", ri.nightly ? "nightly" : "fuzz");
+	if (ri.nightly) {
+		dfz__jw_kstr(w, "night", ri.night);
+		dfz__jw_knum(w, "run", ri.run);
+		dfz__jw_kstr(w, "jobs", ri.jobs);
+	}
+	dfz__jw_kstr(w, "started", ri.started);
+	dfz__jw_kstr(w, "seconds", ri.seconds);
+	dfz__jw_kstr(w, "aflVersion", ri.afl_version);
+	dfz__jw_kstr(w, "seed", ri.seed);
+	dfz__jw_kstr(w, "bugs", ri.bugs);
+	dfz__jw_key(w, "interrupted");
+	dfz__jw_bool(w, ri.interrupted);
+	dfz__jw_knum(w, "found", ri.found);
+	dfz__jw_knum(w, "failed", ri.failed > 0 ? ri.failed : 0);
+	dfz__jw_close(w, '}');
+}
+
 static void run_body(struct sarif *s)
 {
 	struct dfz__jw *w = &s->w;
@@ -507,6 +536,7 @@ static void run_body(struct sarif *s)
 	dfz__jw_kstr(w, "campaign", s->c->dir);
 	dfz__jw_knum(w, "instances", (double)s->c->ninst);
 	dfz__jw_kstr(w, "triage", s->c->has_triage ? s->c->tr.path : NULL);
+	run_properties(s);
 	dfz__jw_close(w, '}');
 }
 
