@@ -222,6 +222,7 @@ int dfz_rt_reset(struct dfz_rt *rt, const struct dfz_rt_config *cfg)
 	if (cfg->bugs & ~ALL_BUGS)
 		return DFZ_EINVAL;
 	apply_config(rt, cfg);
+	dfz__vg_reset(rt);
 	dfz__poison_reset(rt);
 	dfz__mem_reset(rt);
 	dfz__ram_reset(&rt->ram);

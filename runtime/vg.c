@@ -421,6 +421,21 @@ void dfz__vg_leave(struct dfz_rt *rt)
 		set_reporting(rt, false);
 }
 
+/* A run cut short inside a judged section (a signal caught while the
+ * runtime ran) never left it: the next run starts outside every one. */
+void dfz__vg_reset(struct dfz_rt *rt)
+{
+	struct dfz__vg *vg = rt->vg;
+
+	if (!vg)
+		return;
+	if (vg->depth > 0)
+		set_reporting(rt, false);
+	vg->depth = 0;
+	vg->suspended = 0;
+	vg->label[0] = '\0';
+}
+
 /* An observer runs at depth 0: were it to call into the runtime, that
  * call would be judged on its own. */
 

@@ -84,6 +84,9 @@ void dfz__vg_label(struct dfz_rt *rt, const char *fmt, ...)
  * inside one (they nest). */
 void dfz__vg_enter(struct dfz_rt *rt);
 void dfz__vg_leave(struct dfz_rt *rt);
+/** dfz__vg_reset() - outside every judged section again (dfz_rt_reset():
+ * a signal may have cut the last run short inside one). */
+void dfz__vg_reset(struct dfz_rt *rt);
 
 /** dfz__vg_event() - the runtime's own view of event @ev (rt.c, before the
  * observer): ISSUE marks a destination in flight, WAITED releases what the

@@ -61,6 +61,13 @@ for f in corpus/xfer/*.plan corpus/host/*.plan corpus/api/*.plan \
     corpus/regress/*.plan corpus/deeploy/*.plan; do
 	queue run 0 "$f alone, switches off" $vg "$cli" run --quiet "$f"
 done
+# A signal caught inside a judged section of the runtime (the null-arg
+# crash) must not leave the next plans judged: valgrind reports the crash's
+# own read and nothing of the plans after it in the same process.
+queue run 0 "a crash, then the xfer seeds in one process: one error" \
+    sh -c 'log=$(mktemp) && "$@" >"$log" 2>&1; n=$(grep -c "^==[0-9]*== [A-Z]" "$log"); rm -f "$log"; [ "$n" -eq 1 ]' \
+    sh $vg "$cli" run --quiet --bug null-arg corpus/regress/null-arg.plan \
+    corpus/xfer corpus/host/child-in.plan
 queue run 0 "seed and regression corpus, switches off, --oracles none" \
     $vg "$cli" run --quiet --oracles none corpus/xfer corpus/host corpus/api \
     corpus/regress
