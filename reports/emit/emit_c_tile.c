@@ -117,7 +117,7 @@ static int print_scope_init(void *ctx, unsigned h, unsigned scope,
 {
 	struct printer *pr = ctx;
 
-	dfz__emit_line(pr->f, scope ? ind(h) : 1, "scope_init(&ad[%u], h%u%s, %u);",
+	dfz__emit_line(pr->f, scope ? ind(h) : 1, "TRY(scope_init(&ad[%u], h%u%s, %u));",
 		       h, h, scope ? "_it" : "", n);
 	return 0;
 }
