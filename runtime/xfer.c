@@ -199,15 +199,15 @@ unsigned dfz_xfer_rank(const struct dfz_xfer *x)
  * across lines and a line fits one command, else one line per call (padded
  * to 2-D unless the engine has a native 1-D kernel).
  */
-static void plan_kernel(const struct dfz_engine_ops *ops,
+static void plan_kernel(const struct dfz_engine_caps *caps,
 			const struct dfz_xfer *x, const struct norm *n,
 			struct kplan *k)
 {
 	unsigned r = n->rank;
 	uint32_t len = n->shape[r - 1];
-	bool two_d = (ops->kernel_ranks & (1u << 2)) && r >= 2 &&
+	bool two_d = (caps->kernel_ranks & (1u << 2)) && r >= 2 &&
 		     n->loc[r - 2] == len &&
-		     (ops->max_size == 0 || len <= ops->max_size);
+		     (caps->max_size == 0 || len <= caps->max_size);
 	struct dfz_desc *d = &k->base;
 
 	memset(k, 0, sizeof(*k));
@@ -223,7 +223,7 @@ static void plan_kernel(const struct dfz_engine_ops *ops,
 		d->ext_stride = n->ext[r - 2];
 	} else {
 		k->loops = r - 1;
-		d->is_2d = !(ops->kernel_ranks & (1u << 1));
+		d->is_2d = !(caps->kernel_ranks & (1u << 1));
 		d->size = len;
 		d->ext_stride = len;
 	}
@@ -259,112 +259,101 @@ static void next_index(const struct norm *n, unsigned loops, uint32_t *idx)
 	}
 }
 
-uint64_t dfz_xfer_calls(const struct dfz_xfer *x, unsigned engine)
+bool dfz_engine_caps_of(unsigned engine, struct dfz_engine_caps *caps)
 {
 	const struct dfz_engine_ops *ops = dfz__engine_ops(engine);
+
+	if (!ops || !caps)
+		return false;
+	*caps = (struct dfz_engine_caps){ .kernel_ranks = (uint8_t)ops->kernel_ranks,
+					  .max_size = ops->max_size,
+					  .can_share = ops->can_share,
+					  .lagging_id = ops->lagging_id };
+	return true;
+}
+
+uint64_t dfz_xfer_calls(const struct dfz_xfer *x, unsigned engine)
+{
+	struct dfz_engine_caps caps;
 	struct norm n;
 	struct kplan k;
 	uint64_t per = 1;
 
-	if (!x || !ops || normalise(x, &n) < 0 || n.rank == 0)
+	if (!x || !dfz_engine_caps_of(engine, &caps) || normalise(x, &n) < 0 ||
+	    n.rank == 0)
 		return 0;
-	plan_kernel(ops, x, &n, &k);
-	if (ops->max_size && k.base.size > ops->max_size) /* the splits */
-		per = k.base.size / ops->max_size + 1;
+	plan_kernel(&caps, x, &n, &k);
+	if (caps.max_size && k.base.size > caps.max_size) /* the splits */
+		per = k.base.size / caps.max_size + 1;
 	return k.calls * per;
 }
 
 /* --------------------------------------------------------------- requests */
 
-static int wait_req(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
-		    struct dfz_handle *h, unsigned q)
+static bool has_bug(const struct dfz_xfer_walk *w, enum dfz_bug bug)
 {
-	int rc = ops->wait(ad->rt, h->req[q]);
+	return (w->bugs >> bug) & 1u;
+}
+
+static int wait_req(const struct dfz_xfer_walk *w, struct dfz_handle *h,
+		    unsigned q)
+{
+	int rc = w->ops->wait(w->ctx, h, q);
 
 	h->in_flight[q] = 0;
 	return rc;
 }
 
-static int wait_if_in_flight(struct dfz_adapter *ad,
-			     const struct dfz_engine_ops *ops,
+static int wait_if_in_flight(const struct dfz_xfer_walk *w,
 			     struct dfz_handle *h, unsigned q)
 {
-	return h->in_flight[q] ? wait_req(ad, ops, h, q) : 0;
+	return h->in_flight[q] ? wait_req(w, h, q) : 0;
 }
 
 /* The request sub-transfer @j goes on, after the waits its policy makes. */
-static int pick_req(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
-		    struct dfz_handle *h, uint64_t j, unsigned *q)
+static int pick_req(const struct dfz_xfer_walk *w, struct dfz_handle *h,
+		    uint64_t j, unsigned *q)
 {
 	*q = 0;
-	if (ad->policy == DFZ_POLICY_POOL) {
+	if (w->policy == DFZ_POLICY_POOL) {
 		*q = h->next % h->nreq;
 		h->next = (uint8_t)((*q + 1u) % h->nreq);
-		return wait_if_in_flight(ad, ops, h, *q);
+		return wait_if_in_flight(w, h, *q);
 	}
-	if (ad->policy == DFZ_POLICY_WAIT_EACH && j > 0)
-		return wait_if_in_flight(ad, ops, h, 0);
+	if (w->policy == DFZ_POLICY_WAIT_EACH && j > 0)
+		return wait_if_in_flight(w, h, 0);
 	return 0;
-}
-
-/* The tail of @h's first request, where the dummy's scratch offsets are. */
-static uint8_t *scratch_at(const struct dfz_engine_ops *ops,
-			   const struct dfz_handle *h)
-{
-	return (uint8_t *)h->req[0] + ((ops->req_size + 7u) & ~7u);
-}
-
-/* The 1-byte dummy transfer between the handle's two scratch bytes, issued
- * on no request: nobody waits for it, it only makes the copy's id resolve. */
-static int issue_dummy(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
-		       const struct dfz_handle *h)
-{
-	struct dfz_desc d = {
-		.ext_level = DFZ_L2,
-		.loc_level = DFZ_L1,
-		.ext2loc = 1,
-		.size = 1,
-		.length = 1,
-		.ext_stride = 1,
-		.loc_stride = 1,
-	};
-	struct scratch s;
-
-	memcpy(&s, scratch_at(ops, h), sizeof(s));
-	d.ext_off = s.l2_off;
-	d.loc_off = s.l1_off;
-	return ops->issue(ad->rt, NULL, &d);
 }
 
 /*
  * Issue sub-transfer @j of a transfer on @h. The reuse guard (the fix of
  * bug 1) waits a request still in flight before re-issuing it on an engine
- * that forbids sharing; the shared-handle switch removes exactly it.
+ * that forbids sharing; the shared-handle switch removes exactly it. On an
+ * engine whose completed id lags, a dummy transfer follows each copy
+ * (idma-no-dummy drops it).
  */
-static int issue_sub(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
-		     struct dfz_handle *h, const struct dfz_desc *d,
-		     uint64_t j)
+static int issue_sub(const struct dfz_xfer_walk *w, struct dfz_handle *h,
+		     const struct dfz_desc *d, uint64_t j)
 {
-	bool guard = !(dfz_rt_bugs(ad->rt) & DFZ_BUG_BIT(SHARED_HANDLE));
+	bool guard = !has_bug(w, DFZ_BUG_SHARED_HANDLE);
 	unsigned q;
-	int rc = pick_req(ad, ops, h, j, &q);
+	int rc = pick_req(w, h, j, &q);
 
-	if (rc == 0 && guard && !ops->can_share)
-		rc = wait_if_in_flight(ad, ops, h, q);
+	if (rc == 0 && guard && !w->caps.can_share)
+		rc = wait_if_in_flight(w, h, q);
 	if (rc < 0)
 		return rc;
-	rc = ops->issue(ad->rt, h->req[q], d);
+	rc = w->ops->issue(w->ctx, h, q, d);
 	if (rc < 0)
 		return rc;
 	h->in_flight[q] = 1;
-	if (ops->lagging_id &&
-	    !(dfz_rt_bugs(ad->rt) & DFZ_BUG_BIT(IDMA_NO_DUMMY))) {
-		rc = issue_dummy(ad, ops, h);
+	if (w->caps.lagging_id && !has_bug(w, DFZ_BUG_IDMA_NO_DUMMY)) {
+		rc = w->ops->dummy(w->ctx, h);
 		if (rc < 0)
 			return rc;
 	}
-	if (ad->policy == DFZ_POLICY_BLOCKING)
-		return wait_req(ad, ops, h, q);
+	if (w->policy == DFZ_POLICY_BLOCKING)
+		return wait_req(w, h, q);
 	return 0;
 }
 
@@ -394,31 +383,30 @@ static unsigned ceil_log2(uint32_t v)
  * mchan-len-overflow switch restores ceil(log2(size)) <= bits of the
  * length field, which also lets exactly 2^bits through.
  */
-static bool passes_guard(const struct dfz_adapter *ad,
-			 const struct dfz_engine_ops *ops, uint32_t size)
+static bool passes_guard(const struct dfz_xfer_walk *w, uint32_t size)
 {
-	if (ops->max_size == 0)
+	uint32_t max = w->caps.max_size;
+
+	if (max == 0)
 		return true;
-	if (dfz_rt_bugs(ad->rt) & DFZ_BUG_BIT(MCHAN_LEN_OVERFLOW))
-		return ceil_log2(size) <= bit_width(ops->max_size);
-	return size <= ops->max_size;
+	if (has_bug(w, DFZ_BUG_MCHAN_LEN_OVERFLOW))
+		return ceil_log2(size) <= bit_width(max);
+	return size <= max;
 }
 
 /* The largest size passes_guard() accepts: what a split cuts to. */
-static uint32_t guard_limit(const struct dfz_adapter *ad,
-			    const struct dfz_engine_ops *ops)
+static uint32_t guard_limit(const struct dfz_xfer_walk *w)
 {
-	uint64_t lim = ops->max_size;
+	uint64_t lim = w->caps.max_size;
 
-	if (dfz_rt_bugs(ad->rt) & DFZ_BUG_BIT(MCHAN_LEN_OVERFLOW))
-		lim = (uint64_t)1 << bit_width(ops->max_size);
+	if (has_bug(w, DFZ_BUG_MCHAN_LEN_OVERFLOW))
+		lim = (uint64_t)1 << bit_width(w->caps.max_size);
 	return lim > UINT32_MAX ? UINT32_MAX : (uint32_t)lim;
 }
 
 /* Groups of whole lines of the 2-D @d, @lim bytes at most per push. */
-static int issue_lines(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
-		       struct dfz_handle *h, const struct dfz_desc *d,
-		       uint32_t lim, uint64_t *j)
+static int issue_lines(const struct dfz_xfer_walk *w, struct dfz_handle *h,
+		       const struct dfz_desc *d, uint32_t lim, uint64_t *j)
 {
 	uint64_t per = lim / d->length, lines = d->size / d->length;
 
@@ -431,7 +419,7 @@ static int issue_lines(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
 		sub.size = (uint32_t)(n * d->length);
 		sub.ext_off += (uint32_t)(l * d->ext_stride);
 		sub.loc_off += (uint32_t)(l * d->loc_stride);
-		rc = issue_sub(ad, ops, h, &sub, (*j)++);
+		rc = issue_sub(w, h, &sub, (*j)++);
 		if (rc < 0)
 			return rc;
 	}
@@ -439,9 +427,8 @@ static int issue_lines(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
 }
 
 /* The one line of @d in contiguous chunks of @lim bytes. */
-static int issue_chunks(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
-			struct dfz_handle *h, const struct dfz_desc *d,
-			uint32_t lim, uint64_t *j)
+static int issue_chunks(const struct dfz_xfer_walk *w, struct dfz_handle *h,
+			const struct dfz_desc *d, uint32_t lim, uint64_t *j)
 {
 	for (uint64_t b = 0; b < d->size; b += lim) {
 		struct dfz_desc sub = *d;
@@ -451,7 +438,7 @@ static int issue_chunks(struct dfz_adapter *ad, const struct dfz_engine_ops *ops
 		sub.length = sub.ext_stride = sub.loc_stride = sub.size;
 		sub.ext_off += (uint32_t)b;
 		sub.loc_off += (uint32_t)b;
-		rc = issue_sub(ad, ops, h, &sub, (*j)++);
+		rc = issue_sub(w, h, &sub, (*j)++);
 		if (rc < 0)
 			return rc;
 	}
@@ -463,19 +450,62 @@ static int issue_chunks(struct dfz_adapter *ad, const struct dfz_engine_ops *ops
  * one push: a 2-D one by groups of whole lines (plan_kernel() made sure a
  * line fits), a one-line one by byte chunks.
  */
-static int issue_kernel(struct dfz_adapter *ad, const struct dfz_engine_ops *ops,
-			struct dfz_handle *h, const struct dfz_desc *d,
-			uint64_t *j)
+static int issue_kernel(const struct dfz_xfer_walk *w, struct dfz_handle *h,
+			const struct dfz_desc *d, uint64_t *j)
 {
 	uint32_t lim;
 
-	if (passes_guard(ad, ops, d->size))
-		return issue_sub(ad, ops, h, d, (*j)++);
-	lim = guard_limit(ad, ops);
+	if (passes_guard(w, d->size))
+		return issue_sub(w, h, d, (*j)++);
+	lim = guard_limit(w);
 	if (d->is_2d && d->length < d->size)
-		return issue_lines(ad, ops, h, d, lim, j);
-	return issue_chunks(ad, ops, h, d, lim, j);
+		return issue_lines(w, h, d, lim, j);
+	return issue_chunks(w, h, d, lim, j);
 }
+
+int dfz_xfer_walk(const struct dfz_xfer_walk *w, const struct dfz_xfer *x,
+		  struct dfz_handle *h)
+{
+	uint32_t idx[NORM_MAX] = { 0 };
+	struct norm n;
+	struct kplan k;
+	int rc;
+
+	if (!w || !w->ops || !x || !h || h->nreq == 0 ||
+	    h->nreq > DFZ_MAX_POOL || w->policy >= DFZ_POLICY_COUNT)
+		return DFZ_EINVAL;
+	rc = normalise(x, &n);
+	if (rc < 0 || n.rank == 0)
+		return rc;
+	plan_kernel(&w->caps, x, &n, &k);
+	for (uint64_t c = 0, j = 0; c < k.calls; c++) {
+		struct dfz_desc d;
+
+		desc_at(x, &n, &k, idx, &d);
+		rc = issue_kernel(w, h, &d, &j);
+		if (rc < 0)
+			return rc;
+		next_index(&n, k.loops, idx);
+	}
+	return 0;
+}
+
+int dfz_handle_walk_wait(const struct dfz_xfer_walk *w, struct dfz_handle *h)
+{
+	int first = 0;
+
+	if (!w || !w->ops || !h || h->nreq > DFZ_MAX_POOL)
+		return DFZ_EINVAL;
+	for (unsigned q = 0; q < h->nreq; q++) {
+		int rc = wait_if_in_flight(w, h, q);
+
+		if (rc < 0 && first == 0)
+			first = rc;
+	}
+	return first;
+}
+
+/* ------------------------------------------------------ the runtime's ops */
 
 /* The engine ops of @ad, or NULL when @ad cannot drive a transfer. */
 static const struct dfz_engine_ops *adapter_ops(const struct dfz_adapter *ad)
@@ -485,47 +515,87 @@ static const struct dfz_engine_ops *adapter_ops(const struct dfz_adapter *ad)
 	return dfz__engine_ops(ad->engine);
 }
 
+/* The tail of @h's first request, where the dummy's scratch offsets are. */
+static uint8_t *scratch_at(const struct dfz_engine_ops *ops,
+			   const struct dfz_handle *h)
+{
+	return (uint8_t *)h->req[0] + ((ops->req_size + 7u) & ~7u);
+}
+
+static int rt_issue(void *ctx, struct dfz_handle *h, unsigned q,
+		    const struct dfz_desc *d)
+{
+	const struct dfz_adapter *ad = ctx;
+
+	return adapter_ops(ad)->issue(ad->rt, h->req[q], d);
+}
+
+/* The 1-byte dummy transfer between the handle's two scratch bytes, issued
+ * on no request: nobody waits for it, it only makes the copy's id resolve. */
+static int rt_dummy(void *ctx, struct dfz_handle *h)
+{
+	const struct dfz_adapter *ad = ctx;
+	const struct dfz_engine_ops *ops = adapter_ops(ad);
+	struct dfz_desc d = {
+		.ext_level = DFZ_L2,
+		.loc_level = DFZ_L1,
+		.ext2loc = 1,
+		.size = 1,
+		.length = 1,
+		.ext_stride = 1,
+		.loc_stride = 1,
+	};
+	struct scratch s;
+
+	memcpy(&s, scratch_at(ops, h), sizeof(s));
+	d.ext_off = s.l2_off;
+	d.loc_off = s.l1_off;
+	return ops->issue(ad->rt, NULL, &d);
+}
+
+static int rt_wait(void *ctx, struct dfz_handle *h, unsigned q)
+{
+	const struct dfz_adapter *ad = ctx;
+
+	return adapter_ops(ad)->wait(ad->rt, h->req[q]);
+}
+
+static const struct dfz_xfer_ops runtime_ops = {
+	.issue = rt_issue,
+	.dummy = rt_dummy,
+	.wait = rt_wait,
+};
+
+/* The walk of @ad on the runtime; false when @ad cannot drive one. */
+static bool runtime_walk(struct dfz_adapter *ad, struct dfz_xfer_walk *w)
+{
+	const struct dfz_engine_ops *ops = adapter_ops(ad);
+
+	if (!ops)
+		return false;
+	*w = (struct dfz_xfer_walk){ .policy = ad->policy,
+				     .bugs = dfz_rt_bugs(ad->rt),
+				     .ops = &runtime_ops, .ctx = ad };
+	return dfz_engine_caps_of(ad->engine, &w->caps);
+}
+
 int dfz_xfer_issue(struct dfz_adapter *ad, const struct dfz_xfer *x,
 		   struct dfz_handle *h)
 {
-	const struct dfz_engine_ops *ops = adapter_ops(ad);
-	uint32_t idx[NORM_MAX] = { 0 };
-	struct norm n;
-	struct kplan k;
-	int rc;
+	struct dfz_xfer_walk w;
 
-	if (!ops || !x || !h || h->nreq == 0 || h->nreq > DFZ_MAX_POOL)
+	if (!runtime_walk(ad, &w))
 		return DFZ_EINVAL;
-	rc = normalise(x, &n);
-	if (rc < 0 || n.rank == 0)
-		return rc;
-	plan_kernel(ops, x, &n, &k);
-	for (uint64_t c = 0, j = 0; c < k.calls; c++) {
-		struct dfz_desc d;
-
-		desc_at(x, &n, &k, idx, &d);
-		rc = issue_kernel(ad, ops, h, &d, &j);
-		if (rc < 0)
-			return rc;
-		next_index(&n, k.loops, idx);
-	}
-	return 0;
+	return dfz_xfer_walk(&w, x, h);
 }
 
 int dfz_handle_wait(struct dfz_adapter *ad, struct dfz_handle *h)
 {
-	const struct dfz_engine_ops *ops = adapter_ops(ad);
-	int first = 0;
+	struct dfz_xfer_walk w;
 
-	if (!ops || !h || h->nreq > DFZ_MAX_POOL)
+	if (!runtime_walk(ad, &w))
 		return DFZ_EINVAL;
-	for (unsigned q = 0; q < h->nreq; q++) {
-		int rc = wait_if_in_flight(ad, ops, h, q);
-
-		if (rc < 0 && first == 0)
-			first = rc;
-	}
-	return first;
+	return dfz_handle_walk_wait(&w, h);
 }
 
 /* ---------------------------------------------------------------- handles */

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The walk of a tiled program (DESIGN 3.7), apart from what its steps do:
+ * Two walks, apart from what their steps do: the transfer adapter's
+ * (DESIGN 3.6: an N-d transfer as the engine's kernel calls on a handle's
+ * requests) and the tiled program's (DESIGN 3.7). Each calls a table of
+ * operations; the runtime performs them, a printer writes them as C.
+ *
+ * The walk of a tiled program, apart from what its steps do:
  * per node the row-major tile grid of each hop (partial edge tiles), the
  * local buffers and handle scopes allocated and released in their order,
  * the handle each waiting strategy picks for each transfer, single and
@@ -133,5 +138,59 @@ bool dfz_prog_is_valid(const struct dfz_prog *p);
  */
 int dfz_prog_walk(const struct dfz_prog *p, uint32_t bugs,
 		  const struct dfz_walk_ops *ops, void *ctx);
+
+/* ----------------------------------------------------- the adapter's walk */
+
+/* What the adapter's walk needs to know of an engine. */
+struct dfz_engine_caps {
+	uint8_t kernel_ranks;     /* bit r set: the engine has an r-D kernel */
+	uint32_t max_size;        /* bytes one command moves; 0: no limit */
+	bool can_share;           /* a request may carry several transfers */
+	bool lagging_id;          /* its completed id lags: a dummy follows */
+};
+
+/** dfz_engine_caps_of() - the caps of engine @engine (enum
+ * dfz_engine_id); false for an unknown engine or a NULL @caps. */
+bool dfz_engine_caps_of(unsigned engine, struct dfz_engine_caps *caps);
+
+/*
+ * struct dfz_xfer_ops - the operations of the adapter's walk on context
+ * @ctx; each returns 0 or a negative DFZ_E* code, which ends the walk.
+ * @issue: kernel call @d on request @q of handle @h.
+ * @dummy: the 1-byte transfer on no request that follows a copy on an
+ *	engine whose completed id lags (between @h's scratch bytes).
+ * @wait: wait request @q of @h.
+ */
+struct dfz_xfer_ops {
+	int (*issue)(void *ctx, struct dfz_handle *h, unsigned q,
+		     const struct dfz_desc *d);
+	int (*dummy)(void *ctx, struct dfz_handle *h);
+	int (*wait)(void *ctx, struct dfz_handle *h, unsigned q);
+};
+
+/* struct dfz_xfer_walk - one adapter's walk: its engine's caps, its
+ * policy (enum dfz_policy), the bug switches, its operations. */
+struct dfz_xfer_walk {
+	struct dfz_engine_caps caps;
+	uint8_t policy;
+	uint32_t bugs;
+	const struct dfz_xfer_ops *ops;
+	void *ctx;
+};
+
+/**
+ * dfz_xfer_walk() - transfer @x on handle @h as dfz_xfer_issue() makes it:
+ * normalised, cut into the engine's kernel calls (split by the size
+ * guard), each on the request its policy picks after the waits the policy
+ * and the reuse guard make; @h's record of requests in flight (nreq, next,
+ * in_flight; req[] is the back end's) is kept as the calls are made.
+ * Return: 0, DFZ_EINVAL, DFZ_ERANGE, or the first code an op returned.
+ */
+int dfz_xfer_walk(const struct dfz_xfer_walk *w, const struct dfz_xfer *x,
+		  struct dfz_handle *h);
+
+/** dfz_handle_walk_wait() - dfz_handle_wait()'s walk: each request of @h
+ * in flight waited, in order. Return: 0 or the first error. */
+int dfz_handle_walk_wait(const struct dfz_xfer_walk *w, struct dfz_handle *h);
 
 #endif /* DMAFUZZ_RUNTIME_WALK_H */
