@@ -35,7 +35,7 @@ struct emit_opts {
 
 static const char emit_usage[] =
 	"usage: dmafuzz emit-c [--bug NAME]... [--expect CLASSES] [--family F]\n"
-	"                      [-o FILE] FILE|-\n"
+	"                      [--dropin] [-o FILE] FILE|-\n"
 	"\n"
 	"Write a standalone C program that replays the plan through the public\n"
 	"API of libdmafuzz with plain calls (every tile transfer, wait and\n"
@@ -43,6 +43,12 @@ static const char emit_usage[] =
 	"turns on the switches given here, and exits 0 when its verdict is the\n"
 	"expected one (`./repro --clean`: every switch off, exit 0 when clean).\n"
 	"Build it with: cc -o repro repro.c $(pkg-config --cflags --libs dmafuzz)\n"
+	"\n"
+	"--dropin writes the plan instead as the code a tiling compiler generates\n"
+	"for the SDK (PMSIS cluster RAM calls, requests and buffers, the switches\n"
+	"as the faulty code), a drop-in test that fills, runs and checks; so far\n"
+	"for one-hop L3<->L2 plans on the RAM engine. Build it with:\n"
+	"cc -o repro repro.c $(pkg-config --cflags --libs dmafuzz-dropin)\n"
 	"\n"
 	"The expected classes are --expect's, else (with a switch on) the file's\n"
 	"'# expect:' line, else the class the plan gives now; without switches a\n"
@@ -52,6 +58,7 @@ static const char emit_usage[] =
 	"  -b, --bug NAME        turn a bug switch on (repeatable; a comma list)\n"
 	"  -e, --expect CLASSES  the classes to assert, 'a|b' (or 'clean')\n"
 	"  -f, --family F        read a binary FILE as a bare stream of family F\n"
+	"  -d, --dropin          the SDK code for the drop-in (see above)\n"
 	"  -o, --output FILE     write the program to FILE (default: stdout)\n"
 	"  -h, --help            this help\n"
 	"\n"
@@ -64,6 +71,7 @@ static int parse_emit_opts(int argc, char **argv, struct emit_opts *m)
 		{ "bug", required_argument, NULL, 'b' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "family", required_argument, NULL, 'f' },
+		{ "dropin", no_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -71,7 +79,7 @@ static int parse_emit_opts(int argc, char **argv, struct emit_opts *m)
 	int o;
 
 	optind = 1;
-	while ((o = cli_getopt("emit-c", argc, argv, "b:e:f:o:h", opts)) != -1) {
+	while ((o = cli_getopt("emit-c", argc, argv, "b:e:f:do:h", opts)) != -1) {
 		switch (o) {
 		case 'b':
 			if (cli_add_bugs("emit-c", optarg, &m->cfg.bugs) < 0)
@@ -84,6 +92,9 @@ static int parse_emit_opts(int argc, char **argv, struct emit_opts *m)
 			m->family = cli_parse_family("emit-c", optarg);
 			if (m->family < 0)
 				return EXIT_BAD_INPUT;
+			break;
+		case 'd':
+			m->cfg.dropin = true;
 			break;
 		case 'o':
 			m->out = optarg;
@@ -299,6 +310,11 @@ int cli_emit_c(int argc, char **argv)
 	free(buf);
 	if (rc != 0)
 		return rc;
+	if (m.cfg.dropin && !dfz_emit_dropin_supports(&p)) {
+		cli_error("emit-c", "%s: --dropin writes one-hop L3<->L2 xfer "
+			  "plans on the RAM engine so far", m.input);
+		return EXIT_BAD_INPUT;
+	}
 	if (m.expect && !are_classes(m.expect)) {
 		cli_error("emit-c", "bad --expect '%s': class names a|b, or clean",
 			  m.expect);

@@ -3,9 +3,15 @@
 # program (dmafuzz emit-c), built against the library, headers and
 # pkg-config file as `make install` lays them out (DESTDIR under
 # $(BUILD)/emit-check), run, and compared with `dmafuzz run` of the same
-# plan. EMIT_PLANS= picks other plans (e.g. corpus/*/*.plan).
+# plan. EMIT_PLANS= picks other plans (e.g. corpus/*/*.plan). Then the
+# plans the drop-in printer writes (emit-c --dropin, SDK code in the PMSIS
+# names) are built against the installed drop-in headers and run
+# (tools/emit-dropin-check.sh); EMIT_DROPIN_PLANS= picks other plans
+# (corpus/deeploy/*.plan: Deeploy's matrix, about 3 minutes: its rank-5
+# programs are 25,000 lines each).
 EMIT_ROOT  := $(BUILD)/emit-check
 EMIT_PLANS ?= $(wildcard corpus/regress/*.plan)
+EMIT_DROPIN_PLANS ?= $(wildcard corpus/regress/*.plan corpus/xfer/*.plan)
 
 emit-check: $(CLI) $(LIB)
 	rm -rf $(EMIT_ROOT)
@@ -13,6 +19,8 @@ emit-check: $(CLI) $(LIB)
 	    DESTDIR=$(abspath $(EMIT_ROOT)) > /dev/null
 	sh tools/emit-check.sh -c $(CLI) -r $(EMIT_ROOT) \
 	    -f "$(filter -fsanitize%,$(DFZ_CFLAGS))" $(EMIT_PLANS)
+	sh tools/emit-dropin-check.sh -c $(CLI) -r $(EMIT_ROOT) \
+	    -f "$(filter -fsanitize%,$(DFZ_CFLAGS))" $(EMIT_DROPIN_PLANS)
 
 # make full-disk-check (part of make check): output that cannot be written
 # (stdout or emit-c -o on /dev/full) is one line and exit 3 for emit-c and

@@ -25,10 +25,11 @@
 static char *text;
 
 /* Emit @path with @bugs and @expect into `text`; return dfz_emit_c()'s. */
-static int emit(const char *path, uint32_t bugs, const char *expect)
+static int emit_as(const char *path, uint32_t bugs, const char *expect,
+		   bool dropin)
 {
 	struct dfz_emit_config cfg = { .bugs = bugs, .expect = expect,
-				       .name = path };
+				       .name = path, .dropin = dropin };
 	struct dfz_plan p;
 	size_t n;
 	FILE *m;
@@ -42,6 +43,11 @@ static int emit(const char *path, uint32_t bugs, const char *expect)
 	rc = dfz_emit_c(&p, &cfg, m);
 	fclose(m);
 	return rc;
+}
+
+static int emit(const char *path, uint32_t bugs, const char *expect)
+{
+	return emit_as(path, bugs, expect, false);
 }
 
 static unsigned count(const char *needle)
@@ -175,6 +181,37 @@ START_TEST(test_cli_exit_codes)
 }
 END_TEST
 
+/* --dropin: the motivating plan as SDK code. Its first tile's store is
+ * four 2-D copies on the output's request; the fixed adapter waits the
+ * request before re-issuing it, shared-handle does not. No call of the
+ * library's API is left; a plan the printer does not write is refused. */
+START_TEST(test_dropin_calls)
+{
+	const char *first, *second;
+
+	ck_assert_int_eq(emit_as("corpus/regress/shared-handle.plan", 0, NULL,
+				 true), 0);
+	ck_assert_ptr_null(strstr(text, "dfz_xfer_issue"));
+	ck_assert_ptr_nonnull(strstr(text, "#include <bsp/ram.h>"));
+	ck_assert_ptr_nonnull(strstr(text, "DFZ_DROPIN_MAIN(body, NULL)"));
+	first = strstr(text, "\tpi_cl_ram_copy_2d(ram, t[1] + 0, ");
+	ck_assert_ptr_nonnull(first);
+	second = strstr(first + 1, "\tpi_cl_ram_copy_2d(ram, t[1] + 2, ");
+	ck_assert_ptr_nonnull(second);
+	ck_assert_ptr_nonnull(strstr(first, "pi_cl_ram_copy_wait(&req[0][0][2][0]);"));
+	ck_assert(strstr(first, "pi_cl_ram_copy_wait(&req[0][0][2][0]);") < second);
+	ck_assert_int_eq(emit_as("corpus/regress/shared-handle.plan",
+				 DFZ_BUG_BIT(SHARED_HANDLE), NULL, true), 0);
+	first = strstr(text, "\tpi_cl_ram_copy_2d(ram, t[1] + 0, ");
+	ck_assert_ptr_nonnull(first);
+	second = strstr(first + 1, "\tpi_cl_ram_copy_2d(ram, t[1] + 2, ");
+	ck_assert_ptr_nonnull(second);
+	ck_assert(strstr(first, "pi_cl_ram_copy_wait(") > second);
+	ck_assert_int_eq(emit_as("corpus/xfer/two-hop-mchan-double.plan", 0,
+				 NULL, true), DFZ_EINVAL);
+}
+END_TEST
+
 Suite *suite_emit(void)
 {
 	Suite *s = suite_create("emit");
@@ -184,6 +221,7 @@ Suite *suite_emit(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	scratch_add(tc);
 	tcase_add_test(tc, test_xfer_calls);
+	tcase_add_test(tc, test_dropin_calls);
 	tcase_add_test(tc, test_tile_switch_two_programs);
 	tcase_add_test(tc, test_host_calls);
 	tcase_add_test(tc, test_bad_arguments);

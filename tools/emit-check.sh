@@ -20,25 +20,10 @@
 #   relative to ROOT (PKG_CONFIG_SYSROOT_DIR). CFLAGS: extra compiler
 #   flags (the sanitizer flags of a SAN=asan library).
 set -u
-usage() { echo "usage: emit-check.sh -c CLI -r ROOT [-f CFLAGS] PLAN..." >&2; exit 2; }
-cli=
-root=
-extra=
-while getopts c:r:f: o; do
-	case $o in
-	c) cli=$OPTARG ;;
-	r) root=$OPTARG ;;
-	f) extra=$OPTARG ;;
-	*) usage ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ -n "$cli" ] && [ -n "$root" ] && [ $# -gt 0 ] || usage
-root=$(cd "$root" && pwd) || exit 2
-pc=$(find "$root" -name dmafuzz.pc | head -n 1)
-[ -n "$pc" ] || { echo "emit-check: no dmafuzz.pc under $root" >&2; exit 2; }
-flags=$(PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_PATH=$(dirname "$pc") \
-	pkg-config --cflags --libs dmafuzz) || exit 2
+. "$(dirname "$0")/emit-lib.sh"
+emit_options "$@"
+shift "$emit_shift"
+flags=$(emit_flags dmafuzz) || exit 2
 out=$root/emitted
 rm -rf "$out"
 mkdir -p "$out"

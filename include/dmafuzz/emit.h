@@ -28,6 +28,9 @@ struct dfz_emit_config {
 					   * INPUT line); NULL: "plan" */
 	const char *note;                 /* more header comment lines (what
 					   * `dmafuzz run` reported); or NULL */
+	bool dropin;                      /* write the plan as SDK code for
+					   * the drop-in (PMSIS names), not as
+					   * calls of libdmafuzz's API */
 };
 
 /**
@@ -55,6 +58,13 @@ struct dfz_emit_config {
  * @cfg->expect, an unknown switch); DFZ_ENOMEM; DFZ_EIO when writing to
  * @f failed.
  */
+/**
+ * dfz_emit_dropin_supports() - whether dfz_emit_c() with @cfg->dropin
+ * writes @p: so far one-hop xfer plans between L3 and L2 on the RAM
+ * engine (the PMSIS cluster RAM API). @p: borrowed.
+ */
+bool dfz_emit_dropin_supports(const struct dfz_plan *p);
+
 int dfz_emit_c(const struct dfz_plan *p, const struct dfz_emit_config *cfg,
 	       FILE *f);
 

@@ -139,13 +139,28 @@ static const char header_how[] =
 	" *        (exit 2: a bad argument, or no memory for the runtime)\n"
 	" *\n";
 
+static const char header_dropin[] =
+	" *\n"
+	" * It is the plan's program as the code a tiling compiler generates for\n"
+	" * the SDK: every local buffer, request, DMA call and wait in the PMSIS\n"
+	" * names, the switches below written as the faulty code itself. The\n"
+	" * body fills the inputs as the harness does, runs the program and\n"
+	" * checks every output against a reference computed on the host; the\n"
+	" * drop-in's oracles judge every call.\n"
+	" *\n"
+	" * Build: cc -o repro repro.c $(pkg-config --cflags --libs dmafuzz-dropin)\n"
+	" * Run:   ./repro          schedules, the empty one first: exit 1 at the\n"
+	" *                         first finding (it names this file's line),\n"
+	" *                         0 when every schedule is clean\n"
+	" *\n";
+
 static void emit_header(FILE *f, const struct dfz_emit_config *cfg,
 			uint32_t bugs, const char *plan)
 {
 	fputs("// SPDX-License-Identifier: MIT\n/*\n", f);
 	comment_text(f, " * ", "A dmafuzz reproducer, emitted by `dmafuzz emit-c` from");
 	comment_text(f, " *   ", cfg->name ? cfg->name : "a plan");
-	fputs(header_how, f);
+	fputs(cfg->dropin ? header_dropin : header_how, f);
 	fputs(" * Bug switches: ", f);
 	bug_names(f, bugs, ", ", "none");
 	fputs("\n * Expected:     ", f);
@@ -302,6 +317,16 @@ static void emit_constants(FILE *f, const struct dfz_emit_config *cfg,
 	fputc('\n', f);
 }
 
+bool dfz_emit_dropin_supports(const struct dfz_plan *p)
+{
+	struct dfz_plan norm;
+
+	if (!p || p->family != DFZ_FAMILY_XFER)
+		return false;
+	norm = *p;
+	return dfz_plan_normalise(&norm) == 0 && dfz__emit_dropin_ok(&norm.xfer);
+}
+
 int dfz_emit_c(const struct dfz_plan *p, const struct dfz_emit_config *cfg,
 	       FILE *f)
 {
@@ -320,8 +345,15 @@ int dfz_emit_c(const struct dfz_plan *p, const struct dfz_emit_config *cfg,
 		free(plan);
 		return rc;
 	}
+	if (cfg->dropin && (norm.family != DFZ_FAMILY_XFER ||
+			    !dfz__emit_dropin_ok(&norm.xfer))) {
+		free(plan);
+		return DFZ_EINVAL;
+	}
 	emit_header(f, cfg, cfg->bugs, plan);
 	free(plan);
+	if (cfg->dropin)
+		return dfz__emit_dropin(f, &norm.xfer, cfg->bugs);
 	fputs(frame_top, f);
 	emit_constants(f, cfg, cfg->bugs);
 	fputs(frame_common, f);

@@ -46,6 +46,19 @@ void dfz__emit_tiles(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs,
  * valid program over a shape without an empty dim). */
 bool dfz__emit_has_tiles(const struct dfz_plan_xfer *x);
 
+/**
+ * dfz__emit_dropin() - xfer plan @x (normalised) as a drop-in program:
+ * SDK calls (PMSIS cluster RAM) as generated code makes them, with the
+ * generated-code switches of @bugs printed as the faulty code, a body
+ * that fills, runs and checks, and DFZ_DROPIN_MAIN (emit_dropin.c).
+ * Return: 0, DFZ_EINVAL when !dfz__emit_dropin_ok(@x), DFZ_EIO.
+ */
+int dfz__emit_dropin(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs);
+
+/** dfz__emit_dropin_ok() - whether the drop-in printer writes @x: one hop
+ * between L3 and L2 on the RAM engine, so far. */
+bool dfz__emit_dropin_ok(const struct dfz_plan_xfer *x);
+
 /* Enumerator names for the emitted code. */
 const char *dfz__emit_level(unsigned level);
 const char *dfz__emit_engine(unsigned engine);

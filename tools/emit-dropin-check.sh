@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# make emit-dropin-check (part of make check): every plan the drop-in
+# printer writes (`dmafuzz emit-c --dropin`: one-hop L3<->L2 plans on the
+# RAM engine) becomes SDK code in the PMSIS names, built against the
+# installed drop-in headers with -Wall -Wextra -Werror (pkg-config
+# dmafuzz-dropin) and run bare on 8 schedules (the empty one first).
+# A plan must give the drop-in the verdict `dmafuzz run` gives it: clean,
+# or the class of its switch, where the two oracles see the same fault
+# from two sides:
+#   hazard.race, hazard.read-before-wait -> data.mismatch: the drop-in
+#     sees the user's compute only through its result (what it read of a
+#     buffer in flight is the poison there);
+#   queue.corrupt -> handle.reuse: the drop-in's handle oracle fires at the
+#     re-issue of a request still queued, before the queue shows it.
+# Regression plans run with their switch; Deeploy's matrix also with
+# shared-handle. Plans the printer does not write are counted apart.
+# Usage: emit-dropin-check.sh -c CLI -r ROOT [-f CFLAGS] PLAN...
+set -u
+. "$(dirname "$0")/emit-lib.sh"
+emit_options "$@"
+shift "$emit_shift"
+flags=$(emit_flags dmafuzz-dropin) || exit 2
+out=$root/dropin
+rm -rf "$out"
+mkdir -p "$out"
+
+# The class the drop-in must give for the harness's class $1.
+dropin_class() {
+	case $1 in
+	hazard.race | hazard.read-before-wait) echo data.mismatch ;;
+	queue.corrupt) echo handle.reuse ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# Check plan $1 with switch $2 (or none) as $3; a row to $out/$3.row.
+check() {
+	f=$1 sw=$2 bin=$out/$3
+	if ! "$cli" emit-c --dropin ${sw:+--bug "$sw"} -o "$bin.c" "$f" \
+	    2> "$bin.skip"; then
+		return
+	fi
+	rm -f "$bin.skip"
+	want=$("$cli" run ${sw:+--bug "$sw"} "$f" | sed -n 's/^CLASS: *//p')
+	want=$(dropin_class "${want:-clean}")
+	# shellcheck disable=SC2086
+	if ! cc -std=c11 -Wall -Wextra -Werror $extra -o "$bin" "$bin.c" $flags \
+	    > "$bin.fail" 2>&1; then
+		printf '%-52s %-14s %s\n' "$3" compile FAIL > "$bin.row"
+		return
+	fi
+	(cd "$out" && "./$3" --runs 8 > "$3.out" 2>&1)
+	got=$(sed -n 's/^CLASS: *//p' "$bin.out")
+	got=${got:-clean}
+	if [ "$got" = "$want" ]; then
+		rm -f "$bin.fail"
+		printf '%-52s %-14s %s\n' "$3" "$want" ok > "$bin.row"
+	else
+		printf '%-52s %-14s %s\n' "$3" "$want" "FAIL: $got" > "$bin.row"
+		sed 's/^/    /' "$bin.out" > "$bin.fail"
+	fi
+}
+
+# Plan $1, with its switches; two plans at a time.
+plan() {
+	base=$(basename "$1" .plan)
+	case $1 in
+	*/regress/*) check "$1" "$base" "$base" ;;
+	*/deeploy/*) check "$1" "" "$base"
+		check "$1" shared-handle "$base-shared-handle" ;;
+	*) check "$1" "" "$base" ;;
+	esac
+}
+
+while [ $# -gt 0 ]; do
+	plan "$1" &
+	[ $# -gt 1 ] && plan "$2" &
+	wait
+	shift; [ $# -gt 0 ] && shift
+done
+
+pass=0
+fail=0
+skip=$(find "$out" -name '*.skip' | wc -l)
+for row in "$out"/*.row; do
+	[ -e "$row" ] || continue
+	cat "$row"
+	if [ -e "${row%.row}.fail" ]; then
+		fail=$((fail + 1))
+		cat "${row%.row}.fail"
+	else
+		pass=$((pass + 1))
+	fi
+done
+echo "emit-dropin-check: $pass reproduced, $fail failed, $skip not written" \
+	"by the drop-in printer"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
