@@ -118,6 +118,9 @@ struct shrink {
 	uint64_t runs, max_runs;
 	double deadline;
 	struct dfz__outcome last;          /* the last kept candidate's */
+	int err;                           /* DFZ_ENOMEM: a replay or the
+					    * scratch ran out, the
+					    * minimization stops */
 };
 
 /* Does @n bytes of @buf still land in the bucket of @s->like? */
@@ -126,6 +129,7 @@ static bool still_same(struct shrink *s, const uint8_t *buf, size_t n)
 	char path[8300];
 	struct dfz__outcome o;
 	bool same;
+	int rc;
 
 	s->runs++;
 	dfz__progress_show(&s->t->progress, false, "triage: minimizing bucket "
@@ -136,8 +140,11 @@ static bool still_same(struct shrink *s, const uint8_t *buf, size_t n)
 		if (dfz__write_atomic(path, buf, n) < 0)
 			return false;
 	}
-	if (dfz__replay(&s->t->rep, s->like->target, s->t->rep.scratch, buf, n,
-			&o) < 0)
+	rc = dfz__replay(&s->t->rep, s->like->target, s->t->rep.scratch, buf,
+			 n, &o);
+	if (rc == DFZ_ENOMEM)
+		s->err = rc;
+	if (rc < 0)
 		return false;
 	same = o.kind == DFZ__FINDING && !strcmp(o.key, s->like->o.key);
 	if (same) {
@@ -151,7 +158,7 @@ static bool still_same(struct shrink *s, const uint8_t *buf, size_t n)
 
 static bool budget_left(const struct shrink *s)
 {
-	return s->runs < s->max_runs && dfz__now() < s->deadline;
+	return !s->err && s->runs < s->max_runs && dfz__now() < s->deadline;
 }
 
 /*
@@ -167,8 +174,10 @@ static size_t delta(struct shrink *s, uint8_t *buf, size_t n)
 	size_t chunk = n > 1 ? n / 2 : 1;
 	bool progress = true;
 
-	if (!cand)
+	if (!cand) {
+		s->err = DFZ_ENOMEM;
 		return n;
+	}
 	while (n > 1 && budget_left(s) && (chunk > 1 || progress)) {
 		progress = false;
 		for (size_t at = 0; at < n && n > 1 && budget_left(s);) {
@@ -455,7 +464,10 @@ static int write_bucket(struct dfz__triage *t, struct dfz__bucket *b,
 	if (rc < 0)
 		return rc;
 	replay_commands(t, b, like->target, plan_replays);
-	b->has_c = b->has_plan && write_c(t, b, like, buf, n) == 0;
+	rc = b->has_plan ? write_c(t, b, like, buf, n) : DFZ_EINVAL;
+	if (rc == DFZ_ENOMEM)
+		return rc;
+	b->has_c = rc == 0;
 	rc = bucket_text(t, b, "verdict.txt", path, sizeof(path), &txt);
 	if (rc < 0)
 		return rc;
@@ -501,9 +513,9 @@ static int minimize(struct shrink *s, const struct dfz__input *in,
 		rc = shrink_plan(s, in, buf, n);
 	if (!rc && *n == in->n)
 		*n = delta(s, *buf, *n);
-	if (!rc && !s->last.kind)          /* nothing kept: replay the input */
+	if (!rc && !s->err && !s->last.kind) /* nothing kept: replay the input */
 		still_same(s, *buf, *n);
-	return rc;
+	return rc ? rc : s->err;
 }
 
 /* Minimize the bucket's smallest input and write the bucket's files. */
