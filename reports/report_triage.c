@@ -381,6 +381,8 @@ int dfz__triage_read(struct dfz__campaign *c, const char *path, char *err,
 	else
 		strcpy(tr->base, ".");
 	tr->base_abs = realpath(tr->base, NULL);
+	if (!tr->base_abs && errno == ENOMEM)
+		return DFZ_ENOMEM;    /* else the links stay relative */
 	check_root(&k, tr);
 	if (k.failed) {
 		snprintf(err, errlen, "%s: %s", path, perr);
