@@ -53,7 +53,8 @@ static int examine(struct dfz__triage *t, unsigned i, char *err, size_t errlen)
 	int rc = dfz__copy_input(t, in, why, sizeof(why));
 
 	if (rc < 0 && rc != DFZ_ENOENT && rc != DFZ_ERANGE) {
-		snprintf(err, errlen, "%s: %s", in->src, why);
+		snprintf(err, errlen, "%s: %s", in->src,
+			 rc == DFZ_ENOMEM ? "out of memory" : why);
 		return rc;
 	}
 	memset(&in->o, 0, sizeof(in->o));
