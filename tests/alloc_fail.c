@@ -271,8 +271,10 @@ const char *alloc_fail_site_name(const void *site, char *buf, size_t len)
 	if (site && dladdr(site, &di) && di.dli_fname) {
 		const char *base = strrchr(di.dli_fname, '/');
 
+		/* The call instruction ends at the return address. */
 		snprintf(buf, len, "%s+0x%lx", base ? base + 1 : di.dli_fname,
-			 (unsigned long)((uintptr_t)site - (uintptr_t)di.dli_fbase));
+			 (unsigned long)((uintptr_t)site - 1 -
+					 (uintptr_t)di.dli_fbase));
 	} else {
 		snprintf(buf, len, "%p", site);
 	}

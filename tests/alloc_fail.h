@@ -55,8 +55,8 @@ const void *alloc_fail_live_site(void);
 const void *alloc_fail_site(unsigned i);
 
 /*
- * alloc_fail_site_name() - "@site" as "binary+0xOFFSET" into @buf
- * (addr2line -e binary OFFSET names the line).
+ * alloc_fail_site_name() - the call that returns to @site as
+ * "binary+0xOFFSET" into @buf (addr2line -e binary OFFSET names its line).
  */
 const char *alloc_fail_site_name(const void *site, char *buf, size_t len);
 
