@@ -334,31 +334,34 @@ static void add_replay(struct dfz__bucket *b, const char *file,
  * fuzz target's own input, with `run --family`; an external program's
  * bucket, the program on repro.bin with the switches in DMAFUZZ_BUGS.
  * None for a parse bucket: no dmafuzz command does the parse target's
- * round trip.
+ * round trip. Return: 0, or DFZ_ENOMEM.
  */
-static void replay_commands(const struct dfz__triage *t, struct dfz__bucket *b,
-			    const char *target, bool plan_replays)
+static int replay_commands(const struct dfz__triage *t, struct dfz__bucket *b,
+			   const char *target, bool plan_replays)
 {
 	char bugs[300] = "", prog[DFZ__COMMAND_MAX - 300], *abs;
 
 	b->nreplay = 0;
 	if (t->cfg->exec) {
 		abs = realpath(t->cfg->exec, NULL);
+		if (!abs && errno == ENOMEM)
+			return DFZ_ENOMEM;    /* else the path as given */
 		dfz__shell_quote(abs ? abs : t->cfg->exec, prog, sizeof(prog));
 		free(abs);
 		dfz__shell_quote(t->rep.bugs, bugs, sizeof(bugs));
 		add_replay(b, "repro.bin", "DMAFUZZ_BUGS=%s %s",
 			   t->rep.bugs[0] ? bugs : "", prog);
-		return;
+		return 0;
 	}
 	if (dfz__family_of(target) < 0)
-		return;
+		return 0;
 	if (t->rep.bugs[0])
 		snprintf(bugs, sizeof(bugs), " --bug %s", t->rep.bugs);
 	if (plan_replays)
 		add_replay(b, "repro.plan", "dmafuzz run%s", bugs);
 	add_replay(b, "repro.bin", "dmafuzz run%s", bugs);
 	add_replay(b, "input.bin", "dmafuzz run --family %s%s", target, bugs);
+	return 0;
 }
 
 /*
@@ -464,7 +467,9 @@ static int write_bucket(struct dfz__triage *t, struct dfz__bucket *b,
 		rc = write_plan(t, b, like, buf, n, &plan_replays);
 	if (rc < 0)
 		return rc;
-	replay_commands(t, b, like->target, plan_replays);
+	rc = replay_commands(t, b, like->target, plan_replays);
+	if (rc < 0)
+		return rc;
 	rc = b->has_plan ? write_c(t, b, like, buf, n) : DFZ_EINVAL;
 	if (rc == DFZ_ENOMEM)
 		return rc;
