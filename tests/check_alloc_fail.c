@@ -217,6 +217,13 @@ END_TEST
 
 /* ------------------------------------------------------------- triage */
 
+/* A triage and the summary it must give when it succeeds. */
+struct triage_case {
+	struct dfz_triage_config cfg;
+	struct dfz_triage_summary want;   /* inputs, buckets, malformed, clean */
+	char dir[2048];
+};
+
 static void fresh_triage_out(void)
 {
 	ck_assert_int_eq(sh("rm -rf $T/camp/triage"), 0);
@@ -231,20 +238,35 @@ static bool with_segv(void)
 
 static int triage_run(const void *arg, char *why, size_t len)
 {
-	const struct dfz_triage_config *cfg = arg;
+	const struct triage_case *tc = arg;
+	const struct dfz_triage_summary *w = &tc->want;
 	struct dfz_triage_summary sum;
-	int rc = dfz_triage(cfg, &sum, why, len);
+	int rc = dfz_triage(&tc->cfg, &sum, why, len);
 
 	if (rc < 0)
 		return rc;
-	if (sum.inputs != 4u + with_segv() || sum.buckets != 1u + with_segv() ||
-	    sum.malformed != 2 || sum.clean != 1) {
+	if (sum.inputs != w->inputs || sum.buckets != w->buckets ||
+	    sum.malformed != w->malformed || sum.clean != w->clean) {
 		snprintf(why, len, "success, but %u inputs, %u buckets, %u "
 			 "malformed, %u clean", sum.inputs, sum.buckets,
 			 sum.malformed, sum.clean);
 		return 1;
 	}
 	return 0;
+}
+
+/* Walk the triage of $T/camp, a few minimizer runs per bucket (the
+ * count must not depend on the clock). */
+static void walk_triage(const char *name, struct triage_case *tc)
+{
+	struct op o = { .name = name, .prepare = fresh_triage_out,
+			.run = triage_run, .arg = tc, .says_why = true };
+
+	tc->cfg.max_runs = 4;
+	tc->cfg.max_seconds = 600;
+	snprintf(tc->dir, sizeof(tc->dir), "%s", at("camp"));
+	tc->cfg.dir = tc->dir;
+	walk(&o);
 }
 
 /* The bare stream of @plan's fuzz target into $T/camp/@file. */
@@ -254,17 +276,13 @@ static void bare(const char *plan, const char *file)
 			    plan, file), 0);
 }
 
-/* A bug of the xfer target, a real SIGSEGV of the api target (its fault
- * disassembled, its frames symbolized by a child addr2line; not under
- * valgrind), a clean input, an empty file and a text the parse target
- * rejects; a few minimizer runs (the count must not depend on the
- * clock). */
+/* In process: a bug of the xfer target, a real SIGSEGV of the api target
+ * (its fault disassembled, its frames symbolized by a child addr2line;
+ * not under valgrind), a clean input, an empty file, a text the parse
+ * target rejects and one it round-trips. */
 START_TEST(test_triage)
 {
-	struct dfz_triage_config cfg = { .max_runs = 4, .max_seconds = 600 };
-	struct op o = { .name = "triage", .prepare = fresh_triage_out,
-			.run = triage_run, .arg = &cfg, .says_why = true };
-	static char dir[2048];
+	static struct triage_case tc;
 
 	ck_assert_int_eq(sh("mkdir -p $T/camp/xfer/default/crashes "
 			    "$T/camp/api/default/crashes "
@@ -275,11 +293,33 @@ START_TEST(test_triage)
 		bare("corpus/regress/null-arg.plan", "api/default/crashes/id:0,sig:11");
 	ck_assert_int_eq(sh(": > $T/camp/xfer/default/crashes/id:2,sig:06 && "
 			    "cp tests/data/bad-rank.plan "
-			    "$T/camp/parse/default/crashes/id:0"), 0);
-	snprintf(dir, sizeof(dir), "%s", at("camp"));
-	cfg.dir = dir;
-	ck_assert_int_eq(dfz_bugs_parse("shared-handle,null-arg", &cfg.bugs), 0);
-	walk(&o);
+			    "$T/camp/parse/default/crashes/id:0 && "
+			    "cp corpus/xfer/rank1-contig.plan "
+			    "$T/camp/parse/default/crashes/id:1"), 0);
+	ck_assert_int_eq(dfz_bugs_parse("shared-handle,null-arg", &tc.cfg.bugs), 0);
+	tc.want = (struct dfz_triage_summary){ .inputs = 5u + with_segv(),
+		.buckets = 1u + with_segv(), .malformed = 2, .clean = 2 };
+	walk_triage("triage", &tc);
+}
+END_TEST
+
+/* With --exec: the broken test program ($DFZ_BROKEN, set by `make
+ * check`) run on each input in a child; a write fault, a read fault and
+ * a clean input. */
+START_TEST(test_triage_exec)
+{
+	static struct triage_case tc;
+
+	tc.cfg.exec = getenv("DFZ_BROKEN");
+	ck_assert_msg(tc.cfg.exec && *tc.cfg.exec, "DFZ_BROKEN is not set "
+		      "(run through make check)");
+	ck_assert_int_eq(sh("mkdir -p $T/camp/crashes && printf Wxyz > "
+			    "$T/camp/crashes/w1 && printf Rxyz > "
+			    "$T/camp/crashes/r1 && printf clean > "
+			    "$T/camp/crashes/c1"), 0);
+	tc.want = (struct dfz_triage_summary){ .inputs = 3, .buckets = 2,
+					      .clean = 1 };
+	walk_triage("triage --exec", &tc);
 }
 END_TEST
 
@@ -326,6 +366,7 @@ Suite *suite_alloc_fail(void)
 	tcase_add_test(tc, test_countdown);
 	tcase_add_loop_test(tc, test_plan_run, 0, 3);
 	tcase_add_test(tc, test_triage);
+	tcase_add_test(tc, test_triage_exec);
 	tcase_add_test(tc, test_report);
 	tcase_set_timeout(tc, 600);
 	scratch_add(tc);
