@@ -25,6 +25,7 @@
 
 #include "alloc_fail.h"
 #include "cli_run.h"
+#include "fuzz_campaign.h"
 #include "scratch.h"
 
 #define SHOWN_FAILURES 12             /* failing N listed, at most */
@@ -342,17 +343,34 @@ static int report_run(const void *arg, char *why, size_t len)
 	return rc;
 }
 
-/* The report tests' campaign (two AFL++ instances and a triage.json). */
-START_TEST(test_report)
+/* Walk the report of @dir into $T/report. */
+static void walk_report(const char *name, const char *dir)
 {
 	static char out[2048];
-	struct dfz_report_config cfg = { .dir = "tests/data/report/campaign",
-					 .out = out };
-	struct op o = { .name = "report", .prepare = fresh_report_out,
+	struct dfz_report_config cfg = { .dir = dir, .out = out };
+	struct op o = { .name = name, .prepare = fresh_report_out,
 			.run = report_run, .arg = &cfg, .says_why = true };
 
 	snprintf(out, sizeof(out), "%s", at("report"));
 	walk(&o);
+}
+
+/* The report tests' campaign (two AFL++ instances and a triage.json). */
+START_TEST(test_report)
+{
+	walk_report("report", "tests/data/report/campaign");
+}
+END_TEST
+
+/* A campaign of the fuzz script: its run record, class list and seed
+ * findings (reports/report_run.c), no triage. */
+START_TEST(test_report_record)
+{
+	static char dir[2048];
+
+	ck_assert_int_eq(sh("%s", fuzz_campaign), 0);
+	snprintf(dir, sizeof(dir), "%s", at("c"));
+	walk_report("report of a fuzz run", dir);
 }
 END_TEST
 
@@ -368,6 +386,7 @@ Suite *suite_alloc_fail(void)
 	tcase_add_test(tc, test_triage);
 	tcase_add_test(tc, test_triage_exec);
 	tcase_add_test(tc, test_report);
+	tcase_add_test(tc, test_report_record);
 	tcase_set_timeout(tc, 600);
 	scratch_add(tc);
 	suite_add_tcase(s, tc);
