@@ -8,10 +8,11 @@
  * success (but for a realloc() that only shrinks a block: keeping the old
  * one is correct), and leave no block allocated. The operations: a plan run
  * (load, executor create, run, destroy) of an xfer, a host and an api
- * plan; a triage of a small campaign (in process; its child processes
- * allocate outside the countdown); a report of the report tests'
- * campaign. Each prints K and its distinct allocation sites to stderr.
- * Runs $DFZ_CLI (set by `make check`) to encode the triage's inputs.
+ * plan; a triage of a small campaign in process, and one with --exec
+ * (child processes allocate outside the countdown); a report of the
+ * report tests' campaign, and one of a fuzz script's campaign. Each
+ * prints K and its distinct allocation sites to stderr. Runs $DFZ_CLI to
+ * encode the triage's inputs and $DFZ_BROKEN (both set by `make check`).
  */
 #define _GNU_SOURCE
 #include <assert.h>
