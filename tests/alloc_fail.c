@@ -45,6 +45,8 @@ static struct {
 	bool armed;
 	pid_t pid;                    /* the process that armed it */
 	unsigned long fail_at;        /* 0: none */
+	bool persist;                 /* and every call after it */
+	unsigned long hard_fails;     /* failed calls but shrinking reallocs */
 	struct alloc_fail_stats st;
 	const void *site[ALLOC_FAIL_SITES];
 	unsigned long nlive;
@@ -121,17 +123,21 @@ static void note_site(const void *site)
 		af.site[af.st.nsites++] = site;
 }
 
-/* One allocation made from @site: true when it must fail. */
-static bool must_fail(const void *site)
+/* One allocation made from @site (@shrink: a realloc() that would not
+ * grow its block): true when it must fail. */
+static bool must_fail(const void *site, bool shrink)
 {
 	if (!af.armed || getpid() != af.pid)
 		return false;
 	af.st.calls++;
 	note_site(site);
-	if (af.st.calls != af.fail_at)
+	if (!af.fail_at || af.st.calls < af.fail_at ||
+	    (af.st.calls > af.fail_at && !af.persist))
 		return false;
+	if (!af.st.failed)
+		af.st.failed_site = site;
 	af.st.failed = true;
-	af.st.failed_site = site;
+	af.hard_fails += !shrink;
 	errno = ENOMEM;
 	return true;
 }
@@ -146,14 +152,14 @@ static void *tracked(void *p, const void *site)
 
 void *__wrap_malloc(size_t n)
 {
-	if (must_fail(__builtin_return_address(0)))
+	if (must_fail(__builtin_return_address(0), false))
 		return NULL;
 	return tracked(__real_malloc(n), __builtin_return_address(0));
 }
 
 void *__wrap_calloc(size_t k, size_t n)
 {
-	if (must_fail(__builtin_return_address(0)))
+	if (must_fail(__builtin_return_address(0), false))
 		return NULL;
 	return tracked(__real_calloc(k, n), __builtin_return_address(0));
 }
@@ -162,10 +168,9 @@ void *__wrap_realloc(void *p, size_t n)
 {
 	void *q;
 
-	if (must_fail(__builtin_return_address(0))) {
-		af.st.failed_shrink = p && n <= malloc_usable_size(p);
+	if (must_fail(__builtin_return_address(0),
+		      p && n <= malloc_usable_size(p)))
 		return NULL;
-	}
 	q = __real_realloc(p, n);
 	if (q || !n)
 		untrack(p);
@@ -174,7 +179,7 @@ void *__wrap_realloc(void *p, size_t n)
 
 char *__wrap_strdup(const char *s)
 {
-	if (must_fail(__builtin_return_address(0)))
+	if (must_fail(__builtin_return_address(0), false))
 		return NULL;
 	return tracked(__real_strdup(s), __builtin_return_address(0));
 }
@@ -190,7 +195,7 @@ int __wrap_asprintf(char **out, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (must_fail(__builtin_return_address(0)))
+	if (must_fail(__builtin_return_address(0), false))
 		return -1;
 	va_start(ap, fmt);
 	n = vasprintf(out, fmt, ap);
@@ -203,7 +208,7 @@ int __wrap_asprintf(char **out, const char *fmt, ...)
 /* Only realpath(path, NULL) allocates. */
 char *__wrap_realpath(const char *path, char *resolved)
 {
-	if (!resolved && must_fail(__builtin_return_address(0)))
+	if (!resolved && must_fail(__builtin_return_address(0), false))
 		return NULL;
 	return resolved ? __real_realpath(path, resolved) :
 			  tracked(__real_realpath(path, NULL),
@@ -214,7 +219,7 @@ char *__wrap_realpath(const char *path, char *resolved)
  * allocates, is not (valgrind sees it). */
 FILE *__wrap_open_memstream(char **buf, size_t *n)
 {
-	if (must_fail(__builtin_return_address(0)))
+	if (must_fail(__builtin_return_address(0), false))
 		return NULL;
 	return tracked(__real_open_memstream(buf, n),
 		       __builtin_return_address(0));
@@ -226,7 +231,7 @@ int __wrap_fclose(FILE *f)
 	return __real_fclose(f);
 }
 
-void alloc_fail_arm(unsigned long n)
+void alloc_fail_arm(unsigned long n, bool persist)
 {
 	if (af.nlive) {               /* a leak an earlier test reported */
 		memset(af.live, 0, sizeof(af.live));
@@ -234,6 +239,8 @@ void alloc_fail_arm(unsigned long n)
 	}
 	memset(&af.st, 0, sizeof(af.st));
 	af.fail_at = n;
+	af.persist = persist;
+	af.hard_fails = 0;
 	af.pid = getpid();
 	af.armed = true;
 }
@@ -242,6 +249,7 @@ void alloc_fail_disarm(struct alloc_fail_stats *out)
 {
 	af.armed = false;
 	af.st.live = af.nlive;
+	af.st.failed_shrink = af.st.failed && !af.hard_fails;
 	if (out)
 		*out = af.st;
 }

@@ -6,7 +6,8 @@
  * ALLOC_FAIL_WRAP), so every call the library (and the tests) makes goes
  * through tests/alloc_fail.c, the library's own sources unchanged. Armed
  * with N, the Nth allocation fails (NULL, errno ENOMEM) and the others
- * succeed; armed with 0, nothing fails and the calls are only counted.
+ * succeed (or, persistent, every one from the Nth on); armed with 0,
+ * nothing fails and the calls are only counted.
  * While armed the wrapper also records where each allocation was made
  * (the caller's return address, so distinct sites can be counted) and
  * keeps every block allocated since it was armed until it is freed, so a
@@ -32,14 +33,17 @@ struct alloc_fail_stats {
 	unsigned long live;           /* blocks allocated and not yet freed */
 	bool failed;                  /* the Nth call was reached and failed */
 	const void *failed_site;      /* its caller (return address) */
-	bool failed_shrink;           /* it was a realloc() that would not
-				       * have grown the block: the caller may
-				       * keep the old one and succeed */
+	bool failed_shrink;           /* every failed call was a realloc()
+				       * that would not have grown its block:
+				       * the caller may keep the old one and
+				       * succeed */
 	unsigned nsites;              /* distinct sites (count runs only) */
 };
 
-/* alloc_fail_arm() - count from now; fail call @n (0: fail none). */
-void alloc_fail_arm(unsigned long n);
+/* alloc_fail_arm() - count from now; fail call @n (0: fail none), and
+ * with @persist every call after it too (the error paths then run out of
+ * memory as well). */
+void alloc_fail_arm(unsigned long n, bool persist);
 
 /* alloc_fail_disarm() - stop counting and failing; what was seen. Blocks
  * still live stay tracked until freed (alloc_fail_live()). */

@@ -2,7 +2,9 @@
 /*
  * Allocation fault injection (alloc_fail.h, SQLite's countdown): each
  * operation runs once with the countdown counting its K allocations,
- * then K times more with allocation N = 1..K failing. Every one of those
+ * then 2K times more: with allocation N = 1..K failing alone, and with
+ * every allocation from the Nth on failing (its error path then runs out
+ * of memory as well, as SQLite's persistent mode). Every one of those
  * runs must end in a clean error (DFZ_ENOMEM, or for a plan run the
  * REJECTED verdict that says "out of memory"), never in a crash or a
  * success (but for a realloc() that only shrinks a block: keeping the old
@@ -42,9 +44,10 @@ struct op {
 	bool says_why;                /* its errors come with a message */
 };
 
-/* The outcome of run N of @o, described into @why when it is wrong. */
-static bool injected_ok(const struct op *o, unsigned long n, char *why,
-			size_t len)
+/* The outcome of run N of @o (@persist: every allocation from the Nth
+ * on fails), described into @why when it is wrong. */
+static bool injected_ok(const struct op *o, unsigned long n, bool persist,
+			char *why, size_t len)
 {
 	struct alloc_fail_stats st;
 	char site[256], left[256], what[512] = "";
@@ -52,10 +55,12 @@ static bool injected_ok(const struct op *o, unsigned long n, char *why,
 
 	if (o->prepare)
 		o->prepare();
-	alloc_fail_arm(n);
+	alloc_fail_arm(n, persist);
 	rc = o->run(o->arg, what, sizeof(what));
 	alloc_fail_disarm(&st);
 	alloc_fail_site_name(st.failed_site, site, sizeof(site));
+	if (persist)
+		strcat(site, " and after");
 	if (!st.failed)
 		snprintf(why, len, "N=%lu never reached (%lu calls)", n, st.calls);
 	else if (rc > 0)
@@ -93,12 +98,18 @@ static void list_sites(const struct op *o, unsigned nsites)
 	fclose(f);
 }
 
-/* Count @o's allocations, then fail each in turn. */
+/*
+ * Count @o's allocations, then fail each in turn, alone and from it on.
+ * Under valgrind (tools/memcheck.sh sets DFZ_MEMCHECK), where a run costs
+ * some 30 times more, only alone: the wrapper's own books have checked
+ * the persistent runs for leaks natively.
+ */
 static void walk(const struct op *o)
 {
+	const unsigned long modes = getenv("DFZ_MEMCHECK") ? 1 : 2;
 	struct alloc_fail_stats clean;
 	char what[512] = "", why[768];
-	unsigned long bad = 0;
+	unsigned long bad = 0, runs;
 	int rc;
 
 	/* Once unarmed: the tables a process makes once and keeps (the
@@ -110,7 +121,7 @@ static void walk(const struct op *o)
 	ck_assert_msg(rc == 0, "%s: %d %s", o->name, rc, what);
 	if (o->prepare)
 		o->prepare();
-	alloc_fail_arm(0);
+	alloc_fail_arm(0, false);
 	rc = o->run(o->arg, what, sizeof(what));
 	alloc_fail_disarm(&clean);
 	ck_assert_msg(rc == 0, "%s without failures: %d %s", o->name, rc, what);
@@ -119,30 +130,33 @@ static void walk(const struct op *o)
 		      alloc_fail_live_site(), what, sizeof(what)));
 	ck_assert_msg(clean.calls > 0, "%s: no allocation counted", o->name);
 	list_sites(o, clean.nsites);
-	for (unsigned long n = 1; n <= clean.calls; n++) {
-		if (injected_ok(o, n, why, sizeof(why)))
+	runs = modes * clean.calls;
+	for (unsigned long k = 0; k < runs; k++) {
+		if (injected_ok(o, k / modes + 1, k % modes, why, sizeof(why)))
 			continue;
 		if (++bad <= SHOWN_FAILURES)
 			fprintf(stderr, "alloc_fail: %s: %s\n", o->name, why);
 	}
 	fprintf(stderr, "alloc_fail: %s: %lu allocations from %u distinct sites;"
-		" %lu of %lu failing cleanly\n", o->name, clean.calls,
-		clean.nsites, clean.calls - bad, clean.calls);
+		" %lu of %lu injected failures (each N alone%s) clean\n",
+		o->name, clean.calls, clean.nsites, runs - bad, runs,
+		modes > 1 ? ", and from N on" : "");
 	ck_assert_msg(bad == 0, "%s: %lu of %lu injected failures not clean "
-		      "(listed on stderr)", o->name, bad, clean.calls);
+		      "(listed on stderr)", o->name, bad, runs);
 }
 
 /* ------------------------------------------------------ the countdown */
 
 static void *volatile kept[3];        /* volatile: no call is optimised out */
 
-/* The wrapper itself: the Nth call fails and only it, a block left
- * allocated is seen until freed, a shrinking realloc() is told apart. */
+/* The wrapper itself: the Nth call fails and only it (or, persistent,
+ * every call from it on), a block left allocated is seen until freed, a
+ * shrinking realloc() is told apart. */
 START_TEST(test_countdown)
 {
 	struct alloc_fail_stats st;
 
-	alloc_fail_arm(2);
+	alloc_fail_arm(2, false);
 	kept[0] = malloc(16);
 	kept[1] = calloc(2, 8);
 	kept[2] = strdup("x");
@@ -159,15 +173,26 @@ START_TEST(test_countdown)
 	ck_assert_uint_eq(alloc_fail_live(), 0);
 
 	kept[0] = malloc(16);
-	alloc_fail_arm(1);
+	alloc_fail_arm(1, false);
 	kept[1] = realloc(kept[0], 8);
 	alloc_fail_disarm(&st);
 	ck_assert(st.failed && st.failed_shrink);
 	ck_assert_ptr_null(kept[1]);
-	alloc_fail_arm(1);
+	alloc_fail_arm(1, false);
 	kept[1] = realloc(kept[0], 4096);
 	alloc_fail_disarm(&st);
 	ck_assert(st.failed && !st.failed_shrink);
+	free(kept[0]);
+
+	alloc_fail_arm(2, true);             /* persistent: 2 and 3 fail */
+	kept[0] = malloc(16);
+	kept[1] = calloc(2, 8);
+	kept[2] = strdup("x");
+	alloc_fail_disarm(&st);
+	ck_assert_ptr_nonnull(kept[0]);
+	ck_assert_ptr_null(kept[1]);
+	ck_assert_ptr_null(kept[2]);
+	ck_assert_uint_eq(st.live, 1);
 	free(kept[0]);
 }
 END_TEST
