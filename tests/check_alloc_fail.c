@@ -149,6 +149,20 @@ static void walk(const struct op *o)
 
 static void *volatile kept[3];        /* volatile: no call is optimised out */
 
+/* A malloc(), a calloc() and a strdup() into kept[] under
+ * alloc_fail_arm(@n, @persist); which failed, as a mask (bit i: kept[i]). */
+static unsigned three_calls(unsigned long n, bool persist,
+			    struct alloc_fail_stats *st)
+{
+	alloc_fail_arm(n, persist);
+	kept[0] = malloc(16);
+	kept[1] = calloc(2, 8);
+	kept[2] = strdup("x");
+	alloc_fail_disarm(st);
+	ck_assert_uint_eq(st->calls, 3);
+	return (kept[0] ? 0u : 1u) | (kept[1] ? 0u : 2u) | (kept[2] ? 0u : 4u);
+}
+
 /* The wrapper itself: the Nth call fails and only it (or, persistent,
  * every call from it on), a block left allocated is seen until freed, a
  * shrinking realloc() is told apart. */
@@ -156,16 +170,8 @@ START_TEST(test_countdown)
 {
 	struct alloc_fail_stats st;
 
-	alloc_fail_arm(2, false);
-	kept[0] = malloc(16);
-	kept[1] = calloc(2, 8);
-	kept[2] = strdup("x");
-	alloc_fail_disarm(&st);
-	ck_assert_ptr_nonnull(kept[0]);
-	ck_assert_ptr_null(kept[1]);
-	ck_assert_ptr_nonnull(kept[2]);
+	ck_assert_uint_eq(three_calls(2, false, &st), 2);
 	ck_assert(st.failed && !st.failed_shrink);
-	ck_assert_uint_eq(st.calls, 3);
 	ck_assert_uint_eq(st.live, 2);
 	free(kept[2]);
 	ck_assert_uint_eq(alloc_fail_live(), 1);
@@ -184,14 +190,7 @@ START_TEST(test_countdown)
 	ck_assert(st.failed && !st.failed_shrink);
 	free(kept[0]);
 
-	alloc_fail_arm(2, true);             /* persistent: 2 and 3 fail */
-	kept[0] = malloc(16);
-	kept[1] = calloc(2, 8);
-	kept[2] = strdup("x");
-	alloc_fail_disarm(&st);
-	ck_assert_ptr_nonnull(kept[0]);
-	ck_assert_ptr_null(kept[1]);
-	ck_assert_ptr_null(kept[2]);
+	ck_assert_uint_eq(three_calls(2, true, &st), 6);  /* 2 and 3 fail */
 	ck_assert_uint_eq(st.live, 1);
 	free(kept[0]);
 }
