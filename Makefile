@@ -39,7 +39,12 @@ CLI_SRC   := $(wildcard cli/*.c)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 CLI       := $(BUILD)/dmafuzz
 TEST_SRC  := $(wildcard tests/check_*.c)
-TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o)
+# The allocation countdown (tests/alloc_fail.h) takes the place of the C
+# library's allocators in the test binary only: the library is unchanged.
+TEST_OBJ  := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/alloc_fail.o
+ALLOC_FAIL_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup \
+             -Wl,--wrap=free,--wrap=asprintf,--wrap=realpath \
+             -Wl,--wrap=open_memstream,--wrap=fclose
 TEST_BIN  := $(BUILD)/check_dmafuzz
 SUITES_H  := $(BUILD)/tests/suites.h
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lpthread -lm)
@@ -110,7 +115,7 @@ $(BUILD)/tests/%.o: tests/%.c $(HEADERS) $(SUITES_H) | deps
 	    -MMD -c $< -o $@
 
 $(TEST_BIN): $(TEST_OBJ) $(LIB)
-	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(DFZ_LDLIBS) \
+	$(CC) $(DFZ_LDFLAGS) $(ALLOC_FAIL_WRAP) $(LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(DFZ_LDLIBS) \
 	    $(CAPSTONE_LIBS) $(JANSSON_LIBS)
 
 # A deliberately broken target (a write and a read through a bad pointer)

@@ -26,7 +26,7 @@ $(VG_BUILD)/dmafuzz: $(CLI_OBJ) $(VG_LIB)
 	    $(CAPSTONE_LIBS) $(JANSSON_LIBS)
 
 $(VG_BUILD)/check_dmafuzz: $(TEST_OBJ) $(VG_LIB)
-	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(TEST_OBJ) $(VG_LIB) $(CHECK_LIBS) \
+	$(CC) $(DFZ_LDFLAGS) $(ALLOC_FAIL_WRAP) $(LDFLAGS) -o $@ $(TEST_OBJ) $(VG_LIB) $(CHECK_LIBS) \
 	    $(DFZ_LDLIBS) $(CAPSTONE_LIBS) $(JANSSON_LIBS)
 
 # The triage tests run the broken test program of the normal build.

@@ -263,16 +263,18 @@ static void md_class(const struct dfz__finding *f, size_t n, FILE *out)
 	}
 }
 
-/* The findings of one target by class, the most frequent first. */
-static void md_target_findings(const struct dfz__campaign *c,
-			       const struct dfz__run_target *rt, FILE *f)
+/* The findings of one target by class, the most frequent first.
+ * Return: 0, or DFZ_ENOMEM. */
+static int md_target_findings(const struct dfz__campaign *c,
+			      const struct dfz__run_target *rt, FILE *f)
 {
-	bool *done = calloc(rt->nf ? rt->nf : 1, sizeof(*done));
+	bool *done;
 
-	if (!rt->nf || !done) {
-		free(done);
-		return;
-	}
+	if (!rt->nf)
+		return 0;
+	done = calloc(rt->nf, sizeof(*done));
+	if (!done)
+		return DFZ_ENOMEM;
 	fprintf(f, "### %s\n\n", rt->name);
 	for (;;) {
 		size_t best = rt->nf, best_n = 0;
@@ -297,22 +299,25 @@ static void md_target_findings(const struct dfz__campaign *c,
 		fprintf(f, " or `%s run --family %s FILE`",
 			rec(c, "cli", "dmafuzz"), rt->name);
 	fputs(" (with `DMAFUZZ_BUGS` / `--bug` as in the campaign).\n\n", f);
+	return 0;
 }
 
 /* The findings of the run as the script's replay classified them, and
- * the seeds the seed build found to be findings. */
-static void md_run_findings(const struct dfz__campaign *c, FILE *f)
+ * the seeds the seed build found to be findings. Return: 0, or
+ * DFZ_ENOMEM. */
+static int md_run_findings(const struct dfz__campaign *c, FILE *f)
 {
 	fputs("## Findings of the run\n\n", f);
 	if (!c->run.found)
 		fputs("No crash and no hang.\n\n", f);
 	for (size_t i = 0; i < c->run.nt; i++)
-		md_target_findings(c, &c->run.t[i], f);
+		if (md_target_findings(c, &c->run.t[i], f) < 0)
+			return DFZ_ENOMEM;
 	fprintf(f, "Seeds and kept inputs that crash are named `seed-*`; every "
 		"finding of every run stays in `%s/`.\n\n",
 		rec(c, "findings", "findings"));
 	if (!c->run.nseeds)
-		return;
+		return 0;
 	fprintf(f, "Seeds the seed build found to be findings (`%s`):\n\n",
 		rec(c, "seed_findings", "?"));
 	for (size_t i = 0; i < c->run.nseeds; i++) {
@@ -332,6 +337,7 @@ static void md_run_findings(const struct dfz__campaign *c, FILE *f)
 		fputc('\n', f);
 	}
 	fputc('\n', f);
+	return 0;
 }
 
 static void md_row(FILE *f, const char *target, const char *name,
@@ -523,7 +529,8 @@ int dfz__write_md(const struct dfz__campaign *c, FILE *f)
 		c->has_triage ? c->tr.nb : 0);
 	if (c->has_run) {
 		md_run(c, f);
-		md_run_findings(c, f);
+		if (md_run_findings(c, f) < 0)
+			return DFZ_ENOMEM;
 	}
 	md_campaign(c, f);
 	md_triage(c, f);

@@ -160,7 +160,7 @@ static int read_classes(const struct dfz__run *r, struct dfz__run_target *t)
 		rc = finding_add(r, t, &cap, l, tab + 1);
 	}
 	free(text);
-	if (t->nf > 1)
+	if (rc == 0 && t->nf > 1)     /* a failed add left NULL names */
 		qsort(t->f, t->nf, sizeof(*t->f), cmp_finding);
 	return rc;
 }

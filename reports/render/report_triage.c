@@ -313,10 +313,13 @@ static char *bucket_file(const struct dfz__triage *tr, const char *rel,
 	if (t && cut) {
 		char *m = realloc(t, MAX_TEXT_BYTES + 64);
 
-		if (m) {
-			t = m;
-			strcat(t, "\n[... cut at 256 KiB ...]\n");
+		if (!m) {
+			free(t);
+			*rc = DFZ_ENOMEM;
+			return NULL;
 		}
+		t = m;
+		strcat(t, "\n[... cut at 256 KiB ...]\n");
 	}
 	return t;
 }
@@ -374,18 +377,24 @@ int dfz__triage_read(struct dfz__campaign *c, const char *path, char *err,
 	tr->path = strdup(path);
 	tr->base = strdup(path);
 	if (!tr->path || !tr->base)
-		return DFZ_ENOMEM;
+		goto out_of_memory;
 	slash = strrchr(tr->base, '/');
 	if (slash)
 		*slash = 0;
 	else
 		strcpy(tr->base, ".");
 	tr->base_abs = realpath(tr->base, NULL);
+	if (!tr->base_abs && errno == ENOMEM)
+		goto out_of_memory;   /* else the links stay relative */
 	check_root(&k, tr);
 	if (k.failed) {
 		snprintf(err, errlen, "%s: %s", path, perr);
 		return strstr(perr, "out of memory") ? DFZ_ENOMEM : DFZ_EINVAL;
 	}
 	c->has_triage = true;
-	return load_files(tr);
+	if (load_files(tr) == 0)
+		return 0;
+out_of_memory:
+	snprintf(err, errlen, "%s: out of memory", path);
+	return DFZ_ENOMEM;
 }

@@ -39,6 +39,8 @@ struct shrinker {
 					   * bandwidth a candidate may have */
 	uint8_t stop;                     /* enum dfz_min_stop */
 	bool stopped;
+	int err;                          /* DFZ_ENOMEM: a candidate could
+					   * not be encoded, the passes stop */
 	uint64_t seen[SEEN_SLOTS];        /* hashes of runs done (0: empty) */
 	unsigned nseen;
 };
@@ -170,6 +172,20 @@ static size_t span_end(const struct shrinker *s, unsigned i, unsigned k)
 
 /* ------------------------------------------------------------ the passes */
 
+/* The stream of @p into @enc (caller frees): false, and the passes stop,
+ * when it runs out of memory. */
+static bool encode(struct shrinker *s, const struct dfz_plan *p,
+		   uint8_t **enc, size_t *n)
+{
+	int rc = dfz_plan_encode_as(p, enc, n);
+
+	if (rc < 0) {
+		s->err = rc;
+		s->stopped = true;
+	}
+	return rc == 0;
+}
+
 /* The canonical stream of the best's plan (decode, then encode). */
 static bool pass_canonical(struct shrinker *s)
 {
@@ -179,7 +195,7 @@ static bool pass_canonical(struct shrinker *s)
 	bool better;
 
 	dfz_plan_decode_as(s->cfg->family, s->best, s->nbest, &p);
-	if (dfz_plan_encode_as(&p, &enc, &n) < 0)
+	if (!encode(s, &p, &enc, &n))
 		return false;
 	better = try_stream(s, enc, n);
 	free(enc);
@@ -198,8 +214,7 @@ static bool pass_edits(struct shrinker *s)
 		bool kept = false;
 
 		dfz_plan_decode_as(s->cfg->family, s->best, s->nbest, &p);
-		if (dfz__min_plan_edit(&p, k, &q) &&
-		    dfz_plan_encode_as(&q, &enc, &n) == 0) {
+		if (dfz__min_plan_edit(&p, k, &q) && encode(s, &q, &enc, &n)) {
 			kept = try_stream(s, enc, n);
 			free(enc);
 		}
@@ -406,7 +421,7 @@ static void lower_bandwidth(struct shrinker *s)
 		bool kept = false;
 
 		p.xfer.bandwidth = mid;
-		if (dfz_plan_encode_as(&p, &enc, &n) == 0) {
+		if (encode(s, &p, &enc, &n)) {
 			kept = try_stream(s, enc, n);
 			free(enc);
 		}
@@ -485,7 +500,7 @@ int dfz_minimize(struct dfz_exec *ex, const struct dfz_min_config *cfg,
 		more = round_of_passes(s) && !s->stopped;
 	if (rc == 0) {
 		lower_bandwidth(s);
-		rc = finish(s, n, out);
+		rc = s->err ? s->err : finish(s, n, out);
 	}
 	free(s->best);
 	free(s->cand);

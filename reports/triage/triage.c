@@ -53,7 +53,8 @@ static int examine(struct dfz__triage *t, unsigned i, char *err, size_t errlen)
 	int rc = dfz__copy_input(t, in, why, sizeof(why));
 
 	if (rc < 0 && rc != DFZ_ENOENT && rc != DFZ_ERANGE) {
-		snprintf(err, errlen, "%s: %s", in->src, why);
+		snprintf(err, errlen, "%s: %s", in->src,
+			 rc == DFZ_ENOMEM ? "out of memory" : why);
 		return rc;
 	}
 	memset(&in->o, 0, sizeof(in->o));
@@ -114,6 +115,9 @@ struct shrink {
 	uint64_t runs, max_runs;
 	double deadline;
 	struct dfz__outcome last;          /* the last kept candidate's */
+	int err;                           /* DFZ_ENOMEM: a replay or the
+					    * scratch ran out, the
+					    * minimization stops */
 };
 
 /* Does @n bytes of @buf still land in the bucket of @s->like? */
@@ -122,6 +126,7 @@ static bool still_same(struct shrink *s, const uint8_t *buf, size_t n)
 	char path[8300];
 	struct dfz__outcome o;
 	bool same;
+	int rc;
 
 	s->runs++;
 	dfz__progress_show(&s->t->progress, false, "triage: minimizing bucket "
@@ -132,8 +137,11 @@ static bool still_same(struct shrink *s, const uint8_t *buf, size_t n)
 		if (dfz__write_atomic(path, buf, n) < 0)
 			return false;
 	}
-	if (dfz__replay(&s->t->rep, s->like->target, s->t->rep.scratch, buf, n,
-			&o) < 0)
+	rc = dfz__replay(&s->t->rep, s->like->target, s->t->rep.scratch, buf,
+			 n, &o);
+	if (rc == DFZ_ENOMEM)
+		s->err = rc;
+	if (rc < 0)
 		return false;
 	same = o.kind == DFZ__FINDING && !strcmp(o.key, s->like->o.key);
 	if (same) {
@@ -147,7 +155,7 @@ static bool still_same(struct shrink *s, const uint8_t *buf, size_t n)
 
 static bool budget_left(const struct shrink *s)
 {
-	return s->runs < s->max_runs && dfz__now() < s->deadline;
+	return !s->err && s->runs < s->max_runs && dfz__now() < s->deadline;
 }
 
 /*
@@ -163,8 +171,10 @@ static size_t delta(struct shrink *s, uint8_t *buf, size_t n)
 	size_t chunk = n > 1 ? n / 2 : 1;
 	bool progress = true;
 
-	if (!cand)
+	if (!cand) {
+		s->err = DFZ_ENOMEM;
 		return n;
+	}
 	while (n > 1 && budget_left(s) && (chunk > 1 || progress)) {
 		progress = false;
 		for (size_t at = 0; at < n && n > 1 && budget_left(s);) {
@@ -320,31 +330,34 @@ static void add_replay(struct dfz__bucket *b, const char *file,
  * fuzz target's own input, with `run --family`; an external program's
  * bucket, the program on repro.bin with the switches in DMAFUZZ_BUGS.
  * None for a parse bucket: no dmafuzz command does the parse target's
- * round trip.
+ * round trip. Return: 0, or DFZ_ENOMEM.
  */
-static void replay_commands(const struct dfz__triage *t, struct dfz__bucket *b,
-			    const char *target, bool plan_replays)
+static int replay_commands(const struct dfz__triage *t, struct dfz__bucket *b,
+			   const char *target, bool plan_replays)
 {
 	char bugs[300] = "", prog[DFZ__COMMAND_MAX - 300], *abs;
 
 	b->nreplay = 0;
 	if (t->cfg->exec) {
 		abs = realpath(t->cfg->exec, NULL);
+		if (!abs && errno == ENOMEM)
+			return DFZ_ENOMEM;    /* else the path as given */
 		dfz__shell_quote(abs ? abs : t->cfg->exec, prog, sizeof(prog));
 		free(abs);
 		dfz__shell_quote(t->rep.bugs, bugs, sizeof(bugs));
 		add_replay(b, "repro.bin", "DMAFUZZ_BUGS=%s %s",
 			   t->rep.bugs[0] ? bugs : "", prog);
-		return;
+		return 0;
 	}
 	if (dfz_family_of(target) < 0)
-		return;
+		return 0;
 	if (t->rep.bugs[0])
 		snprintf(bugs, sizeof(bugs), " --bug %s", t->rep.bugs);
 	if (plan_replays)
 		add_replay(b, "repro.plan", "dmafuzz run%s", bugs);
 	add_replay(b, "repro.bin", "dmafuzz run%s", bugs);
 	add_replay(b, "input.bin", "dmafuzz run --family %s%s", target, bugs);
+	return 0;
 }
 
 /*
@@ -450,8 +463,13 @@ static int write_bucket(struct dfz__triage *t, struct dfz__bucket *b,
 		rc = write_plan(t, b, like, buf, n, &plan_replays);
 	if (rc < 0)
 		return rc;
-	replay_commands(t, b, like->target, plan_replays);
-	b->has_c = b->has_plan && write_c(t, b, like, buf, n) == 0;
+	rc = replay_commands(t, b, like->target, plan_replays);
+	if (rc < 0)
+		return rc;
+	rc = b->has_plan ? write_c(t, b, like, buf, n) : DFZ_EINVAL;
+	if (rc == DFZ_ENOMEM)
+		return rc;
+	b->has_c = rc == 0;
 	rc = bucket_text(t, b, "verdict.txt", path, sizeof(path), &txt);
 	if (rc < 0)
 		return rc;
@@ -497,9 +515,9 @@ static int minimize(struct shrink *s, const struct dfz__input *in,
 		rc = shrink_plan(s, in, buf, n);
 	if (!rc && *n == in->n)
 		*n = delta(s, *buf, *n);
-	if (!rc && !s->last.kind)          /* nothing kept: replay the input */
+	if (!rc && !s->err && !s->last.kind) /* nothing kept: replay the input */
 		still_same(s, *buf, *n);
-	return rc;
+	return rc ? rc : s->err;
 }
 
 /* Minimize the bucket's smallest input and write the bucket's files. */
