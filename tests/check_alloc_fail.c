@@ -25,6 +25,7 @@
 
 #include "dmafuzz/harness.h"
 #include "dmafuzz/report.h"
+#include "dmafuzz/triage.h"
 
 #include "alloc_fail.h"
 #include "cli_run.h"
