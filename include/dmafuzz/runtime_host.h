@@ -383,7 +383,8 @@ uint32_t dfz_host_call_args(const struct dfz_host_prog *p,
  * @slot: MALLOC, FREE and copies: the user buffer slot.
  * @offset: copies: bytes past the slot's address.
  * @nargs, @args, @roles, @graph: INIT's arguments, the table's fault
- *	applied (dfz_host_call_args()).
+ *	applied (dfz_host_call_args()); @args and @roles are set for INIT
+ *	only.
  */
 struct dfz_host_act {
 	uint8_t op;
