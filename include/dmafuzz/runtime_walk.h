@@ -58,7 +58,9 @@ struct dfz_walk_xfer {
 	struct dfz_xfer x;
 };
 
-/* What a note marks (for a printer; the runtime ignores them). */
+/* What a note marks: a printer writes comments at them; DFZ_NOTE_NODE
+ * is also where a back end takes up the node's tensors (the runtime's
+ * does, tile.c). */
 enum dfz_walk_note {
 	DFZ_NOTE_NODE,          /* node @node starts */
 	DFZ_NOTE_EMPTY,         /* its shape is empty: nothing runs */
@@ -101,7 +103,8 @@ struct dfz_walk_at {
  * @enter: the next hop's tensors are hop @hop's buffers of slot @slot,
  *	holding tile @tile (compact row-major); its tile loop follows.
  * @leave: that tile loop ended.
- * @note: optional; marks a place of the walk (enum dfz_walk_note).
+ * @note: marks a place of the walk (enum dfz_walk_note); may be NULL
+ *	for a back end that keeps no per-node state.
  */
 struct dfz_walk_ops {
 	int (*alloc_buf)(void *ctx, unsigned hop, enum dfz_walk_role role,
