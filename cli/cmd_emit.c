@@ -290,7 +290,7 @@ static int settle_expect(struct emit_opts *m, const struct dfz_plan *p,
 int cli_emit_c(int argc, char **argv)
 {
 	struct emit_opts m = { .family = -1 };
-	char err[300], line[128], expect[256], note[2048];
+	char err[300], why[200], line[128], expect[256], note[2048];
 	struct dfz_plan p;
 	uint8_t *buf = NULL;
 	size_t n;
@@ -310,9 +310,10 @@ int cli_emit_c(int argc, char **argv)
 	free(buf);
 	if (rc != 0)
 		return rc;
-	if (m.cfg.dropin && !dfz_emit_dropin_supports(&p)) {
-		cli_error("emit-c", "%s: --dropin writes one-hop L3<->L2 xfer "
-			  "plans on the RAM engine so far", m.input);
+	if (m.cfg.dropin &&
+	    !dfz_emit_dropin_supports(&p, m.cfg.bugs, why, sizeof(why))) {
+		cli_error("emit-c", "%s: --dropin cannot write this plan: %s",
+			  m.input, why);
 		return EXIT_BAD_INPUT;
 	}
 	if (m.expect && !are_classes(m.expect)) {

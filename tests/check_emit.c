@@ -198,8 +198,8 @@ START_TEST(test_dropin_calls)
 	ck_assert_ptr_nonnull(first);
 	second = strstr(first + 1, "\tpi_cl_ram_copy_2d(ram, t[1] + 2, ");
 	ck_assert_ptr_nonnull(second);
-	ck_assert_ptr_nonnull(strstr(first, "pi_cl_ram_copy_wait(&req[0][0][2][0]);"));
-	ck_assert(strstr(first, "pi_cl_ram_copy_wait(&req[0][0][2][0]);") < second);
+	ck_assert_ptr_nonnull(strstr(first, "pi_cl_ram_copy_wait(&req0[0][2][0]);"));
+	ck_assert(strstr(first, "pi_cl_ram_copy_wait(&req0[0][2][0]);") < second);
 	ck_assert_int_eq(emit_as("corpus/regress/shared-handle.plan",
 				 DFZ_BUG_BIT(SHARED_HANDLE), NULL, true), 0);
 	first = strstr(text, "\tpi_cl_ram_copy_2d(ram, t[1] + 0, ");
@@ -207,8 +207,71 @@ START_TEST(test_dropin_calls)
 	second = strstr(first + 1, "\tpi_cl_ram_copy_2d(ram, t[1] + 2, ");
 	ck_assert_ptr_nonnull(second);
 	ck_assert(strstr(first, "pi_cl_ram_copy_wait(") > second);
-	ck_assert_int_eq(emit_as("corpus/xfer/two-hop-mchan-double.plan", 0,
+	/* Its tile buffers do not fit the drop-in's L1; a host plan. */
+	ck_assert_int_eq(emit_as("corpus/regress/mchan-len-overflow.plan", 0,
 				 NULL, true), DFZ_EINVAL);
+	ck_assert_int_eq(emit_as("corpus/regress/register-leak.plan", 0, NULL,
+				 true), DFZ_EINVAL);
+}
+END_TEST
+
+/* --dropin on mchan (one L2<->L1 hop, 4 one-element tiles): a channel
+ * allocated before each request's first push, waited and freed;
+ * mchan-tid-leak leaves the free out. A push on a request whose channel is
+ * no longer the latest allocation is refused, with the reason. */
+START_TEST(test_dropin_mchan)
+{
+	struct dfz_plan p;
+	char why[200] = "";
+
+	ck_assert_int_eq(emit_as("corpus/regress/mchan-tid-leak.plan", 0, NULL,
+				 true), 0);
+	ck_assert_ptr_nonnull(strstr(text, "#include <mchan_v7.h>"));
+	ck_assert_ptr_null(strstr(text, "pi_cl_ram"));
+	ck_assert_uint_eq(count("\treq0[0][0][0] = mchan_channel_alloc();"), 4);
+	ck_assert_uint_eq(count("\tmchan_transfer_1d(4u | "
+				"MCHAN_CMD_FLAG_DIRECTION_EXT2LOC"), 4);
+	ck_assert_uint_eq(count("\tmchan_channel_wait(req0["), 8);
+	ck_assert_uint_eq(count("\tmchan_channel_free(req0["), 8);
+	ck_assert_int_eq(emit_as("corpus/regress/mchan-tid-leak.plan",
+				 DFZ_BUG_BIT(MCHAN_TID_LEAK), NULL, true), 0);
+	ck_assert_uint_eq(count("\tmchan_channel_wait(req0["), 8);
+	ck_assert_uint_eq(count("\tmchan_channel_free("), 0);
+
+	load("tests/data/mchan-latest-tid.plan", &p);
+	ck_assert(!dfz_emit_dropin_supports(&p, 0, why, sizeof(why)));
+	ck_assert_ptr_nonnull(strstr(why, "after another channel was allocated"));
+	ck_assert_int_eq(emit_as("tests/data/mchan-latest-tid.plan", 0, NULL,
+				 true), DFZ_EINVAL);
+	load("corpus/regress/mchan-len-overflow.plan", &p);
+	ck_assert(!dfz_emit_dropin_supports(&p, 0, why, sizeof(why)));
+	ck_assert_str_eq(why, "it needs 262208 bytes of L1, the drop-in has "
+			 "262144");
+}
+END_TEST
+
+/* --dropin on idma: the Snitch calls, each copy followed by its dummy
+ * unless idma-no-dummy; two hops nest mchan pushes from hop 0's L2
+ * buffers inside the RAM copies. */
+START_TEST(test_dropin_snitch_two_hop)
+{
+	ck_assert_int_eq(emit_as("corpus/regress/idma-no-dummy.plan", 0, NULL,
+				 true), 0);
+	ck_assert_ptr_nonnull(strstr(text, "#include <snrt.h>"));
+	ck_assert_ptr_null(strstr(text, "#include <pmsis.h>"));
+	ck_assert_uint_eq(count("\treq0[0][0][0] = snrt_dma_start_1d("), 4);
+	ck_assert_uint_eq(count("\tsnrt_dma_start_1d(scr0["), 8);
+	ck_assert_uint_eq(count("\tsnrt_dma_wait(req0["), 8);
+	ck_assert_int_eq(emit_as("corpus/regress/idma-no-dummy.plan",
+				 DFZ_BUG_BIT(IDMA_NO_DUMMY), NULL, true), 0);
+	ck_assert_uint_eq(count("\tsnrt_dma_start_1d(scr0["), 0);
+	ck_assert_uint_eq(count("\tsnrt_dma_wait(req0["), 8);
+
+	ck_assert_int_eq(emit_as("corpus/xfer/two-hop-mchan-double.plan", 0,
+				 NULL, true), 0);
+	ck_assert_ptr_nonnull(strstr(text, "\tpi_cl_ram_copy_2d(ram, t[0] + "));
+	ck_assert_ptr_nonnull(strstr(text, "MCHAN_CMD_FLAG_EVENT_ENABLE, buf[1][0][0] + 0, buf[0][0][0] + 0);"));
+	ck_assert_ptr_nonnull(strstr(text, "buf[1][0][0] = pmsis_l1_malloc("));
 }
 END_TEST
 
@@ -222,6 +285,8 @@ Suite *suite_emit(void)
 	scratch_add(tc);
 	tcase_add_test(tc, test_xfer_calls);
 	tcase_add_test(tc, test_dropin_calls);
+	tcase_add_test(tc, test_dropin_mchan);
+	tcase_add_test(tc, test_dropin_snitch_two_hop);
 	tcase_add_test(tc, test_tile_switch_two_programs);
 	tcase_add_test(tc, test_host_calls);
 	tcase_add_test(tc, test_bad_arguments);

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # make emit-dropin-check (part of make check): every plan the drop-in
-# printer writes (`dmafuzz emit-c --dropin`: one-hop L3<->L2 plans on the
-# RAM engine) becomes SDK code in the PMSIS names, built against the
-# installed drop-in headers with -Wall -Wextra -Werror (pkg-config
+# printer writes (`dmafuzz emit-c --dropin`: each hop in its engine's
+# SDK names: PMSIS cluster RAM, mchan_v7.h, Snitch) becomes SDK code,
+# built against the installed drop-in headers with -Wall -Wextra -Werror (pkg-config
 # dmafuzz-dropin) and run bare on 8 schedules (the empty one first).
 # A plan must give the drop-in the verdict `dmafuzz run` gives it: clean,
 # or the class of its switch, where the two oracles see the same fault

@@ -59,11 +59,16 @@ struct dfz_emit_config {
  * @f failed.
  */
 /**
- * dfz_emit_dropin_supports() - whether dfz_emit_c() with @cfg->dropin
- * writes @p: so far one-hop xfer plans between L3 and L2 on the RAM
- * engine (the PMSIS cluster RAM API). @p: borrowed.
+ * dfz_emit_dropin_supports() - whether dfz_emit_c() with @cfg->dropin and
+ * the switches @bugs writes @p: xfer plans whose hops each have SDK names
+ * (RAM between L3 and L2: PMSIS cluster RAM; mchan between L2 and L1:
+ * Deeploy's mchan_v7.h; idma between L2 and L1: the Snitch runtime) and
+ * whose every call those names can make (a push on an mchan channel that
+ * is no longer the core's latest allocation cannot be written). When not,
+ * the reason goes to @why (@n bytes; may be NULL). @p: borrowed.
  */
-bool dfz_emit_dropin_supports(const struct dfz_plan *p);
+bool dfz_emit_dropin_supports(const struct dfz_plan *p, uint32_t bugs,
+			      char *why, size_t n);
 
 int dfz_emit_c(const struct dfz_plan *p, const struct dfz_emit_config *cfg,
 	       FILE *f);

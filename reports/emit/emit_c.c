@@ -27,6 +27,8 @@ void dfz__emit_line(FILE *f, unsigned ind, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!f)
+		return;
 	dfz__emit_tabs(f, ind);
 	va_start(ap, fmt);
 	vfprintf(f, fmt, ap);
@@ -317,14 +319,22 @@ static void emit_constants(FILE *f, const struct dfz_emit_config *cfg,
 	fputc('\n', f);
 }
 
-bool dfz_emit_dropin_supports(const struct dfz_plan *p)
+bool dfz_emit_dropin_supports(const struct dfz_plan *p, uint32_t bugs,
+			      char *why, size_t n)
 {
 	struct dfz_plan norm;
 
+	if (why && n)
+		snprintf(why, n, "not an xfer plan");
 	if (!p || p->family != DFZ_FAMILY_XFER)
 		return false;
 	norm = *p;
-	return dfz_plan_normalise(&norm) == 0 && dfz__emit_dropin_ok(&norm.xfer);
+	if (dfz_plan_normalise(&norm) < 0) {
+		if (why && n)
+			snprintf(why, n, "not a valid plan");
+		return false;
+	}
+	return dfz__emit_dropin_ok(&norm.xfer, bugs, why, n);
 }
 
 int dfz_emit_c(const struct dfz_plan *p, const struct dfz_emit_config *cfg,
@@ -346,7 +356,8 @@ int dfz_emit_c(const struct dfz_plan *p, const struct dfz_emit_config *cfg,
 		return rc;
 	}
 	if (cfg->dropin && (norm.family != DFZ_FAMILY_XFER ||
-			    !dfz__emit_dropin_ok(&norm.xfer))) {
+			    !dfz__emit_dropin_ok(&norm.xfer, cfg->bugs, NULL,
+						 0))) {
 		free(plan);
 		return DFZ_EINVAL;
 	}

@@ -48,16 +48,23 @@ bool dfz__emit_has_tiles(const struct dfz_plan_xfer *x);
 
 /**
  * dfz__emit_dropin() - xfer plan @x (normalised) as a drop-in program:
- * SDK calls (PMSIS cluster RAM) as generated code makes them, with the
- * generated-code switches of @bugs printed as the faulty code, a body
- * that fills, runs and checks, and DFZ_DROPIN_MAIN (emit_dropin.c).
- * Return: 0, DFZ_EINVAL when !dfz__emit_dropin_ok(@x), DFZ_EIO.
+ * SDK calls (PMSIS cluster RAM, MCHAN, Snitch) as generated code makes
+ * them, with the generated-code switches of @bugs printed as the faulty
+ * code, a body that fills, runs and checks, and DFZ_DROPIN_MAIN
+ * (emit_dropin.c).
+ * Return: 0, DFZ_EINVAL when !dfz__emit_dropin_ok(@x, @bugs), DFZ_EIO.
  */
 int dfz__emit_dropin(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs);
 
-/** dfz__emit_dropin_ok() - whether the drop-in printer writes @x: one hop
- * between L3 and L2 on the RAM engine, so far. */
-bool dfz__emit_dropin_ok(const struct dfz_plan_xfer *x);
+/**
+ * dfz__emit_dropin_ok() - whether the drop-in printer writes @x with the
+ * switches @bugs: every hop on an engine whose SDK names it has (RAM
+ * L3<->L2, mchan and idma L2<->L1), and every call of the program one
+ * those names can make. Otherwise false, with the reason in @why (@n
+ * bytes, may be NULL).
+ */
+bool dfz__emit_dropin_ok(const struct dfz_plan_xfer *x, uint32_t bugs,
+			 char *why, size_t n);
 
 /* Enumerator names for the emitted code. */
 const char *dfz__emit_level(unsigned level);
@@ -73,7 +80,8 @@ void dfz__emit_tabs(FILE *f, unsigned n);
 /** dfz__emit_u32s() - "{ a, b, c }" of the first @n of @v. */
 void dfz__emit_u32s(FILE *f, const uint32_t *v, unsigned n);
 
-/** dfz__emit_line() - @ind tabs, the formatted text, a newline. */
+/** dfz__emit_line() - @ind tabs, the formatted text, a newline; nothing
+ * when @f is NULL (a printer's dry run). */
 void dfz__emit_line(FILE *f, unsigned ind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

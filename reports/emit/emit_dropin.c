@@ -1,45 +1,33 @@
 // SPDX-License-Identifier: MIT
 /*
  * `dmafuzz emit-c --dropin`: an xfer plan written as the code a tiling
- * compiler generates for the SDK, against the drop-in headers (PMSIS
- * cluster RAM: pi_cl_ram_copy_2d, pi_cl_ram_copy_wait, pi_l2_malloc,
- * cl_ram_malloc), so that it builds against the drop-in and, by
- * construction, the vendor SDK. The program is the tiling executor's walk
- * (dfz_prog_walk()) with each tile transfer written out as the transfer
- * adapter's walk makes it (dfz_xfer_walk(): the 2-D copies on the
- * handle's requests, the policy's and the reuse guard's waits); the
+ * compiler generates for the SDK, against the drop-in headers, so that it
+ * builds against the drop-in and, by construction, the vendor SDK: PMSIS
+ * cluster RAM for an L3<->L2 hop (cl_ram_malloc, pi_l2_malloc,
+ * pi_cl_ram_copy_2d, pi_cl_ram_copy_wait), Deeploy's mchan_v7.h for an
+ * mchan L2<->L1 hop (pmsis_l1_malloc, mchan_channel_alloc,
+ * mchan_transfer_*, mchan_channel_wait/_free), the Snitch runtime for an
+ * idma L2<->L1 hop (snrt_l3alloc, snrt_l1alloc, snrt_dma_start_*,
+ * snrt_dma_wait); a two-hop plan nests the second inside the first. The
+ * program is the tiling executor's walk (dfz_prog_walk()) with each tile
+ * transfer written out as the transfer adapter's walk makes it
+ * (dfz_xfer_walk(), in the engine's calls: emit_dropin_calls.c); the
  * switches that live in generated code (early-compute, db-war, edge-tile,
- * req-escape, shared-handle) are printed as the faulty code itself. The
- * body fills the inputs from the plan's seed, runs the program, and checks
- * every output against a reference computed on the host.
- *
- * So far: one-hop programs between L3 and L2 on the RAM engine (the
- * PMSIS cluster RAM API), as Deeploy's L3 DMA generates them.
+ * req-escape, shared-handle, mchan-len-overflow, mchan-tid-leak,
+ * idma-no-dummy) are printed as the faulty code itself. The body fills the
+ * inputs from the plan's seed, runs the program, and checks every output
+ * against a reference computed on the host.
  */
+#include <stdlib.h>
 #include <string.h>
 
-#include "emit_c_int.h"
-
-/* Where a handle's requests live in the program: req[hop][scope][idx]. */
-struct printer {
-	FILE *f;
-	const struct dfz_plan_xfer *x;
-	struct dfz_prog p;
-	unsigned node;
-	uint64_t tile_bytes[DFZ_MAX_HOPS];
-	struct dfz_xfer_walk aw;            /* the adapter's walk, printing */
-	struct dfz_handle hs[DFZ_MAX_HOPS][2][DFZ_TILE_RING];
-	const struct dfz_walk_xfer *cur;    /* the tile transfer printed */
-	struct dfz_walk_ref ref;            /* the handle it goes on */
-	unsigned hop;
-};
+#include "dmafuzz/dropin.h"
+#include "emit_dropin_int.h"
 
 static const char *const role_name[DFZ_WALK_ROLES] = { "in", "aux", "out" };
 
-/* The L3 tensor that @role of node @k is: t0 the input, then per node
- * its aux and its output (node k + 1 reads node k's output). */
-static unsigned tensor_index(const struct dfz_plan_xfer *x, unsigned k,
-			     enum dfz_walk_role role)
+unsigned dfz__dropin_tensor(const struct dfz_plan_xfer *x, unsigned k,
+			    enum dfz_walk_role role)
 {
 	unsigned t = 0;
 
@@ -54,79 +42,86 @@ static unsigned tensor_index(const struct dfz_plan_xfer *x, unsigned k,
 
 static unsigned ntensors(const struct dfz_plan_xfer *x)
 {
-	return x->nnodes ? tensor_index(x, x->nnodes - 1, DFZ_WALK_OUT) + 1 : 1;
+	return x->nnodes ? dfz__dropin_tensor(x, x->nnodes - 1, DFZ_WALK_OUT) + 1 : 1;
 }
 
-/* ------------------------------------------------- the adapter's calls */
-
-static int print_copy(void *ctx, struct dfz_handle *h, unsigned q,
-		      const struct dfz_desc *d)
+/* The bytes of tensor @i (1 for an empty one). */
+static uint32_t tensor_bytes(const struct dfz__dropin_printer *pr, unsigned i)
 {
-	struct printer *pr = ctx;
-	const struct dfz_walk_xfer *wx = pr->cur;
-	unsigned t = tensor_index(pr->x, pr->node, wx->role);
-	char req[48];
+	const struct dfz_plan_xfer *x = pr->x;
 
-	(void)h;
-	snprintf(req, sizeof(req), "&req[%u][%u][%u][%u]", wx->hop,
-		 pr->ref.scope, pr->ref.idx, q);
-	if (d->is_2d)
-		dfz__emit_line(pr->f, 1, "pi_cl_ram_copy_2d(ram, t[%u] + %u, "
-			       "buf[%u][%u][%u] + %u, %u, %u, %u, %u, %s);", t,
-			       d->ext_off, wx->hop, wx->role, wx->slot,
-			       d->loc_off, d->size, d->ext_stride, d->length,
-			       d->ext2loc, req);
-	else
-		dfz__emit_line(pr->f, 1, "pi_cl_ram_copy(ram, t[%u] + %u, "
-			       "buf[%u][%u][%u] + %u, %u, %u, %s);", t,
-			       d->ext_off, wx->hop, wx->role, wx->slot,
-			       d->loc_off, d->size, d->ext2loc, req);
-	return 0;
+	for (unsigned k = 0; k < x->nnodes; k++) {
+		const struct dfz_node *nd = &pr->p.node[k];
+		const struct dfz_tensor *ts = NULL;
+
+		if (i == dfz__dropin_tensor(x, k, DFZ_WALK_IN))
+			ts = &nd->in;
+		else if (nd->kernel == DFZ_KERNEL_ADD &&
+			 i == dfz__dropin_tensor(x, k, DFZ_WALK_AUX))
+			ts = &nd->aux;
+		else if (i == dfz__dropin_tensor(x, k, DFZ_WALK_OUT))
+			ts = &nd->out;
+		if (ts)
+			return ts->bytes ? ts->bytes : 1;
+	}
+	return 1;
 }
-
-static int print_dummy(void *ctx, struct dfz_handle *h)
-{
-	(void)h;
-	dfz__emit_line(((struct printer *)ctx)->f, 1,
-		       "/* (no dummy transfer on this engine) */");
-	return 0;
-}
-
-static int print_copy_wait(void *ctx, struct dfz_handle *h, unsigned q)
-{
-	struct printer *pr = ctx;
-
-	(void)h;
-	dfz__emit_line(pr->f, 1, "pi_cl_ram_copy_wait(&req[%u][%u][%u][%u]);",
-		       pr->hop, pr->ref.scope, pr->ref.idx, q);
-	return 0;
-}
-
-static const struct dfz_xfer_ops ram_ops = {
-	.issue = print_copy,
-	.dummy = print_dummy,
-	.wait = print_copy_wait,
-};
 
 /* ------------------------------------------------------ the tile walk */
 
+/* Hop @h's engine and local level. */
+static unsigned hop_engine(const struct dfz__dropin_printer *pr, unsigned h)
+{
+	return pr->x->hop[h].engine;
+}
+
+static unsigned hop_local(const struct dfz__dropin_printer *pr, unsigned h)
+{
+	return pr->p.hop[h].local_level;
+}
+
+/* What a block of @bytes takes from the drop-in's allocator. */
+static uint64_t block_cost(uint64_t bytes)
+{
+	return ((bytes + 7) & ~(uint64_t)7) + 2 * DFZ_REDZONE;
+}
+
+/*
+ * A local buffer: in L2 from PMSIS, in L1 from PMSIS next to mchan and
+ * from the Snitch runtime next to idma (whose bump allocator frees
+ * nothing).
+ */
 static int print_alloc_buf(void *ctx, unsigned h, enum dfz_walk_role role,
 			   unsigned slot, uint64_t bytes)
 {
-	struct printer *pr = ctx;
+	struct dfz__dropin_printer *pr = ctx;
+	const char *fn = "pi_l2_malloc";
 
+	if (hop_local(pr, h) == DFZ_L1)
+		fn = hop_engine(pr, h) == DFZ_ENGINE_IDMA ? "snrt_l1alloc" :
+							     "pmsis_l1_malloc";
 	pr->tile_bytes[h] = bytes;
-	dfz__emit_line(pr->f, 1, "buf[%u][%u][%u] = pi_l2_malloc(%llu);", h,
-		       role, slot, (unsigned long long)bytes);
+	pr->live[hop_local(pr, h)] += block_cost(bytes);
+	if (pr->live[hop_local(pr, h)] > pr->peak[hop_local(pr, h)])
+		pr->peak[hop_local(pr, h)] = pr->live[hop_local(pr, h)];
+	dfz__emit_line(pr->f, 1, "buf[%u][%u][%u] = %s(%llu);", h, role, slot,
+		       fn, (unsigned long long)bytes);
 	return 0;
 }
 
 static void print_free_buf(void *ctx, unsigned h, enum dfz_walk_role role,
 			   unsigned slot)
 {
-	struct printer *pr = ctx;
+	struct dfz__dropin_printer *pr = ctx;
+	const char *fn = "pi_l2_free";
 
-	dfz__emit_line(pr->f, 1, "pi_l2_free(buf[%u][%u][%u], %llu);", h, role,
+	pr->live[hop_local(pr, h)] -= block_cost(pr->tile_bytes[h]);
+	if (hop_local(pr, h) == DFZ_L1) {
+		if (hop_engine(pr, h) == DFZ_ENGINE_IDMA)
+			return;
+		fn = "pmsis_l1_malloc_free";
+	}
+	dfz__emit_line(pr->f, 1, "%s(buf[%u][%u][%u], %llu);", fn, h, role,
 		       slot, (unsigned long long)pr->tile_bytes[h]);
 }
 
@@ -134,13 +129,13 @@ static void print_free_buf(void *ctx, unsigned h, enum dfz_walk_role role,
 static int print_scope_init(void *ctx, unsigned h, unsigned scope,
 			    unsigned n)
 {
-	struct printer *pr = ctx;
+	struct dfz__dropin_printer *pr = ctx;
 	unsigned nreq = pr->x->hop[h].policy == DFZ_POLICY_POOL ?
 				pr->x->hop[h].pool_k : 1;
 
 	for (unsigned i = 0; i < n && i < DFZ_TILE_RING; i++)
 		pr->hs[h][scope][i] = (struct dfz_handle){ .nreq = (uint8_t)nreq };
-	dfz__emit_line(pr->f, 1, "memset(req[%u][%u], 0, sizeof(req[%u][%u]));",
+	dfz__emit_line(pr->f, 1, "memset(req%u[%u], 0, sizeof(req%u[%u]));",
 		       h, scope, h, scope);
 	return 0;
 }
@@ -153,36 +148,36 @@ static void print_scope_fini(void *ctx, unsigned h, unsigned scope,
 
 static int print_issue(void *ctx, const struct dfz_walk_xfer *wx)
 {
-	struct printer *pr = ctx;
+	struct dfz__dropin_printer *pr = ctx;
 	struct dfz_xfer x = wx->x;
 
 	pr->cur = wx;
 	pr->ref = wx->ref;
 	pr->hop = wx->hop;
-	x.ext_level = DFZ_L3;
-	x.loc_level = DFZ_L2;
+	x.ext_level = (uint8_t)(pr->x->ext_level + wx->hop);
+	x.loc_level = (uint8_t)hop_local(pr, wx->hop);
 	x.ext_off = (uint32_t)wx->ext_add;
 	x.loc_off = 0;
-	dfz__emit_line(pr->f, 1, "/* %s of tensor %s, handle %u%s */",
+	dfz__emit_line(pr->f, 1, "/* %s of tensor %s, hop %u handle %u%s */",
 		       wx->role == DFZ_WALK_OUT ? "store" : "load",
-		       role_name[wx->role], wx->ref.idx,
+		       role_name[wx->role], wx->hop, wx->ref.idx,
 		       wx->ref.scope ? " of the iteration" : "");
-	return dfz_xfer_walk(&pr->aw, &x,
+	return dfz_xfer_walk(&pr->aw[wx->hop], &x,
 			     &pr->hs[wx->hop][wx->ref.scope][wx->ref.idx]);
 }
 
 static int print_wait(void *ctx, unsigned h, struct dfz_walk_ref ref)
 {
-	struct printer *pr = ctx;
+	struct dfz__dropin_printer *pr = ctx;
 
 	pr->ref = ref;
 	pr->hop = h;
-	return dfz_handle_walk_wait(&pr->aw, &pr->hs[h][ref.scope][ref.idx]);
+	return dfz_handle_walk_wait(&pr->aw[h], &pr->hs[h][ref.scope][ref.idx]);
 }
 
 static int print_compute(void *ctx, unsigned h, unsigned slot, uint64_t n)
 {
-	struct printer *pr = ctx;
+	struct dfz__dropin_printer *pr = ctx;
 	unsigned kernel = pr->x->node[pr->node].kernel;
 	char aux[32] = "NULL";
 
@@ -194,11 +189,17 @@ static int print_compute(void *ctx, unsigned h, unsigned slot, uint64_t n)
 	return 0;
 }
 
+/* The inner hop's tensors are hop @h's buffers of @slot. */
 static int print_enter(void *ctx, unsigned h, unsigned slot,
 		       const struct dfz_walk_tile *t)
 {
-	(void)ctx, (void)h, (void)slot, (void)t;
-	return DFZ_EINVAL;           /* one hop only (dfz__emit_dropin_ok) */
+	struct dfz__dropin_printer *pr = ctx;
+
+	(void)t;
+	pr->outer_slot = slot;
+	dfz__emit_line(pr->f, 1, "/* hop %u tiles hop %u's buffers of slot "
+		       "%u */", h + 1, h, slot);
+	return 0;
 }
 
 static void print_leave(void *ctx, unsigned h)
@@ -209,7 +210,7 @@ static void print_leave(void *ctx, unsigned h)
 static void print_note(void *ctx, enum dfz_walk_note what,
 		       const struct dfz_walk_at *at)
 {
-	struct printer *pr = ctx;
+	struct dfz__dropin_printer *pr = ctx;
 
 	switch (what) {
 	case DFZ_NOTE_NODE:
@@ -218,8 +219,8 @@ static void print_note(void *ctx, enum dfz_walk_note what,
 			       dfz_kernel_name(pr->x->node[at->node].kernel));
 		break;
 	case DFZ_NOTE_TILE:
-		dfz__emit_line(pr->f, 1, "/* tile %llu of %llu */",
-			       (unsigned long long)at->i,
+		dfz__emit_line(pr->f, 1, "/* hop %u tile %llu of %llu */",
+			       at->hop, (unsigned long long)at->i,
 			       (unsigned long long)at->ntiles);
 		break;
 	case DFZ_NOTE_EARLY:
@@ -254,15 +255,89 @@ static const struct dfz_walk_ops tile_ops = {
 
 /* ------------------------------------------------------------- program */
 
-bool dfz__emit_dropin_ok(const struct dfz_plan_xfer *x)
+/* Whether engine @e has SDK names here for a hop from @ext to @loc. */
+static bool has_names(unsigned e, unsigned ext, unsigned loc)
 {
-	if (x->nhops != 1 || x->ext_level != DFZ_L3 ||
-	    x->hop[0].engine != DFZ_ENGINE_RAM)
+	if (e == DFZ_ENGINE_RAM)
+		return ext == DFZ_L3 && loc == DFZ_L2;
+	return (e == DFZ_ENGINE_MCHAN || e == DFZ_ENGINE_IDMA) &&
+	       ext == DFZ_L2 && loc == DFZ_L1;
+}
+
+/* The printer of @x with @bugs, its walks set up; false with the reason
+ * in pr->why when a hop has no SDK names. */
+static bool printer_init(struct dfz__dropin_printer *pr, FILE *f,
+			 const struct dfz_plan_xfer *x, uint32_t bugs)
+{
+	*pr = (struct dfz__dropin_printer){ .f = f, .x = x, .last_tid = -1 };
+	dfz_plan_prog(x, &pr->p);
+	if (!dfz_prog_is_valid(&pr->p)) {
+		snprintf(pr->why, sizeof(pr->why), "not a valid program");
 		return false;
-	for (unsigned k = 0; k < x->nnodes; k++)
-		if (x->node[k].kernel >= DFZ_KERNEL_COUNT)
+	}
+	for (unsigned h = 0; h < pr->p.nhops; h++) {
+		struct dfz_xfer_walk *w = &pr->aw[h];
+		unsigned e = x->hop[h].engine;
+
+		if (!has_names(e, x->ext_level + h, hop_local(pr, h)) ||
+		    !dfz_engine_caps_of(e, &w->caps)) {
+			snprintf(pr->why, sizeof(pr->why), "hop %u: %s between "
+				 "%s and %s has no SDK names here", h,
+				 dfz_engine_name(e),
+				 dfz_level_name(x->ext_level + h),
+				 dfz_level_name(hop_local(pr, h)));
 			return false;
+		}
+		w->policy = x->hop[h].policy;
+		w->bugs = bugs;
+		w->ops = dfz__dropin_calls(e);
+		w->ctx = pr;
+	}
 	return true;
+}
+
+/* Whether the tensors and the buffers at their peak fit the drop-in's
+ * L2 and L1 (a platform's: a plan may give its model more). */
+static bool fits(struct dfz__dropin_printer *pr)
+{
+	static const uint32_t size[DFZ_NLEVELS] = {
+		[DFZ_L2] = DFZ_DROPIN_L2_SIZE, [DFZ_L1] = DFZ_DROPIN_L1_SIZE,
+	};
+	uint64_t need[DFZ_NLEVELS];
+
+	memcpy(need, pr->peak, sizeof(need));
+	if (pr->x->ext_level == DFZ_L2)
+		for (unsigned i = 0; i < ntensors(pr->x); i++)
+			need[DFZ_L2] += block_cost(tensor_bytes(pr, i));
+	for (unsigned l = DFZ_L2; l < DFZ_NLEVELS; l++) {
+		if (need[l] <= size[l])
+			continue;
+		snprintf(pr->why, sizeof(pr->why), "it needs %llu bytes of %s, "
+			 "the drop-in has %u", (unsigned long long)need[l],
+			 dfz_level_name(l), size[l]);
+		return false;
+	}
+	return true;
+}
+
+bool dfz__emit_dropin_ok(const struct dfz_plan_xfer *x, uint32_t bugs,
+			 char *why, size_t n)
+{
+	struct dfz__dropin_printer *pr = malloc(sizeof(*pr));
+	bool ok;
+
+	if (!pr) {
+		if (why && n)
+			snprintf(why, n, "out of memory");
+		return false;
+	}
+	ok = printer_init(pr, NULL, x, bugs) &&
+	     dfz_prog_walk(&pr->p, bugs, &tile_ops, pr) >= 0 && fits(pr);
+	if (!ok && why && n)
+		snprintf(why, n, "%s", pr->why[0] ? pr->why :
+			 "the walk refused the program");
+	free(pr);
+	return ok;
 }
 
 static const char helpers[] =
@@ -314,7 +389,7 @@ static void emit_u32_array(FILE *f, const char *name, const uint32_t *v,
 }
 
 /* The tensors: sizes, strides and the host copies. */
-static void emit_tensors(struct printer *pr)
+static void emit_tensors(struct dfz__dropin_printer *pr)
 {
 	const struct dfz_plan_xfer *x = pr->x;
 	FILE *f = pr->f;
@@ -327,9 +402,11 @@ static void emit_tensors(struct printer *pr)
 	fprintf(f, "\n#define ELEM %u\n#define RANK %u\n#define TOTAL %lluull\n",
 		x->elem, x->rank, (unsigned long long)total);
 	emit_u32_array(f, "shape", x->shape, x->rank);
-	fputs("\n/* The tensors in L3: t0 the input, then per node its aux (add)\n"
-	      " * and its output; their strides, bytes and host copies. */\n", f);
-	fprintf(f, "static uint32_t t[%u];\n", n);
+	fprintf(f, "\n/* The tensors in %s: t0 the input, then per node its aux "
+		"(add)\n * and its output; their strides, bytes and host "
+		"copies. */\n", dfz_level_name(x->ext_level));
+	fprintf(f, "static %s t[%u];\n",
+		x->ext_level == DFZ_L3 ? "uint32_t" : "uint8_t *", n);
 	for (unsigned k = 0; k < x->nnodes; k++) {
 		const struct dfz_node *nd = &pr->p.node[k];
 		char name[16];
@@ -340,7 +417,7 @@ static void emit_tensors(struct printer *pr)
 				nd->in.bytes ? nd->in.bytes : 1);
 		}
 		if (nd->kernel == DFZ_KERNEL_ADD) {
-			unsigned a = tensor_index(x, k, DFZ_WALK_AUX);
+			unsigned a = dfz__dropin_tensor(x, k, DFZ_WALK_AUX);
 
 			snprintf(name, sizeof(name), "s%u", a);
 			emit_u32_array(f, name, nd->aux.stride, x->rank);
@@ -348,85 +425,135 @@ static void emit_tensors(struct printer *pr)
 				nd->aux.bytes ? nd->aux.bytes : 1);
 		}
 		snprintf(name, sizeof(name), "s%u",
-			 tensor_index(x, k, DFZ_WALK_OUT));
+			 dfz__dropin_tensor(x, k, DFZ_WALK_OUT));
 		emit_u32_array(f, name, nd->out.stride, x->rank);
 		fprintf(f, "static uint8_t h%u[%u], want%u[%u];\n",
-			tensor_index(x, k, DFZ_WALK_OUT),
+			dfz__dropin_tensor(x, k, DFZ_WALK_OUT),
 			nd->out.bytes ? nd->out.bytes : 1,
-			tensor_index(x, k, DFZ_WALK_OUT),
+			dfz__dropin_tensor(x, k, DFZ_WALK_OUT),
 			nd->out.bytes ? nd->out.bytes : 1);
 	}
 	fprintf(f, "static const uint32_t bytes[%u] = { ", n);
-	for (unsigned i = 0; i < n; i++) {
-		const struct dfz_tensor *ts = NULL;
-
-		for (unsigned k = 0; k < x->nnodes && !ts; k++) {
-			const struct dfz_node *nd = &pr->p.node[k];
-
-			if (i == tensor_index(x, k, DFZ_WALK_IN))
-				ts = &nd->in;
-			else if (nd->kernel == DFZ_KERNEL_ADD &&
-				 i == tensor_index(x, k, DFZ_WALK_AUX))
-				ts = &nd->aux;
-			else if (i == tensor_index(x, k, DFZ_WALK_OUT))
-				ts = &nd->out;
-		}
-		fprintf(f, "%s%u", i ? ", " : "", ts && ts->bytes ? ts->bytes : 1);
-	}
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, "%s%u", i ? ", " : "", tensor_bytes(pr, i));
 	fputs(" };\n", f);
 }
 
+/* The requests of each hop, in its engine's type; an idma hop's handles
+ * each have two scratch bytes for their dummies, [0] in L2, [1] in L1. */
+static void emit_requests(struct dfz__dropin_printer *pr)
+{
+	for (unsigned h = 0; h < pr->p.nhops; h++) {
+		unsigned e = hop_engine(pr, h);
+
+		fprintf(pr->f, "static %s req%u[2][%u][%u] "
+			"__attribute__((unused));\n", dfz__dropin_req_type(e),
+			h, DFZ_TILE_RING, DFZ_MAX_POOL);
+		if (e == DFZ_ENGINE_IDMA)
+			fprintf(pr->f, "static uint8_t *scr%u[2][%u][2];\n", h,
+				DFZ_TILE_RING);
+	}
+}
+
+/* What the program does before its walk: the RAM device, the dummies'
+ * scratch bytes (0, so a dummy copies 0 over 0). */
+static void emit_prologue(struct dfz__dropin_printer *pr)
+{
+	for (unsigned h = 0; h < pr->p.nhops; h++) {
+		if (hop_engine(pr, h) == DFZ_ENGINE_RAM)
+			fputs("\tstruct pi_device *ram = get_ram_ptr();\n\n"
+			      "\t(void)ram;\n", pr->f);
+		if (hop_engine(pr, h) != DFZ_ENGINE_IDMA)
+			continue;
+		fprintf(pr->f, "\tfor (unsigned s = 0; s < 2; s++) {\n"
+			"\t\tfor (unsigned i = 0; i < %u; i++) {\n"
+			"\t\t\tscr%u[s][i][0] = snrt_l3alloc(1);\n"
+			"\t\t\tscr%u[s][i][1] = snrt_l1alloc(1);\n"
+			"\t\t\t*scr%u[s][i][0] = *scr%u[s][i][1] = 0;\n"
+			"\t\t}\n\t}\n", DFZ_TILE_RING, h, h, h, h);
+	}
+}
+
 /* The tiled program: every call generated code makes. */
-static void emit_program(struct printer *pr, uint32_t bugs)
+static int emit_program(struct dfz__dropin_printer *pr, uint32_t bugs)
 {
 	FILE *f = pr->f;
+	int rc;
 
 	fprintf(f, "\n/* The local buffers [hop][in, aux, out][slot] and the "
-		"requests\n * [hop][node scope, iteration scope][handle]"
-		"[request]. */\nstatic uint8_t *buf[1][3][2] __attribute__((unused));\n"
-		"static pi_cl_ram_req_t req[1][2][%u][%u] __attribute__((unused));\n", DFZ_TILE_RING,
-		DFZ_MAX_POOL);
+		"requests of hop H,\n * reqH[node scope, iteration scope]"
+		"[handle][request]. */\nstatic uint8_t *buf[%u][3][2] "
+		"__attribute__((unused));\n", pr->p.nhops);
+	emit_requests(pr);
 	fputs(helpers, f);
 	fputs("\n/* The tiled program, as generated code makes its calls. */\n"
-	      "static void program(struct pi_device *ram)\n{\n\t(void)ram;\n", f);
-	dfz_prog_walk(&pr->p, bugs, &tile_ops, pr);
+	      "static void program(void)\n{\n", f);
+	emit_prologue(pr);
+	rc = dfz_prog_walk(&pr->p, bugs, &tile_ops, pr);
 	fputs("}\n", f);
+	return rc;
+}
+
+/* Tensor access by level: L3 through the drop-in's RAM model, L2 in place
+ * (allocated by PMSIS, or by the Snitch runtime next to idma). */
+static void emit_write(struct dfz__dropin_printer *pr, unsigned t,
+		       const char *host)
+{
+	if (pr->x->ext_level == DFZ_L3)
+		fprintf(pr->f, "\tdfz_dropin_l3_write(t[%u], %s, bytes[%u]);\n",
+			t, host, t);
+	else
+		fprintf(pr->f, "\tmemcpy(t[%u], %s, bytes[%u]);\n", t, host, t);
+}
+
+static void emit_read(struct dfz__dropin_printer *pr, unsigned t,
+		      const char *host)
+{
+	if (pr->x->ext_level == DFZ_L3)
+		fprintf(pr->f, "\tdfz_dropin_l3_read(t[%u], %s, bytes[%u]);\n",
+			t, host, t);
+	else
+		fprintf(pr->f, "\tmemcpy(%s, t[%u], bytes[%u]);\n", host, t, t);
 }
 
 /* Every input filled from the plan's seed (as the harness fills it), the
  * outputs as the allocator leaves them; the expected outputs computed. */
-static void emit_body(struct printer *pr)
+static void emit_body(struct dfz__dropin_printer *pr)
 {
 	const struct dfz_plan_xfer *x = pr->x;
 	FILE *f = pr->f;
 	unsigned n = ntensors(x);
+	char name[16];
 
 	fputs("\nstatic void body(void *arg)\n{\n\tstruct dfz_gen g;\n\tint ok = 1;\n"
 	      "\n\t(void)arg;\n", f);
-	fprintf(f, "\tfor (unsigned i = 0; i < %u; i++) {\n"
-		"\t\tt[i] = (uint32_t)(uintptr_t)cl_ram_malloc(bytes[i]);\n"
-		"\t}\n", n);
+	fprintf(f, "\tfor (unsigned i = 0; i < %u; i++)\n\t\tt[i] = %s;\n", n,
+		x->ext_level == DFZ_L3 ?
+			"(uint32_t)(uintptr_t)cl_ram_malloc(bytes[i])" :
+		hop_engine(pr, 0) == DFZ_ENGINE_IDMA ?
+			"snrt_l3alloc(bytes[i])" : "pi_l2_malloc(bytes[i])");
 	for (unsigned k = 0; k < x->nnodes; k++) {
-		unsigned in = tensor_index(x, k, DFZ_WALK_IN);
-		unsigned out = tensor_index(x, k, DFZ_WALK_OUT);
+		unsigned in = dfz__dropin_tensor(x, k, DFZ_WALK_IN);
+		unsigned out = dfz__dropin_tensor(x, k, DFZ_WALK_OUT);
 
-		if (k == 0)
+		if (k == 0) {
 			fprintf(f, "\tdfz_gen_init(&g, %uu);\n"
-				"\tdfz_gen_bytes(&g, h0, bytes[0]);\n"
-				"\tdfz_dropin_l3_write(t[0], h0, bytes[0]);\n",
-				x->seed);
+				"\tdfz_gen_bytes(&g, h0, bytes[0]);\n", x->seed);
+			emit_write(pr, 0, "h0");
+		}
 		if (x->node[k].kernel == DFZ_KERNEL_ADD) {
-			unsigned a = tensor_index(x, k, DFZ_WALK_AUX);
+			unsigned a = dfz__dropin_tensor(x, k, DFZ_WALK_AUX);
 
 			fprintf(f, "\tdfz_gen_init(&g, %lluull);\n"
-				"\tdfz_gen_bytes(&g, h%u, bytes[%u]);\n"
-				"\tdfz_dropin_l3_write(t[%u], h%u, bytes[%u]);\n",
-				(unsigned long long)x->seed + k + 1, a, a, a, a, a);
+				"\tdfz_gen_bytes(&g, h%u, bytes[%u]);\n",
+				(unsigned long long)x->seed + k + 1, a, a);
+			snprintf(name, sizeof(name), "h%u", a);
+			emit_write(pr, a, name);
 		}
-		fprintf(f, "\tdfz_dropin_l3_read(t[%u], want%u, bytes[%u]);\n",
-			out, out, out);
+		snprintf(name, sizeof(name), "want%u", out);
+		emit_read(pr, out, name);
 		if (x->node[k].kernel == DFZ_KERNEL_ADD) {
-			unsigned a = tensor_index(x, k, DFZ_WALK_AUX);
+			unsigned a = dfz__dropin_tensor(x, k, DFZ_WALK_AUX);
 
 			fprintf(f, "\treference(2, want%u, s%u, %s%u, s%u, h%u, s%u);\n",
 				out, out, k ? "want" : "h", in, in, a, a);
@@ -436,39 +563,65 @@ static void emit_body(struct printer *pr)
 				k ? "want" : "h", in, in);
 		}
 	}
-	fputs("\tprogram(get_ram_ptr());\n", f);
+	fputs("\tprogram();\n", f);
 	for (unsigned k = 0; k < x->nnodes; k++) {
-		unsigned out = tensor_index(x, k, DFZ_WALK_OUT);
+		unsigned out = dfz__dropin_tensor(x, k, DFZ_WALK_OUT);
 
-		fprintf(f, "\tdfz_dropin_l3_read(t[%u], h%u, bytes[%u]);\n"
-			"\tok &= memcmp(h%u, want%u, bytes[%u]) == 0;\n", out, out,
-			out, out, out, out);
+		snprintf(name, sizeof(name), "h%u", out);
+		emit_read(pr, out, name);
+		fprintf(f, "\tok &= memcmp(h%u, want%u, bytes[%u]) == 0;\n", out,
+			out, out);
 	}
-	fprintf(f, "\tDFZ_DROPIN_CHECK(ok);\n"
-		"\tfor (unsigned i = 0; i < %u; i++)\n"
-		"\t\tcl_ram_free(t[i], bytes[i]);\n}\n\n"
-		"DFZ_DROPIN_MAIN(body, NULL)\n", n);
+	fputs("\tDFZ_DROPIN_CHECK(ok);\n", f);
+	if (x->ext_level == DFZ_L3)
+		fprintf(f, "\tfor (unsigned i = 0; i < %u; i++)\n"
+			"\t\tcl_ram_free(t[i], bytes[i]);\n", n);
+	else if (hop_engine(pr, 0) != DFZ_ENGINE_IDMA)
+		fprintf(f, "\tfor (unsigned i = 0; i < %u; i++)\n"
+			"\t\tpi_l2_free(t[i], bytes[i]);\n", n);
+	fputs("}\n\nDFZ_DROPIN_MAIN(body, NULL)\n", f);
+}
+
+/* The SDK headers the program's calls need. */
+static void emit_includes(struct dfz__dropin_printer *pr)
+{
+	bool ram = pr->x->ext_level == DFZ_L3, mchan = false, idma = false;
+
+	for (unsigned h = 0; h < pr->p.nhops; h++) {
+		mchan |= hop_engine(pr, h) == DFZ_ENGINE_MCHAN;
+		idma |= hop_engine(pr, h) == DFZ_ENGINE_IDMA;
+	}
+	fputs("#include <stdint.h>\n#include <string.h>\n\n", pr->f);
+	if (ram || mchan || !idma)
+		fputs("#include <pmsis.h>\n", pr->f);
+	if (ram)
+		fputs("#include <bsp/ram.h>\n", pr->f);
+	if (mchan)
+		fputs("#include <mchan_v7.h>\n", pr->f);
+	if (idma)
+		fputs("#include <snrt.h>\n", pr->f);
+	fputs("#include <dmafuzz/dropin.h>\n#include <dmafuzz/harness.h>\n",
+	      pr->f);
 }
 
 int dfz__emit_dropin(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs)
 {
-	struct printer pr = { .f = f, .x = x };
+	struct dfz__dropin_printer *pr;
+	int rc = DFZ_EINVAL;
 
-	if (!dfz__emit_dropin_ok(x))
+	if (!f || !dfz__emit_dropin_ok(x, bugs, NULL, 0))
 		return DFZ_EINVAL;
-	dfz_plan_prog(x, &pr.p);
-	if (!dfz_prog_is_valid(&pr.p) ||
-	    !dfz_engine_caps_of(x->hop[0].engine, &pr.aw.caps))
-		return DFZ_EINVAL;
-	pr.aw.policy = x->hop[0].policy;
-	pr.aw.bugs = bugs;
-	pr.aw.ops = &ram_ops;
-	pr.aw.ctx = &pr;
-	fputs("#include <stdint.h>\n#include <string.h>\n\n"
-	      "#include <pmsis.h>\n#include <bsp/ram.h>\n"
-	      "#include <dmafuzz/dropin.h>\n#include <dmafuzz/harness.h>\n", f);
-	emit_tensors(&pr);
-	emit_program(&pr, bugs);
-	emit_body(&pr);
+	pr = malloc(sizeof(*pr));
+	if (!pr)
+		return DFZ_ENOMEM;
+	if (printer_init(pr, f, x, bugs)) {
+		emit_includes(pr);
+		emit_tensors(pr);
+		rc = emit_program(pr, bugs);
+		emit_body(pr);
+	}
+	free(pr);
+	if (rc < 0)
+		return rc;
 	return ferror(f) ? DFZ_EIO : 0;
 }
