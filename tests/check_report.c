@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <check.h>
 #include <dirent.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 #include "cli_run.h"
 #include "common_int.h"
 #include "json_int.h"
+#include "render_int.h"
 #include "scratch.h"
 #include "xml_check.h"
 
@@ -836,6 +838,40 @@ START_TEST(test_output_codes)
 }
 END_TEST
 
+/*
+ * Why the report's writers stay ours while its reader is jansson: the
+ * strings a report writes come from inputs (file names, plan text, a
+ * disassembly) that need not be UTF-8, and jansson's json_string()
+ * refuses such a string (NULL: the value, and the report with it, would
+ * be lost), where the writer writes U+FFFD for each invalid byte and the
+ * output still parses, through jansson.
+ */
+START_TEST(test_writer_invalid_utf8)
+{
+	static const char bad[] = "crash-\xff\xfe.bin";
+	struct dfz__jw w;
+	json_error_t jerr;
+	char *out = NULL;
+	size_t n;
+	FILE *m = open_memstream(&out, &n);
+	json_t *j;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_null(json_string(bad));
+	dfz__jw_init(&w, m);
+	dfz__jw_open(&w, '[');
+	dfz__jw_str(&w, bad);
+	dfz__jw_close(&w, ']');
+	fclose(m);
+	j = json_loads(out, 0, &jerr);
+	ck_assert_msg(j != NULL, "%s", jerr.text);
+	ck_assert_str_eq(json_string_value(json_array_get(j, 0)),
+			 "crash-\xef\xbf\xbd\xef\xbf\xbd.bin");
+	json_decref(j);
+	free(out);
+}
+END_TEST
+
 Suite *suite_report(void)
 {
 	Suite *s = suite_create("report");
@@ -846,6 +882,7 @@ Suite *suite_report(void)
 	tcase_add_test(tc, test_json_reader);
 	tcase_add_test(tc, test_json_bounds);
 	tcase_add_test(tc, test_json_garbage);
+	tcase_add_test(tc, test_writer_invalid_utf8);
 	tcase_add_test(tc, test_xml_checker);
 	tcase_add_test(tc, test_report_outputs);
 	tcase_add_test(tc, test_report_deterministic);
