@@ -182,22 +182,46 @@ static int64_t statics_of(const char *name, const char *start,
 	return -1;
 }
 
+/* A test file's sizes (DFZ_DROPIN_MEMORY), when it gives them. */
+extern const struct dfz_dropin_memory dfz_dropin_memory __attribute__((weak));
+
+/* The size of a window: the test file's, or @def; 0 (said on stderr) when
+ * the test file's is above @max. */
+static uint32_t window_size(const char *name, uint32_t asked, uint32_t def,
+			    uint32_t max)
+{
+	if (asked == 0)
+		return def;
+	if (asked <= max)
+		return asked;
+	fprintf(stderr, "dmafuzz: DFZ_DROPIN_MEMORY asks for %u bytes of %s; "
+		"its window holds %u\n", asked, name, max);
+	return 0;
+}
+
 static int create(struct dfz__dropin *d)
 {
+	const struct dfz_dropin_memory *m = &dfz_dropin_memory;
+	uint32_t l2_size = window_size("L2", m ? m->l2 : 0, DFZ_DROPIN_L2_SIZE,
+				       DFZ_DROPIN_L2_MAX);
+	uint32_t l1_size = window_size("L1", m ? m->l1 : 0, DFZ_DROPIN_L1_SIZE,
+				       DFZ_DROPIN_L1_MAX);
 	struct dfz_rt_layout lay = {
 		.base = { [DFZ_L2] = DFZ_DROPIN_L2_BASE,
 			  [DFZ_L1] = DFZ_DROPIN_L1_BASE },
-		.cap = { [DFZ_L2] = DFZ_DROPIN_L2_SIZE,
-			 [DFZ_L1] = DFZ_DROPIN_L1_SIZE },
+		.cap = { [DFZ_L2] = l2_size, [DFZ_L1] = l1_size },
 	};
-	int64_t l2 = statics_of("PI_L2", __start_dfz_l2, __stop_dfz_l2,
-				DFZ_DROPIN_L2_BASE, DFZ_DROPIN_L2_SIZE);
-	int64_t l1 = l2 < 0 ? -1 :
-		     statics_of("PI_CL_L1", __start_dfz_l1, __stop_dfz_l1,
-				DFZ_DROPIN_L1_BASE, DFZ_DROPIN_L1_SIZE);
+	int64_t l2, l1;
 	int rc;
 
 	(void)top_guard;
+	if (!l2_size || !l1_size)
+		return DFZ_EINVAL;
+	l2 = statics_of("PI_L2", __start_dfz_l2, __stop_dfz_l2,
+			DFZ_DROPIN_L2_BASE, l2_size);
+	l1 = l2 < 0 ? -1 :
+	     statics_of("PI_CL_L1", __start_dfz_l1, __stop_dfz_l1,
+			DFZ_DROPIN_L1_BASE, l1_size);
 	if (l1 < 0)
 		return DFZ_EINVAL;
 	lay.statics[DFZ_L2] = (uint32_t)l2;

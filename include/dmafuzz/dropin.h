@@ -31,8 +31,25 @@
 /* Where the drop-in maps the cluster's memories (the PULP memory map). */
 #define DFZ_DROPIN_L1_BASE 0x10000000u
 #define DFZ_DROPIN_L2_BASE 0x1C000000u
-#define DFZ_DROPIN_L1_SIZE (256u << 10)
+#define DFZ_DROPIN_L1_SIZE (256u << 10)  /* the defaults */
 #define DFZ_DROPIN_L2_SIZE (1536u << 10)
+#define DFZ_DROPIN_L1_MAX (DFZ_DROPIN_L2_BASE - DFZ_DROPIN_L1_BASE)
+#define DFZ_DROPIN_L2_MAX (64u << 20)
+
+/*
+ * DFZ_DROPIN_MEMORY(l2, l1) - at file scope of a test file: its L2 and L1
+ * sizes in bytes (0: the default), for code written for a part with more
+ * memory than the defaults, up to DFZ_DROPIN_L2_MAX and DFZ_DROPIN_L1_MAX
+ * (the windows of the memory map); a size outside is one line and exit 2
+ * when the memories are set up.
+ */
+struct dfz_dropin_memory {
+	uint32_t l2;
+	uint32_t l1;
+};
+extern const struct dfz_dropin_memory dfz_dropin_memory;
+#define DFZ_DROPIN_MEMORY(l2, l1)                                            \
+	const struct dfz_dropin_memory dfz_dropin_memory = { (l2), (l1) };
 #define DFZ_DROPIN_CORES 8             /* cores of the cluster */
 
 /* A call site of the user's code: every entry point receives its own. */

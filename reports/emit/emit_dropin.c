@@ -4,11 +4,11 @@
  * compiler generates for the SDK, against the drop-in headers, so that it
  * builds against the drop-in and, by construction, the vendor SDK: PMSIS
  * cluster RAM for an L3<->L2 hop (cl_ram_malloc, pi_l2_malloc,
- * pi_cl_ram_copy_2d, pi_cl_ram_copy_wait), Deeploy's mchan_v7.h for an
- * mchan L2<->L1 hop (pmsis_l1_malloc, mchan_channel_alloc,
- * mchan_transfer_*, mchan_channel_wait/_free), the Snitch runtime for an
- * idma L2<->L1 hop (snrt_l3alloc, snrt_l1alloc, snrt_dma_start_*,
- * snrt_dma_wait); a two-hop plan nests the second inside the first. The
+ * pi_cl_ram_copy_2d, pi_cl_ram_copy_wait), Deeploy's GAP9 mchan.h for an
+ * mchan L2<->L1 hop (pmsis_l1_malloc, mchan_transfer_get_id,
+ * mchan_transfer_push_1d/_2d, mchan_transfer_wait/_free), the Snitch
+ * runtime for an idma L2<->L1 hop (snrt_l3alloc, snrt_l1alloc,
+ * snrt_dma_start_*, snrt_dma_wait); a two-hop plan nests the second inside the first. The
  * program is the tiling executor's walk (dfz_prog_walk()) with each tile
  * transfer written out as the transfer adapter's walk makes it
  * (dfz_xfer_walk(), in the engine's calls: emit_dropin_calls.c); the
@@ -296,12 +296,25 @@ static bool printer_init(struct dfz__dropin_printer *pr, FILE *f,
 	return true;
 }
 
-/* Whether the tensors and the buffers at their peak fit the drop-in's
- * L2 and L1 (a platform's: a plan may give its model more). */
+/* Sizes of the drop-in's levels the plan's model gives it. */
+static uint32_t plan_size(const struct dfz_plan_xfer *x, unsigned level)
+{
+	return level == DFZ_L1 ? x->l1_size : level == DFZ_L2 ? x->l2_size : 0;
+}
+
+/*
+ * Whether the tensors, the idma scratch bytes and the buffers at their
+ * peak fit the drop-in's L2 and L1. Beyond a default size, the program
+ * asks for the plan's (DFZ_DROPIN_MEMORY, in pr->memory) when that holds
+ * them and fits the window.
+ */
 static bool fits(struct dfz__dropin_printer *pr)
 {
-	static const uint32_t size[DFZ_NLEVELS] = {
+	static const uint32_t def[DFZ_NLEVELS] = {
 		[DFZ_L2] = DFZ_DROPIN_L2_SIZE, [DFZ_L1] = DFZ_DROPIN_L1_SIZE,
+	};
+	static const uint32_t max[DFZ_NLEVELS] = {
+		[DFZ_L2] = DFZ_DROPIN_L2_MAX, [DFZ_L1] = DFZ_DROPIN_L1_MAX,
 	};
 	uint64_t need[DFZ_NLEVELS];
 
@@ -309,15 +322,37 @@ static bool fits(struct dfz__dropin_printer *pr)
 	if (pr->x->ext_level == DFZ_L2)
 		for (unsigned i = 0; i < ntensors(pr->x); i++)
 			need[DFZ_L2] += block_cost(tensor_bytes(pr, i));
-	for (unsigned l = DFZ_L2; l < DFZ_NLEVELS; l++) {
-		if (need[l] <= size[l])
+	for (unsigned h = 0; h < pr->p.nhops; h++) {
+		if (hop_engine(pr, h) != DFZ_ENGINE_IDMA)
 			continue;
+		need[DFZ_L2] += 2 * DFZ_TILE_RING * block_cost(1);
+		need[DFZ_L1] += 2 * DFZ_TILE_RING * block_cost(1);
+	}
+	for (unsigned l = DFZ_L2; l < DFZ_NLEVELS; l++) {
+		uint32_t asked = plan_size(pr->x, l);
+
+		if (need[l] <= def[l])
+			continue;
+		if (need[l] <= asked && asked <= max[l]) {
+			pr->memory[l] = asked;
+			continue;
+		}
 		snprintf(pr->why, sizeof(pr->why), "it needs %llu bytes of %s, "
-			 "the drop-in has %u", (unsigned long long)need[l],
-			 dfz_level_name(l), size[l]);
+			 "beyond the drop-in's %u and the plan's %u",
+			 (unsigned long long)need[l], dfz_level_name(l), def[l],
+			 asked);
 		return false;
 	}
 	return true;
+}
+
+/* The dry run of @x with @bugs on @pr: whether every call can be written,
+ * and the memory the program asks for. */
+static bool dry_run(struct dfz__dropin_printer *pr,
+		    const struct dfz_plan_xfer *x, uint32_t bugs)
+{
+	return printer_init(pr, NULL, x, bugs) &&
+	       dfz_prog_walk(&pr->p, bugs, &tile_ops, pr) >= 0 && fits(pr);
 }
 
 bool dfz__emit_dropin_ok(const struct dfz_plan_xfer *x, uint32_t bugs,
@@ -331,8 +366,7 @@ bool dfz__emit_dropin_ok(const struct dfz_plan_xfer *x, uint32_t bugs,
 			snprintf(why, n, "out of memory");
 		return false;
 	}
-	ok = printer_init(pr, NULL, x, bugs) &&
-	     dfz_prog_walk(&pr->p, bugs, &tile_ops, pr) >= 0 && fits(pr);
+	ok = dry_run(pr, x, bugs);
 	if (!ok && why && n)
 		snprintf(why, n, "%s", pr->why[0] ? pr->why :
 			 "the walk refused the program");
@@ -455,10 +489,15 @@ static void emit_requests(struct dfz__dropin_printer *pr)
 	}
 }
 
-/* What the program does before its walk: the RAM device, the dummies'
- * scratch bytes (0, so a dummy copies 0 over 0). */
+/* What the program does before its walk: mchan's transfer struct, the
+ * RAM device, the dummies' scratch bytes (0, so a dummy copies 0 over 0). */
 static void emit_prologue(struct dfz__dropin_printer *pr)
 {
+	for (unsigned h = 0; h < pr->p.nhops; h++)
+		if (hop_engine(pr, h) == DFZ_ENGINE_MCHAN) {
+			fputs("\tmchan_transfer_t trans;\n\n", pr->f);
+			break;
+		}
 	for (unsigned h = 0; h < pr->p.nhops; h++) {
 		if (hop_engine(pr, h) == DFZ_ENGINE_RAM)
 			fputs("\tstruct pi_device *ram = get_ram_ptr();\n\n"
@@ -597,11 +636,15 @@ static void emit_includes(struct dfz__dropin_printer *pr)
 	if (ram)
 		fputs("#include <bsp/ram.h>\n", pr->f);
 	if (mchan)
-		fputs("#include <mchan_v7.h>\n", pr->f);
+		fputs("#define MCHAN_VERSION 7\n#include <mchan.h>\n", pr->f);
 	if (idma)
 		fputs("#include <snrt.h>\n", pr->f);
 	fputs("#include <dmafuzz/dropin.h>\n#include <dmafuzz/harness.h>\n",
 	      pr->f);
+	if (pr->memory[DFZ_L2] || pr->memory[DFZ_L1])
+		fprintf(pr->f, "\n/* The plan's part has more memory than the "
+			"drop-in's defaults. */\nDFZ_DROPIN_MEMORY(%u, %u)\n",
+			pr->memory[DFZ_L2], pr->memory[DFZ_L1]);
 }
 
 int dfz__emit_dropin(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs)
@@ -609,12 +652,17 @@ int dfz__emit_dropin(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs)
 	struct dfz__dropin_printer *pr;
 	int rc = DFZ_EINVAL;
 
-	if (!f || !dfz__emit_dropin_ok(x, bugs, NULL, 0))
+	if (!f)
 		return DFZ_EINVAL;
 	pr = malloc(sizeof(*pr));
 	if (!pr)
 		return DFZ_ENOMEM;
-	if (printer_init(pr, f, x, bugs)) {
+	if (dry_run(pr, x, bugs)) {
+		uint32_t memory[DFZ_NLEVELS];
+
+		memcpy(memory, pr->memory, sizeof(memory));
+		printer_init(pr, f, x, bugs);
+		memcpy(pr->memory, memory, sizeof(memory));
 		emit_includes(pr);
 		emit_tensors(pr);
 		rc = emit_program(pr, bugs);

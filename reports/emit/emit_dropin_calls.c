@@ -5,10 +5,12 @@
  * engine, the way generated code drives it:
  *   RAM (PMSIS cluster RAM): pi_cl_ram_copy(_2d) on the request,
  *     pi_cl_ram_copy_wait;
- *   mchan (Deeploy's mchan_v7.h): a channel allocated before a request's
- *     first push (the pushes go to the channel the core allocated last),
- *     the command word written out, mchan_channel_wait then _free
- *     (mchan-tid-leak leaves the free out);
+ *   mchan (Deeploy's GAP9 mchan.h): a transfer id taken before a
+ *     request's first push (the pushes go to the id the core took last),
+ *     an mchan_transfer_t by value with its command word (MCHAN_CMD, the
+ *     length in its low 17 bits) and the size meant, pushed 1-D or 2-D,
+ *     mchan_transfer_wait then _free (mchan-tid-leak leaves the free
+ *     out);
  *   idma (the Snitch runtime): snrt_dma_start_1d/_2d keeping the request's
  *     transaction id, the 1-byte dummy after each copy (idma-no-dummy
  *     leaves it out: the walk does not call it), snrt_dma_wait.
@@ -110,11 +112,11 @@ static int req_key(const struct dfz__dropin_printer *pr, unsigned q)
 }
 
 /*
- * A push goes to the channel its core allocated last, so a request
- * allocates one before its first push, and a request that holds one can
- * take more pushes only while no other allocation came between (the
- * Deeploy pattern: allocate, push the group, wait and free). A push on a
- * request whose channel is no longer the latest has no SDK spelling.
+ * A push goes to the transfer id its core took last, so a request takes
+ * one before its first push, and a request that holds one can take more
+ * pushes only while no other id was taken between (the Deeploy pattern:
+ * take an id, push the group, wait and free). A push on a request whose id
+ * is no longer the latest has no SDK spelling.
  */
 static int mchan_push(void *ctx, struct dfz_handle *h, unsigned q,
 		      const struct dfz_desc *d)
@@ -124,30 +126,26 @@ static int mchan_push(void *ctx, struct dfz_handle *h, unsigned q,
 
 	req_at(pr, q, req, sizeof(req));
 	if (!h->in_flight[q]) {
-		dfz__emit_line(pr->f, 1, "%s = mchan_channel_alloc();", req);
+		dfz__emit_line(pr->f, 1, "%s = mchan_transfer_get_id();", req);
 		pr->last_tid = req_key(pr, q);
 	} else if (pr->last_tid != req_key(pr, q)) {
 		snprintf(pr->why, sizeof(pr->why),
-			 "a push on the channel of %s after another channel "
-			 "was allocated (a push goes to the latest)", req);
+			 "a push on the transfer id of %s after another id "
+			 "was taken (a push goes to the latest)", req);
 		return DFZ_EINVAL;
 	}
 	ext_at(pr, d->ext_off, ext, sizeof(ext));
 	loc_at(pr, d->loc_off, loc, sizeof(loc));
-	if (d->is_2d)
-		dfz__emit_line(pr->f, 1, "mchan_transfer_2d_ext_strided(%uu | "
-			       "MCHAN_CMD_FLAG_DIRECTION_%s | "
-			       "MCHAN_CMD_FLAG_INCREMENTAL | "
-			       "MCHAN_CMD_FLAG_2D_TRANSFER_EXTERNAL | "
-			       "MCHAN_CMD_FLAG_EVENT_ENABLE, %s, %s, %u, %u);",
-			       d->size, d->ext2loc ? "EXT2LOC" : "LOC2EXT", loc,
-			       ext, d->length, d->ext_stride);
-	else
-		dfz__emit_line(pr->f, 1, "mchan_transfer_1d(%uu | "
-			       "MCHAN_CMD_FLAG_DIRECTION_%s | "
-			       "MCHAN_CMD_FLAG_INCREMENTAL | "
-			       "MCHAN_CMD_FLAG_EVENT_ENABLE, %s, %s);", d->size,
-			       d->ext2loc ? "EXT2LOC" : "LOC2EXT", loc, ext);
+	dfz__emit_line(pr->f, 1, "trans = (mchan_transfer_t){ .cmd = MCHAN_CMD("
+		       "%uu, MCHAN_DMA_TRANSFER_DIRECTION_%s, "
+		       "MCHAN_CMD_FLAG_INCREMENTAL, 0, %s, 0, "
+		       "MCHAN_CMD_FLAG_EVENT_ENABLE, 0), .size = %u, .loc = %s, "
+		       ".ext = %s, .ext_size_1d = %u, .ext_stride_1d = %u };",
+		       d->size, d->ext2loc ? "EXT2LOC" : "LOC2EXT",
+		       d->is_2d ? "MCHAN_CMD_FLAG_2D_TRANSFER_EXTERNAL" : "0",
+		       d->size, loc, ext, d->length, d->ext_stride);
+	dfz__emit_line(pr->f, 1, "mchan_transfer_push_%s(trans);",
+		       d->is_2d ? "2d" : "1d");
 	return 0;
 }
 
@@ -158,12 +156,12 @@ static int mchan_wait(void *ctx, struct dfz_handle *h, unsigned q)
 
 	(void)h;
 	req_at(pr, q, req, sizeof(req));
-	dfz__emit_line(pr->f, 1, "mchan_channel_wait(%s);", req);
+	dfz__emit_line(pr->f, 1, "mchan_transfer_wait(%s);", req);
 	if (pr->aw[pr->hop].bugs & DFZ_BUG_BIT(MCHAN_TID_LEAK))
 		dfz__emit_line(pr->f, 1, "/* mchan-tid-leak: no "
-			       "mchan_channel_free(%s) */", req);
+			       "mchan_transfer_free(%s) */", req);
 	else
-		dfz__emit_line(pr->f, 1, "mchan_channel_free(%s);", req);
+		dfz__emit_line(pr->f, 1, "mchan_transfer_free(%s);", req);
 	return 0;
 }
 
@@ -248,7 +246,7 @@ const char *dfz__dropin_req_type(unsigned engine)
 	case DFZ_ENGINE_RAM:
 		return "pi_cl_ram_req_t";
 	case DFZ_ENGINE_MCHAN:
-		return "uint32_t";
+		return "int";
 	case DFZ_ENGINE_IDMA:
 		return "snrt_dma_txid_t";
 	default:

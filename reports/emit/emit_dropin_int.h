@@ -24,6 +24,7 @@ struct dfz__dropin_printer {
 	uint64_t tile_bytes[DFZ_MAX_HOPS];
 	uint64_t live[DFZ_NLEVELS];         /* bytes the buffers take now */
 	uint64_t peak[DFZ_NLEVELS];         /* and at most */
+	uint32_t memory[DFZ_NLEVELS];       /* sizes asked for, 0: default */
 	struct dfz_xfer_walk aw[DFZ_MAX_HOPS]; /* the adapters' walks */
 	struct dfz_handle hs[DFZ_MAX_HOPS][2][DFZ_TILE_RING];
 	const struct dfz_walk_xfer *cur;    /* the tile transfer printed */
