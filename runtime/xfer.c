@@ -600,10 +600,15 @@ int dfz_handle_wait(struct dfz_adapter *ad, struct dfz_handle *h)
 
 /* ---------------------------------------------------------------- handles */
 
+unsigned dfz_policy_requests(unsigned policy, unsigned pool_k)
+{
+	return policy == DFZ_POLICY_POOL ? pool_k : 1;
+}
+
 /* Requests of a handle of @ad. */
 static unsigned req_count(const struct dfz_adapter *ad)
 {
-	return ad->policy == DFZ_POLICY_POOL ? ad->pool_k : 1;
+	return dfz_policy_requests(ad->policy, ad->pool_k);
 }
 
 /* Storage bytes of request @q: on an engine with a lagging id the first

@@ -156,6 +156,10 @@ struct dfz_engine_caps {
  * dfz_engine_id); false for an unknown engine or a NULL @caps. */
 bool dfz_engine_caps_of(unsigned engine, struct dfz_engine_caps *caps);
 
+/** dfz_policy_requests() - the requests of one handle under policy
+ * @policy (enum dfz_policy): @pool_k for the pool, else 1. */
+unsigned dfz_policy_requests(unsigned policy, unsigned pool_k);
+
 /*
  * struct dfz_xfer_ops - the operations of the adapter's walk on context
  * @ctx; each returns 0 or a negative DFZ_E* code, which ends the walk.

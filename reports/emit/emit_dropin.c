@@ -130,8 +130,8 @@ static int print_scope_init(void *ctx, unsigned h, unsigned scope,
 			    unsigned n)
 {
 	struct dfz__dropin_printer *pr = ctx;
-	unsigned nreq = pr->x->hop[h].policy == DFZ_POLICY_POOL ?
-				pr->x->hop[h].pool_k : 1;
+	unsigned nreq = dfz_policy_requests(pr->x->hop[h].policy,
+					    pr->x->hop[h].pool_k);
 
 	for (unsigned i = 0; i < n && i < DFZ_TILE_RING; i++)
 		pr->hs[h][scope][i] = (struct dfz_handle){ .nreq = (uint8_t)nreq };
