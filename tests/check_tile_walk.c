@@ -5,8 +5,9 @@
  * issues, waits and compute steps, for each double-buffering order, is
  * written here once, and asserted three times: of the walk itself (a
  * recording back end), of the executor's run on the runtime (its event
- * stream) and of the C program `dmafuzz emit-c` prints (its calls). A
- * change to the walk's order is one edit, and fails all three.
+ * stream), of the C program `dmafuzz emit-c` prints (its calls) and of
+ * the SDK program `emit-c --dropin` prints (its PMSIS calls). A change to
+ * the walk's order is one edit, and fails all four.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -179,27 +180,35 @@ END_TEST
 
 /* ------------------------------------------------- the printed program */
 
-/* The calls of the emitted program's tiled function, in order. */
+/* The calls of the emitted program's tiled function, in order: the
+ * library's (emit-c) or the SDK's (--dropin; each tile transfer is one
+ * copy here). */
 static void calls_of(const char *text, struct trace *t)
 {
 	const char *fn = strstr(text, "static int program(void)");
-	const char *end = fn ? strstr(fn, "\n}\n") : NULL;
+	const char *end;
 
+	if (!fn)
+		fn = strstr(text, "static void program(void)");
+	end = fn ? strstr(fn, "\n}\n") : NULL;
 	ck_assert_ptr_nonnull(end);
 	for (const char *l = fn; l && l < end; l = strchr(l + 1, '\n')) {
 		l += strspn(l, "\n\t");
-		if (!strncmp(l, "TRY(dfz_xfer_issue(", 19))
+		if (!strncmp(l, "TRY(dfz_xfer_issue(", 19) ||
+		    !strncmp(l, "pi_cl_ram_copy(", 15) ||
+		    !strncmp(l, "pi_cl_ram_copy_2d(", 18))
 			put(t, 'I');
-		else if (!strncmp(l, "TRY(dfz_handle_wait(", 20))
+		else if (!strncmp(l, "TRY(dfz_handle_wait(", 20) ||
+			 !strncmp(l, "pi_cl_ram_copy_wait(", 20))
 			put(t, 'W');
 		else if (!strncmp(l, "compute(", 8))
 			put(t, 'C');
 	}
 }
 
-START_TEST(test_printer_order)
+static void printed_order(bool dropin, int order)
 {
-	struct dfz_emit_config cfg = { .name = PLAN };
+	struct dfz_emit_config cfg = { .name = PLAN, .dropin = dropin };
 	struct trace t = { 0 };
 	struct dfz_plan p;
 	char *text = NULL;
@@ -207,14 +216,25 @@ START_TEST(test_printer_order)
 	FILE *m;
 
 	load(PLAN, &p);
-	p.xfer.hop[0].db_order = (uint8_t)_i;
+	p.xfer.hop[0].db_order = (uint8_t)order;
 	m = open_memstream(&text, &n);
 	ck_assert_ptr_nonnull(m);
 	ck_assert_int_eq(dfz_emit_c(&p, &cfg, m), 0);
 	fclose(m);
 	calls_of(text, &t);
 	free(text);
-	ck_assert_str_eq(t.s, golden[_i]);
+	ck_assert_str_eq(t.s, golden[order]);
+}
+
+START_TEST(test_printer_order)
+{
+	printed_order(false, _i);
+}
+END_TEST
+
+START_TEST(test_dropin_order)
+{
+	printed_order(true, _i);
 }
 END_TEST
 
@@ -228,6 +248,8 @@ Suite *suite_tile_walk(void)
 	tcase_add_loop_test(tc, test_runtime_order, DFZ_DB_GENERATOR,
 			    DFZ_DB_EAGER + 1);
 	tcase_add_loop_test(tc, test_printer_order, DFZ_DB_GENERATOR,
+			    DFZ_DB_EAGER + 1);
+	tcase_add_loop_test(tc, test_dropin_order, DFZ_DB_GENERATOR,
 			    DFZ_DB_EAGER + 1);
 	suite_add_tcase(s, tc);
 	return s;
