@@ -111,8 +111,8 @@ family_byte() {
 }
 
 # Replay finding $2 of target $1 once; its report goes to $2.txt, the
-# class to stdout: an oracle class, "parse.roundtrip", "crash (SIGNAME)",
-# "hang" (over 10 s), "slow" (a hang under AFL++ that ends) or "not
+# class to stdout: an oracle class, "parse.roundtrip", "crash (SIGNAME)"
+# (ASan's SEGV included), "crash (asan KIND)", "hang" (over 10 s), "slow" (a hang under AFL++ that ends) or "not
 # reproduced" (a crash under AFL++ that runs clean).
 classify() {
 	DMAFUZZ_BUGS=$bugs timeout 10 "$replay/$1" "$2" > "$2.txt.part" 2>&1
@@ -134,6 +134,14 @@ classify() {
 		echo hang
 	elif [ "$rc" -gt 128 ]; then
 		echo "crash (SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128))))"
+	elif asan=$(sed -n 's/.*ERROR: AddressSanitizer: \([A-Za-z-]*\).*/\1/p' \
+	    "$2.txt" | head -n 1) && [ -n "$asan" ]; then
+		# An ASan build reports a fault itself and exits 1: a SEGV is
+		# the signal a plain build dies of, another error its kind.
+		case $asan in
+		SEGV) echo "crash (SIGSEGV)" ;;
+		*) echo "crash (asan $asan)" ;;
+		esac
 	else
 		case $(basename "$2") in
 		hang-*) echo slow ;;
