@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmafuzz/emit.h"
 #include "dmafuzz/harness.h"
 #include "dmafuzz/report.h"
 #include "dmafuzz/triage.h"
@@ -233,6 +234,35 @@ static int plan_run(const void *arg, char *why, size_t len)
 	return 1;
 }
 
+/* emit-c --dropin of a two-hop plan (RAM and mchan), to /dev/null. */
+static int emit_dropin_run(const void *arg, char *why, size_t len)
+{
+	struct dfz_emit_config cfg = { .name = arg, .dropin = true };
+	struct dfz_plan p;
+	FILE *f;
+	int rc = dfz_plan_load(arg, &p, why, len);
+
+	if (rc < 0)
+		return rc;
+	f = fopen("/dev/null", "w");
+	if (!f) {
+		snprintf(why, len, "cannot open /dev/null");
+		return 1;
+	}
+	rc = dfz_emit_c(&p, &cfg, f);
+	fclose(f);
+	return rc;
+}
+
+START_TEST(test_emit_dropin)
+{
+	struct op o = { .name = "emit-c --dropin", .run = emit_dropin_run,
+			.arg = "corpus/xfer/two-hop-mchan-double.plan" };
+
+	walk(&o);
+}
+END_TEST
+
 START_TEST(test_plan_run)
 {
 	struct op o = { .name = plans[_i], .run = plan_run, .arg = plans[_i],
@@ -409,6 +439,7 @@ Suite *suite_alloc_fail(void)
 		      "an xfer, a host and an api plan");
 	tcase_add_test(tc, test_countdown);
 	tcase_add_loop_test(tc, test_plan_run, 0, 3);
+	tcase_add_test(tc, test_emit_dropin);
 	tcase_add_test(tc, test_triage);
 	tcase_add_test(tc, test_triage_exec);
 	tcase_add_test(tc, test_report);

@@ -55,8 +55,9 @@ struct dfz_emit_config {
  * compared line by line.
  *
  * Return: 0; DFZ_EINVAL (a family out of range, an unknown class in
- * @cfg->expect, an unknown switch); DFZ_ENOMEM; DFZ_EIO when writing to
- * @f failed.
+ * @cfg->expect, an unknown switch, with @cfg->dropin a plan
+ * dfz_emit_dropin_supports() refuses); DFZ_ENOMEM; DFZ_EIO when writing
+ * to @f failed.
  */
 /**
  * dfz_emit_dropin_supports() - whether dfz_emit_c() with @cfg->dropin and

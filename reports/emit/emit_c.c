@@ -334,7 +334,7 @@ bool dfz_emit_dropin_supports(const struct dfz_plan *p, uint32_t bugs,
 			snprintf(why, n, "not a valid plan");
 		return false;
 	}
-	return dfz__emit_dropin_ok(&norm.xfer, bugs, why, n);
+	return dfz__emit_dropin_check(&norm.xfer, bugs, why, n) == 0;
 }
 
 int dfz_emit_c(const struct dfz_plan *p, const struct dfz_emit_config *cfg,
@@ -355,11 +355,12 @@ int dfz_emit_c(const struct dfz_plan *p, const struct dfz_emit_config *cfg,
 		free(plan);
 		return rc;
 	}
-	if (cfg->dropin && (norm.family != DFZ_FAMILY_XFER ||
-			    !dfz__emit_dropin_ok(&norm.xfer, cfg->bugs, NULL,
-						 0))) {
+	if (cfg->dropin)
+		rc = norm.family != DFZ_FAMILY_XFER ? DFZ_EINVAL :
+		     dfz__emit_dropin_check(&norm.xfer, cfg->bugs, NULL, 0);
+	if (rc < 0) {
 		free(plan);
-		return DFZ_EINVAL;
+		return rc;
 	}
 	emit_header(f, cfg, cfg->bugs, plan);
 	free(plan);

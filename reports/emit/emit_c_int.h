@@ -52,19 +52,21 @@ bool dfz__emit_has_tiles(const struct dfz_plan_xfer *x);
  * them, with the generated-code switches of @bugs printed as the faulty
  * code, a body that fills, runs and checks, and DFZ_DROPIN_MAIN
  * (emit_dropin.c).
- * Return: 0, DFZ_EINVAL when !dfz__emit_dropin_ok(@x, @bugs), DFZ_EIO.
+ * Return: 0, DFZ_EINVAL when dfz__emit_dropin_check() refuses @x,
+ * DFZ_ENOMEM, DFZ_EIO.
  */
 int dfz__emit_dropin(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs);
 
 /**
- * dfz__emit_dropin_ok() - whether the drop-in printer writes @x with the
- * switches @bugs: every hop on an engine whose SDK names it has (RAM
+ * dfz__emit_dropin_check() - whether the drop-in printer writes @x with
+ * the switches @bugs: every hop on an engine whose SDK names it has (RAM
  * L3<->L2, mchan and idma L2<->L1), and every call of the program one
- * those names can make. Otherwise false, with the reason in @why (@n
- * bytes, may be NULL).
+ * those names can make.
+ * Return: 0; DFZ_EINVAL when not, with the reason in @why (@n bytes, may
+ * be NULL); DFZ_ENOMEM.
  */
-bool dfz__emit_dropin_ok(const struct dfz_plan_xfer *x, uint32_t bugs,
-			 char *why, size_t n);
+int dfz__emit_dropin_check(const struct dfz_plan_xfer *x, uint32_t bugs,
+			   char *why, size_t n);
 
 /* Enumerator names for the emitted code. */
 const char *dfz__emit_level(unsigned level);

@@ -355,23 +355,23 @@ static bool dry_run(struct dfz__dropin_printer *pr,
 	       dfz_prog_walk(&pr->p, bugs, &tile_ops, pr) >= 0 && fits(pr);
 }
 
-bool dfz__emit_dropin_ok(const struct dfz_plan_xfer *x, uint32_t bugs,
-			 char *why, size_t n)
+int dfz__emit_dropin_check(const struct dfz_plan_xfer *x, uint32_t bugs,
+			   char *why, size_t n)
 {
 	struct dfz__dropin_printer *pr = malloc(sizeof(*pr));
 	bool ok;
 
 	if (!pr) {
 		if (why && n)
-			snprintf(why, n, "out of memory");
-		return false;
+			snprintf(why, n, "%s", dfz_strerror(DFZ_ENOMEM));
+		return DFZ_ENOMEM;
 	}
 	ok = dry_run(pr, x, bugs);
 	if (!ok && why && n)
 		snprintf(why, n, "%s", pr->why[0] ? pr->why :
 			 "the walk refused the program");
 	free(pr);
-	return ok;
+	return ok ? 0 : DFZ_EINVAL;
 }
 
 static const char helpers[] =
