@@ -24,6 +24,25 @@
 
 static char *text;
 
+/* Emit plan @p with @bugs into `text` (--dropin when @dropin); return
+ * dfz_emit_c()'s. */
+static int emit_plan_as(const struct dfz_plan *p, uint32_t bugs, bool dropin)
+{
+	struct dfz_emit_config cfg = { .bugs = bugs, .name = "plan",
+				       .dropin = dropin };
+	size_t n;
+	FILE *m;
+	int rc;
+
+	free(text);
+	text = NULL;
+	m = open_memstream(&text, &n);
+	ck_assert_ptr_nonnull(m);
+	rc = dfz_emit_c(p, &cfg, m);
+	fclose(m);
+	return rc;
+}
+
 /* Emit @path with @bugs and @expect into `text`; return dfz_emit_c()'s. */
 static int emit_as(const char *path, uint32_t bugs, const char *expect,
 		   bool dropin)
@@ -237,6 +256,14 @@ START_TEST(test_dropin_mchan)
 				 DFZ_BUG_BIT(MCHAN_TID_LEAK), NULL, true), 0);
 	ck_assert_uint_eq(count("\tmchan_transfer_wait(req0["), 8);
 	ck_assert_uint_eq(count("\tmchan_transfer_free("), 0);
+
+	/* An empty shape: no push, and still no unused variable. */
+	load("corpus/xfer/mchan-rank1.plan", &p);
+	p.xfer.shape[0] = 0;
+	ck_assert_int_eq(emit_plan_as(&p, 0, true), 0);
+	ck_assert_uint_eq(count("\tmchan_transfer_t trans;\n\n\t(void)trans;\n"),
+			  1);
+	ck_assert_uint_eq(count("mchan_transfer_push_"), 0);
 
 	load("tests/data/mchan-latest-tid.plan", &p);
 	ck_assert(!dfz_emit_dropin_supports(&p, 0, why, sizeof(why)));

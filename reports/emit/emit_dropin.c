@@ -495,7 +495,8 @@ static void emit_prologue(struct dfz__dropin_printer *pr)
 {
 	for (unsigned h = 0; h < pr->p.nhops; h++)
 		if (hop_engine(pr, h) == DFZ_ENGINE_MCHAN) {
-			fputs("\tmchan_transfer_t trans;\n\n", pr->f);
+			fputs("\tmchan_transfer_t trans;\n\n\t(void)trans;\n",
+			      pr->f);
 			break;
 		}
 	for (unsigned h = 0; h < pr->p.nhops; h++) {
