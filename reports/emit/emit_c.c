@@ -36,6 +36,24 @@ void dfz__emit_line(FILE *f, unsigned ind, const char *fmt, ...)
 	fputc('\n', f);
 }
 
+const char *dfz__emit_note_text(enum dfz_walk_note what)
+{
+	switch (what) {
+	case DFZ_NOTE_EMPTY:
+		return "an empty shape: no tiles, nothing allocated";
+	case DFZ_NOTE_EARLY:
+		return "early-compute: the loads are waited after the work";
+	case DFZ_NOTE_EAGER:
+		return "eager order: the store of tile i-2 only";
+	case DFZ_NOTE_DRAIN:
+		return "the last two stores, older first";
+	case DFZ_NOTE_ESCAPE:
+		return "req-escape: the requests are declared in the loop body";
+	default:
+		return NULL;
+	}
+}
+
 void dfz__emit_u32s(FILE *f, const uint32_t *v, unsigned n)
 {
 	fputs("{ ", f);

@@ -76,6 +76,10 @@ const char *dfz__emit_kernel(unsigned kernel);
 
 /* Shared printing helpers. */
 
+/** dfz__emit_note_text() - the comment both printers write at walk note
+ * @what when it says only which note it is, or NULL. */
+const char *dfz__emit_note_text(enum dfz_walk_note what);
+
 /** dfz__emit_tabs() - @n tabs. */
 void dfz__emit_tabs(FILE *f, unsigned n);
 

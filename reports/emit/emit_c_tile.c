@@ -271,10 +271,6 @@ static void print_note(void *ctx, enum dfz_walk_note what,
 	case DFZ_NOTE_NODE:
 		node_begin(pr, at->node);
 		break;
-	case DFZ_NOTE_EMPTY:
-		dfz__emit_line(f, 1, "/* an empty shape: no tiles, nothing "
-			       "allocated */");
-		break;
 	case DFZ_NOTE_SETUP_HOP:
 		dfz__emit_line(f, 1, "/* hop %u: buffers and handles in %s */",
 			       at->hop, dfz__emit_level(pr->level[at->hop]) + 4);
@@ -295,27 +291,16 @@ static void print_note(void *ctx, enum dfz_walk_note what,
 			       what == DFZ_NOTE_PREFETCH_WAR ?
 				       " (db-war: the slot being worked on)" : "");
 		break;
-	case DFZ_NOTE_EARLY:
-		dfz__emit_line(f, i, "/* early-compute: the loads are waited "
-			       "after the work */");
-		break;
-	case DFZ_NOTE_EAGER:
-		dfz__emit_line(f, i, "/* eager order: the store of tile i-2 "
-			       "only */");
-		break;
-	case DFZ_NOTE_DRAIN:
-		dfz__emit_line(f, i, "/* the last two stores, older first */");
-		break;
-	case DFZ_NOTE_ESCAPE:
-		dfz__emit_line(f, i, "/* req-escape: the requests are declared "
-			       "in the loop body */");
-		break;
 	case DFZ_NOTE_RELEASE:
 		dfz__emit_line(f, 1, "/* node %u: release */", at->node);
 		break;
 	case DFZ_NOTE_NODE_END:
 		dfz__emit_line(f, 1, "if (rc < 0)");
 		dfz__emit_line(f, 2, "return rc;");
+		break;
+	default:
+		dfz__emit_line(f, what == DFZ_NOTE_EMPTY ? 1 : i, "/* %s */",
+			       dfz__emit_note_text(what));
 		break;
 	}
 }

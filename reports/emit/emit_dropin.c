@@ -223,19 +223,14 @@ static void print_note(void *ctx, enum dfz_walk_note what,
 			       at->hop, (unsigned long long)at->i,
 			       (unsigned long long)at->ntiles);
 		break;
-	case DFZ_NOTE_EARLY:
-		dfz__emit_line(pr->f, 1, "/* early-compute: the loads are "
-			       "waited after the work */");
-		break;
 	case DFZ_NOTE_PREFETCH_WAR:
 		dfz__emit_line(pr->f, 1, "/* db-war: the prefetch goes into "
 			       "the slot being worked on */");
 		break;
-	case DFZ_NOTE_ESCAPE:
-		dfz__emit_line(pr->f, 1, "/* req-escape: the requests are "
-			       "declared in the loop body */");
-		break;
 	default:
+		if (dfz__emit_note_text(what))
+			dfz__emit_line(pr->f, 1, "/* %s */",
+				       dfz__emit_note_text(what));
 		break;
 	}
 }
@@ -305,8 +300,9 @@ static uint32_t plan_size(const struct dfz_plan_xfer *x, unsigned level)
 /*
  * Whether the tensors, the idma scratch bytes and the buffers at their
  * peak fit the drop-in's L2 and L1. Beyond a default size, the program
- * asks for the plan's (DFZ_DROPIN_MEMORY, in pr->memory) when that holds
- * them and fits the window.
+ * asks for the plan's (DFZ_DROPIN_MEMORY, in pr->memory), which holds them
+ * (the normaliser grows a level to its buffers), or for what they need
+ * should the two counts part; more than a window holds is refused.
  */
 static bool fits(struct dfz__dropin_printer *pr)
 {
@@ -329,19 +325,20 @@ static bool fits(struct dfz__dropin_printer *pr)
 		need[DFZ_L1] += 2 * DFZ_TILE_RING * block_cost(1);
 	}
 	for (unsigned l = DFZ_L2; l < DFZ_NLEVELS; l++) {
-		uint32_t asked = plan_size(pr->x, l);
+		uint64_t asked = plan_size(pr->x, l);
 
 		if (need[l] <= def[l])
 			continue;
-		if (need[l] <= asked && asked <= max[l]) {
-			pr->memory[l] = asked;
-			continue;
+		if (asked < need[l])
+			asked = need[l];
+		if (asked > max[l]) {
+			snprintf(pr->why, sizeof(pr->why), "it needs %llu "
+				 "bytes of %s; the drop-in's window holds %u",
+				 (unsigned long long)asked, dfz_level_name(l),
+				 max[l]);
+			return false;
 		}
-		snprintf(pr->why, sizeof(pr->why), "it needs %llu bytes of %s, "
-			 "beyond the drop-in's %u and the plan's %u",
-			 (unsigned long long)need[l], dfz_level_name(l), def[l],
-			 asked);
-		return false;
+		pr->memory[l] = (uint32_t)asked;
 	}
 	return true;
 }
@@ -534,24 +531,17 @@ static int emit_program(struct dfz__dropin_printer *pr, uint32_t bugs)
 	return rc;
 }
 
-/* Tensor access by level: L3 through the drop-in's RAM model, L2 in place
- * (allocated by PMSIS, or by the Snitch runtime next to idma). */
-static void emit_write(struct dfz__dropin_printer *pr, unsigned t,
-		       const char *host)
+/* Host copy @host of tensor @t written to it (@to) or read back: L3
+ * through the drop-in's RAM model, L2 in place (allocated by PMSIS, or by
+ * the Snitch runtime next to idma). */
+static void emit_copy(struct dfz__dropin_printer *pr, unsigned t,
+		      const char *host, bool to)
 {
 	if (pr->x->ext_level == DFZ_L3)
-		fprintf(pr->f, "\tdfz_dropin_l3_write(t[%u], %s, bytes[%u]);\n",
-			t, host, t);
-	else
+		fprintf(pr->f, "\tdfz_dropin_l3_%s(t[%u], %s, bytes[%u]);\n",
+			to ? "write" : "read", t, host, t);
+	else if (to)
 		fprintf(pr->f, "\tmemcpy(t[%u], %s, bytes[%u]);\n", t, host, t);
-}
-
-static void emit_read(struct dfz__dropin_printer *pr, unsigned t,
-		      const char *host)
-{
-	if (pr->x->ext_level == DFZ_L3)
-		fprintf(pr->f, "\tdfz_dropin_l3_read(t[%u], %s, bytes[%u]);\n",
-			t, host, t);
 	else
 		fprintf(pr->f, "\tmemcpy(%s, t[%u], bytes[%u]);\n", host, t, t);
 }
@@ -579,7 +569,7 @@ static void emit_body(struct dfz__dropin_printer *pr)
 		if (k == 0) {
 			fprintf(f, "\tdfz_gen_init(&g, %uu);\n"
 				"\tdfz_gen_bytes(&g, h0, bytes[0]);\n", x->seed);
-			emit_write(pr, 0, "h0");
+			emit_copy(pr, 0, "h0", true);
 		}
 		if (x->node[k].kernel == DFZ_KERNEL_ADD) {
 			unsigned a = dfz__dropin_tensor(x, k, DFZ_WALK_AUX);
@@ -588,10 +578,10 @@ static void emit_body(struct dfz__dropin_printer *pr)
 				"\tdfz_gen_bytes(&g, h%u, bytes[%u]);\n",
 				(unsigned long long)x->seed + k + 1, a, a);
 			snprintf(name, sizeof(name), "h%u", a);
-			emit_write(pr, a, name);
+			emit_copy(pr, a, name, true);
 		}
 		snprintf(name, sizeof(name), "want%u", out);
-		emit_read(pr, out, name);
+		emit_copy(pr, out, name, false);
 		if (x->node[k].kernel == DFZ_KERNEL_ADD) {
 			unsigned a = dfz__dropin_tensor(x, k, DFZ_WALK_AUX);
 
@@ -608,7 +598,7 @@ static void emit_body(struct dfz__dropin_printer *pr)
 		unsigned out = dfz__dropin_tensor(x, k, DFZ_WALK_OUT);
 
 		snprintf(name, sizeof(name), "h%u", out);
-		emit_read(pr, out, name);
+		emit_copy(pr, out, name, false);
 		fprintf(f, "\tok &= memcmp(h%u, want%u, bytes[%u]) == 0;\n", out,
 			out, out);
 	}

@@ -19,9 +19,8 @@ static void md_cell(FILE *f, const char *s)
 	}
 }
 
-/* @s as inline code: a fence of more backticks than any run inside.
- * @cell: escaped for a table cell; else as it is (a command to copy). */
-static void md_span(FILE *f, const char *s, bool cell)
+/* The longest run of backticks in @s. */
+static size_t backtick_run(const char *s)
 {
 	size_t run = 0, best = 0;
 
@@ -29,6 +28,15 @@ static void md_span(FILE *f, const char *s, bool cell)
 		run = *p == '`' ? run + 1 : 0;
 		best = run > best ? run : best;
 	}
+	return best;
+}
+
+/* @s as inline code: a fence of more backticks than any run inside.
+ * @cell: escaped for a table cell; else as it is (a command to copy). */
+static void md_span(FILE *f, const char *s, bool cell)
+{
+	size_t best = backtick_run(s);
+
 	for (size_t i = 0; i <= best; i++)
 		fputc('`', f);
 	fputs(best || s[0] == '`' ? " " : "", f);
@@ -49,12 +57,10 @@ static void md_code(FILE *f, const char *s)
 /* @text as a fenced block, the fence longer than any backtick run. */
 static void md_block(FILE *f, const char *lang, const char *text)
 {
-	size_t run = 0, best = 2;
+	size_t best = backtick_run(text);
 
-	for (const char *p = text; *p; p++) {
-		run = *p == '`' ? run + 1 : 0;
-		best = run > best ? run : best;
-	}
+	if (best < 2)
+		best = 2;
 	for (size_t i = 0; i <= best; i++)
 		fputc('`', f);
 	fprintf(f, "%s\n%s", lang, text);
