@@ -51,10 +51,13 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 
 VERSION   := 0.1.0
+# Every pkg-config module but the fuzz library's (mk/fuzzlib.mk installs
+# that one with its archive).
+PC_FILES  := $(filter-out dmafuzz-dropin-fuzz,$(patsubst %.pc.in,%,$(wildcard *.pc.in)))
 # Every public header: one per layer, and one per reports/ folder
 # (shrink.h, emit.h, triage.h, report.h); `make install` installs them all.
 HEADERS   := $(wildcard include/dmafuzz/*.h)
-DROPIN_HEADERS := $(wildcard include/dmafuzz/dropin/*.h include/dmafuzz/dropin/*/*.h)
+DROPIN_HEADERS := $(shell find include/dmafuzz/dropin -name '*.h')
 
 .PHONY: all check unit regress readme-check crash-check exports memcheck fuzz bench install uninstall \
         clean deps deps-memcheck fuzz-build fuzz-libfuzzer fuzz-seeds \
@@ -308,19 +311,15 @@ install: all
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/dmafuzz/
-	install -d $(DESTDIR)$(PREFIX)/include/dmafuzz/dropin/bsp
-	install -m 644 $(wildcard include/dmafuzz/dropin/*.h) \
-	    $(DESTDIR)$(PREFIX)/include/dmafuzz/dropin/
-	install -m 644 $(wildcard include/dmafuzz/dropin/bsp/*.h) \
-	    $(DESTDIR)$(PREFIX)/include/dmafuzz/dropin/bsp/
-	for pc in dmafuzz dmafuzz-dropin; do \
+	for h in $(DROPIN_HEADERS:include/%=%); do \
+	    install -D -m 644 include/$$h $(DESTDIR)$(PREFIX)/include/$$h || exit 1; done
+	for pc in $(PC_FILES); do \
 	    sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $$pc.pc.in \
 	        > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc; done
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libdmafuzz.a $(DESTDIR)$(PREFIX)/bin/dmafuzz \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmafuzz.pc \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmafuzz-dropin.pc \
+	    $(PC_FILES:%=$(DESTDIR)$(PREFIX)/lib/pkgconfig/%.pc) \
 	    $(DESTDIR)$(PREFIX)/lib/libdmafuzz-fuzz.a \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmafuzz-dropin-fuzz.pc
 	rm -rf $(DESTDIR)$(PREFIX)/include/dmafuzz

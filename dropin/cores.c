@@ -282,6 +282,18 @@ int dfz__cores_fork(struct dfz__cores *c, unsigned n, void (*fn)(void *),
 	return c->stuck ? DFZ_EHANG : 0;
 }
 
+void dfz__cores_abandon(struct dfz__cores *c)
+{
+	if (!c || !c->in_fork)
+		return;
+	for (unsigned i = 0; i < c->n; i++)
+		c->core[i].state = C_BARRIER;
+	forget_stuck(c);
+	c->in_fork = false;
+	c->n = 0;
+	c->cur = 0;
+}
+
 unsigned dfz__cores_id(const struct dfz__cores *c)
 {
 	return c && c->in_fork ? c->cur : 0;

@@ -70,4 +70,13 @@ bool dfz__cores_stall(struct dfz__cores *c);
  */
 int dfz__cores_barrier(struct dfz__cores *c);
 
+/**
+ * dfz__cores_abandon() - control left a fork without returning through it
+ * (a longjmp out of a core: a signal, pmsis_exit): every core of the fork
+ * is dropped, its stack clean again for ASan, and no fork runs. The
+ * caller is back on the stack the fork was called from. No-op outside a
+ * fork.
+ */
+void dfz__cores_abandon(struct dfz__cores *c);
+
 #endif /* DMAFUZZ_DROPIN_CORES_H */

@@ -124,6 +124,32 @@ struct dfz__dropin *dfz__dropin_enter(struct dfz_site s);
 void dfz__dropin_fail(struct dfz__dropin *d, enum dfz_class cls,
 		      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* sites.c: the user's lines of a run */
+/** dfz__sites_issue() - remember the call being served as the site of the
+ * transfer @ev issues, and as the last issue on its handle. */
+void dfz__sites_issue(struct dfz__dropin *d, const struct dfz_event *ev);
+/** dfz__sites_finding() - the first finding arrived during @ev (NULL: a
+ * post-check at the end of the body): set the run's offending call and
+ * the earlier call it conflicts with. */
+void dfz__sites_finding(struct dfz__dropin *d, const struct dfz_event *ev);
+
+/* memmap.c: the memories at the PULP addresses */
+/** dfz__memmap_create() - map L2 and L1 (the test file's sizes, its
+ * statics at their start), make the oracle set and the cores into @d.
+ * Return: 0, or a negative DFZ_E* after a one-line message on stderr. */
+int dfz__memmap_create(struct dfz__dropin *d);
+
+/**
+ * dfz__dropin_usable() - whether the user's pointer @p may be read and
+ * written for @n bytes by the call being served, whose argument @what
+ * names it ("the request of pi_cl_ram_copy"). When not (NULL, or memory
+ * that is not mapped), a finding at the call's line is recorded and the
+ * entry point returns without touching it: a bad pointer handed to an SDK
+ * call is the user's bug, never a fault inside the drop-in (guard.c).
+ */
+bool dfz__dropin_usable(struct dfz__dropin *d, const void *p, size_t n,
+			const char *what);
+
 /** dfz__dropin_fork() - run @fn(@arg) on @n cores, the schedule picking
  * the core that runs at each switch point. Return as dfz__cores_fork(). */
 int dfz__dropin_fork(struct dfz__dropin *d, unsigned n, void (*fn)(void *),

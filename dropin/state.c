@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The drop-in's process-wide state and one run of a test body: the
- * runtime with L1/L2 at the PULP addresses, the oracle set, the cores, the
- * schedule drawn from the run's bytes, and the call-site record that turns
- * the first finding into the user's file:line and the earlier call it
- * conflicts with.
+ * schedule drawn from the run's bytes, the observer that hands each event
+ * to the oracles and the first finding to the site record (sites.c), and
+ * the entry points' common start. The memories are set up by memmap.c.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,27 +14,7 @@
 
 #define WAIT_BOUND (1u << 20)
 
-/* The oracles of user code: every engine oracle. The reference, output
- * and errcode oracles judge a plan's own program, which user code is not. */
-#define DROPIN_ORACLES                                                   \
-	(DFZ_ORACLES_ALL & ~((1u << DFZ_ORACLE_REF) |                    \
-			     (1u << DFZ_ORACLE_OUTPUT) |                 \
-			     (1u << DFZ_ORACLE_ERRCODE)))
-
 static struct dfz__dropin *state;
-
-/*
- * The program's PI_L2 / PI_CL_L1 statics: the linker's bounds of their
- * sections (NULL without any). The link flags place them at the start of
- * L2 and L1, and place one byte above both windows (dfz_top), so that the
- * program break, which starts after the highest loaded byte, stays clear
- * of the memories the drop-in maps.
- */
-extern char __start_dfz_l2[] __attribute__((weak));
-extern char __stop_dfz_l2[] __attribute__((weak));
-extern char __start_dfz_l1[] __attribute__((weak));
-extern char __stop_dfz_l1[] __attribute__((weak));
-static char top_guard __attribute__((section("dfz_top"), used)) = 1;
 
 /* ------------------------------------------------------------ schedule */
 
@@ -75,63 +53,6 @@ static unsigned pick_core(void *ctx, unsigned nready)
 	return dfz__dropin_take(ctx, 0, nready - 1);
 }
 
-/* ------------------------------------------------------------- sites */
-
-static struct dfz__key *key_of(struct dfz__dropin *d, const struct dfz_event *ev)
-{
-	for (uint32_t i = 0; i < d->nkeys; i++) {
-		struct dfz__key *k = &d->key[i];
-
-		if (k->engine == ev->engine && (ev->engine == DFZ_ENGINE_RAM ?
-		    k->handle == ev->handle : k->id == ev->id))
-			return k;
-	}
-	return NULL;
-}
-
-static void remember_issue(struct dfz__dropin *d, const struct dfz_event *ev)
-{
-	struct dfz__key *k = key_of(d, ev);
-
-	if (d->nissue < DFZ__DROPIN_SITES)
-		d->issue_site[d->nissue] = d->cur;
-	if (!k && d->nkeys < DFZ__DROPIN_KEYS)
-		k = &d->key[d->nkeys++];
-	if (k)
-		*k = (struct dfz__key){ ev->engine, ev->handle, ev->id,
-					d->nissue };
-	d->nissue++;
-}
-
-static struct dfz_site issue_site(const struct dfz__dropin *d, int64_t xfer)
-{
-	if (xfer >= 0 && xfer < d->nissue && xfer < DFZ__DROPIN_SITES)
-		return d->issue_site[xfer];
-	return (struct dfz_site){ NULL, 0, NULL };
-}
-
-/* The first finding arrived during @ev (NULL: a post-check): name the
- * call being served and the earlier issue on the same handle. */
-static void site_finding(struct dfz__dropin *d, const struct dfz_event *ev)
-{
-	const struct dfz_finding *f = dfz_oracles_finding(d->set);
-	struct dfz__key *k = ev ? key_of(d, ev) : NULL;
-
-	d->sited = true;
-	d->res.site = d->cur;
-	d->res.prior = issue_site(d, k ? k->xfer : f->ev.xfer);
-	/* An early wait conflicts with the transfer still in flight. */
-	if (f->cls == DFZ_CLASS_DMA_EARLY_WAIT && f->ev.xfer >= 0)
-		d->res.prior = issue_site(d, f->ev.xfer);
-	if (!ev && f->ev.xfer >= 0) {
-		/* A post-check (a leak): the issuing call is the offender. */
-		d->res.site = issue_site(d, f->ev.xfer);
-		d->res.prior = (struct dfz_site){ NULL, 0, NULL };
-		if (!d->res.site.file)
-			d->res.site = d->cur;
-	}
-}
-
 /* The verdict is decided: a fuzz execution ends here (the fuzzer wants
  * the crash now, not after whatever the code does next); a bare run goes
  * on with nothing more poisoned. */
@@ -157,92 +78,14 @@ static void observe(void *ctx, const struct dfz_event *ev)
 
 	d->oracles.fn(d->oracles.ctx, ev);
 	if (!d->sited && dfz_oracles_finding(d->set)) {
-		site_finding(d, ev);
+		dfz__sites_finding(d, ev);
 		decided(d);
 	}
 	if (ev->kind == DFZ_EV_ISSUE)
-		remember_issue(d, ev);
+		dfz__sites_issue(d, ev);
 }
 
 /* -------------------------------------------------------------- state */
-
-/* The bytes of statics section [start, stop) at the start of the window
- * at @base of @size, or -1 (said on stderr) when they are elsewhere. */
-static int64_t statics_of(const char *name, const char *start,
-			  const char *stop, uintptr_t base, uint32_t size)
-{
-	if (!start || stop <= start)
-		return 0;
-	if ((uintptr_t)start == base && (uintptr_t)(stop - start) <= size)
-		return stop - start;
-	fprintf(stderr, "dmafuzz: the %s statics are at %p (%zu bytes), not at "
-		"the start of the %u-byte window at 0x%08lx: link with "
-		"`pkg-config --libs dmafuzz-dropin`\n", name, (void *)start,
-		(size_t)(stop - start), size, (unsigned long)base);
-	return -1;
-}
-
-/* A test file's sizes (DFZ_DROPIN_MEMORY), when it gives them. */
-extern const struct dfz_dropin_memory dfz_dropin_memory __attribute__((weak));
-
-/* The size of a window: the test file's, or @def; 0 (said on stderr) when
- * the test file's is above @max. */
-static uint32_t window_size(const char *name, uint32_t asked, uint32_t def,
-			    uint32_t max)
-{
-	if (asked == 0)
-		return def;
-	if (asked <= max)
-		return asked;
-	fprintf(stderr, "dmafuzz: DFZ_DROPIN_MEMORY asks for %u bytes of %s; "
-		"its window holds %u\n", asked, name, max);
-	return 0;
-}
-
-static int create(struct dfz__dropin *d)
-{
-	const struct dfz_dropin_memory *m = &dfz_dropin_memory;
-	uint32_t l2_size = window_size("L2", m ? m->l2 : 0, DFZ_DROPIN_L2_SIZE,
-				       DFZ_DROPIN_L2_MAX);
-	uint32_t l1_size = window_size("L1", m ? m->l1 : 0, DFZ_DROPIN_L1_SIZE,
-				       DFZ_DROPIN_L1_MAX);
-	struct dfz_rt_layout lay = {
-		.base = { [DFZ_L2] = DFZ_DROPIN_L2_BASE,
-			  [DFZ_L1] = DFZ_DROPIN_L1_BASE },
-		.cap = { [DFZ_L2] = l2_size, [DFZ_L1] = l1_size },
-	};
-	int64_t l2, l1;
-	int rc;
-
-	(void)top_guard;
-	if (!l2_size || !l1_size)
-		return DFZ_EINVAL;
-	l2 = statics_of("PI_L2", __start_dfz_l2, __stop_dfz_l2,
-			DFZ_DROPIN_L2_BASE, l2_size);
-	l1 = l2 < 0 ? -1 :
-	     statics_of("PI_CL_L1", __start_dfz_l1, __stop_dfz_l1,
-			DFZ_DROPIN_L1_BASE, l1_size);
-	if (l1 < 0)
-		return DFZ_EINVAL;
-	lay.statics[DFZ_L2] = (uint32_t)l2;
-	lay.statics[DFZ_L1] = (uint32_t)l1;
-	rc = dfz_rt_create_at(&lay, &d->rt);
-
-	if (rc == DFZ_EFAULT) {
-		fprintf(stderr, "dmafuzz: cannot map L2 at 0x%08x and L1 at "
-			"0x%08x: %s\n", DFZ_DROPIN_L2_BASE, DFZ_DROPIN_L1_BASE,
-			strerror(errno));
-		return rc;
-	}
-	if (rc == 0)
-		rc = dfz_oracles_create(DROPIN_ORACLES, &d->set);
-	if (rc == 0)
-		rc = dfz__cores_create(DFZ__DROPIN_MAX_CORES, 0, &d->cores);
-	if (rc < 0)
-		fprintf(stderr, "dmafuzz: cannot set up the drop-in: %s\n",
-			dfz_strerror(rc));
-	return rc;
-}
 
 /* At exit: the memories unmapped, memcheck's ranges restored. */
 void dfz__dropin_teardown(void)
@@ -267,7 +110,7 @@ struct dfz__dropin *dfz__dropin_get(void)
 			dfz_strerror(DFZ_ENOMEM));
 		exit(2);
 	}
-	if (create(state) < 0)
+	if (dfz__memmap_create(state) < 0)
 		exit(2);
 	state->base = (struct dfz__quirks){ dfz__quirks_default(), 0 };
 	if (getenv("DFZ_QUIRKS") &&
@@ -324,7 +167,7 @@ void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
 	d->cur = (struct dfz_site){ t->file, 0, "the end of the test body" };
 	dfz_oracles_end(d->set);
 	if (!d->sited && dfz_oracles_finding(d->set)) {
-		site_finding(d, NULL);
+		dfz__sites_finding(d, NULL);
 		decided(d);
 	}
 	if (dfz_oracles_finding(d->set))
