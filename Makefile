@@ -61,7 +61,7 @@ DROPIN_HEADERS := $(shell find include/dmafuzz/dropin -name '*.h')
 
 .PHONY: all check unit regress readme-check crash-check exports memcheck fuzz bench install uninstall \
         clean deps deps-memcheck fuzz-build fuzz-libfuzzer fuzz-seeds \
-        fuzz-smoke deps-afl deps-libfuzzer deps-capstone deps-jansson fuzz-env
+        fuzz-smoke deps-afl deps-libfuzzer deps-check fuzz-env
 all: $(LIB) $(CLI)
 
 # Each object sees its own folder's private header; the folders of the
@@ -69,7 +69,16 @@ all: $(LIB) $(CLI)
 # once for them), nothing else below their own.
 dfz_priv = -I$(dir $(1)) $(if $(filter reports/% cli/%,$(1)),-Ireports/common)
 
-$(BUILD)/%.o: %.c $(HEADERS) $(DROPIN_HEADERS) $(wildcard $(dir $<)*_int.h)
+# Every object waits for one deps step (DEPS_BUILD): the packages whose
+# headers any source of the library, the CLI or the tests includes, or
+# looks for with __has_include (valgrind's client requests change what
+# the library does under valgrind). A package installed after the first
+# objects would leave them built without it, and nothing rebuilds them.
+# `make deps-check` (part of check) fails when a source includes a header
+# of a package outside this list and the toolchain.
+DEPS_BUILD := check capstone jansson valgrind
+
+$(BUILD)/%.o: %.c $(HEADERS) $(DROPIN_HEADERS) $(wildcard $(dir $<)*_int.h) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(DFZ_CFLAGS) $(CFLAGS) $(call dfz_priv,$<) -MMD -c $< -o $@
 
@@ -88,21 +97,19 @@ $(CLI): $(CLI_OBJ) $(LIB)
 	    $(JANSSON_LIBS)
 
 # Capstone disassembles crash sites for triage (reports/triage/disasm*.c, in the
-# library): its header is installed before that object compiles, and
-# whatever links the library's triage (the CLI, the tests) links it.
+# library): its header is installed by the deps step, and whatever links
+# the library's triage (the CLI, the tests) links it.
 CAPSTONE_CFLAGS = $(shell pkg-config --cflags capstone 2>/dev/null)
 CAPSTONE_LIBS = $(shell pkg-config --libs capstone 2>/dev/null || echo -lcapstone)
-$(patsubst %.c,$(BUILD)/%.o,$(wildcard reports/triage/disasm*.c)): | deps-capstone
 $(patsubst %.c,$(BUILD)/%.o,$(wildcard reports/triage/disasm*.c)): \
     DFZ_CFLAGS += $(CAPSTONE_CFLAGS)
 
 # jansson parses the JSON the reports read back (reports/render/json_read.c, in
-# the library): installed before that object compiles (here and in the
-# fuzz flavours' archives, which carry it unlinked: no fuzz target reads
-# JSON), linked by what links the reports (the CLI, the tests).
+# the library, and the tests): installed by the deps step (the fuzz
+# flavours' archives carry it unlinked: no fuzz target reads JSON), linked
+# by what links the reports (the CLI, the tests).
 JANSSON_CFLAGS = $(shell pkg-config --cflags jansson 2>/dev/null)
 JANSSON_LIBS = $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
-$(BUILD)/reports/render/json_read.o: | deps-jansson
 $(BUILD)/reports/render/json_read.o: DFZ_CFLAGS += $(JANSSON_CFLAGS)
 
 # One suite per tests/check_<module>.c, found by its `Suite *suite_<name>(void)`.
@@ -129,18 +136,18 @@ $(BROKEN): $(BUILD)/tests/broken_target.o $(BUILD)/fuzz/replay_main.o \
 	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(DFZ_LDLIBS)
 
 deps:
-	@sh tools/deps.sh check
+	@sh tools/deps.sh $(DEPS_BUILD)
 
-deps-capstone:
-	@sh tools/deps.sh capstone
-
-deps-jansson:
-	@sh tools/deps.sh jansson
+# The fresh-machine check: every header a source includes comes from the
+# toolchain or a package of DEPS_BUILD, and every kind of object waits for
+# the deps step (tools/deps-check.sh).
+deps-check:
+	sh tools/deps-check.sh $(DEPS_BUILD)
 
 deps-memcheck:
 	@sh tools/deps.sh check valgrind
 
-check: unit regress exports emit-check fuzz-env dropin-check readme-check \
+check: deps-check unit regress exports emit-check fuzz-env dropin-check readme-check \
        crash-check
 
 unit: $(TEST_BIN) $(CLI) $(BROKEN)
@@ -241,14 +248,12 @@ FZ_DEPS_afl         := deps-afl
 FZ_DEPS_cmplog      := deps-afl
 FZ_DEPS_libfuzzer   := deps-libfuzzer
 FZ_SEEDS     := $(FZ)/seeds/.stamp
-$(foreach f,afl cmplog libfuzzer cov,$(FZ)/$(f)/obj/reports/render/json_read.o): \
-    | deps-jansson
 
 # $(1): an instrumented flavour. Its objects, its archive (the library
 # and fuzz/family.c, which only the plan-family targets pull in), and one
 # binary per target.
 define FUZZ_FLAVOUR
-$(FZ)/$(1)/obj/%.o: %.c $(HEADERS) | $(FZ_DEPS_$(1))
+$(FZ)/$(1)/obj/%.o: %.c $(HEADERS) | deps $(FZ_DEPS_$(1))
 	@mkdir -p $$(dir $$@)
 	$$(FZ_CC_$(1)) $$(DFZ_BASE_CFLAGS) $$(FZ_CFLAGS_$(1)) $$(FZ_HOT) $$(call dfz_priv,$$<) -MMD -c $$< -o $$@
 

@@ -11,7 +11,7 @@ VG_RT_SRC := $(filter runtime/%,$(LIB_SRC))
 VG_RT_OBJ := $(VG_RT_SRC:%.c=$(VG_BUILD)/%.o)
 VG_LIB    := $(VG_BUILD)/libdmafuzz.a
 
-$(VG_BUILD)/runtime/%.o: runtime/%.c $(HEADERS) | deps-memcheck
+$(VG_BUILD)/runtime/%.o: runtime/%.c $(HEADERS) | deps deps-memcheck
 	@mkdir -p $(dir $@)
 	$(CC) $(DFZ_CFLAGS) -DDFZ_VALGRIND=1 $(CFLAGS) -Iruntime/ -MMD -c $< -o $@
 

@@ -3,7 +3,31 @@
 # Install the Debian packages a make target needs, when they are missing.
 # Usage: deps.sh NAME...   (check, valgrind, clang, afl, libfuzzer, capstone,
 #                           jansson)
+#        deps.sh --packages NAME...   the Debian packages of each NAME, one
+#                           a line, without installing (tools/deps-check.sh)
 set -u
+# The Debian packages behind each name: the one list the install and the
+# fresh-machine check read.
+packages_of() {
+	case "$1" in
+	check)     echo "check pkg-config" ;;
+	capstone)  echo "libcapstone-dev pkg-config" ;;
+	jansson)   echo "libjansson-dev pkg-config" ;;
+	valgrind)  echo "valgrind" ;;
+	clang)     echo "clang" ;;
+	afl)       echo "afl++" ;;
+	libfuzzer) echo "clang libclang-rt-dev" ;;
+	*) return 1 ;;
+	esac
+}
+if [ "${1:-}" = --packages ]; then
+	shift
+	for want in "$@"; do
+		packages_of "$want" | tr ' ' '\n' ||
+			{ echo "deps.sh: unknown dependency '$want'" >&2; exit 2; }
+	done
+	exit 0
+fi
 # Under make -j several deps targets run at once; apt-get and dpkg take one
 # lock and fail at once when it is held, so the checks and installs of this
 # script run one at a time (flock is in util-linux, essential in Debian),
@@ -17,22 +41,19 @@ fi
 missing=""
 for want in "$@"; do
 	case "$want" in
-	check)    pkg-config --exists check 2>/dev/null || missing="$missing check pkg-config" ;;
-	capstone) pkg-config --exists capstone 2>/dev/null ||
-	          missing="$missing libcapstone-dev pkg-config" ;;
-	jansson)  pkg-config --exists jansson 2>/dev/null ||
-	          missing="$missing libjansson-dev pkg-config" ;;
-	valgrind) command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind" ;;
-	clang)    command -v clang >/dev/null 2>&1 || missing="$missing clang" ;;
-	afl)      { command -v afl-fuzz && command -v afl-clang-fast; } >/dev/null 2>&1 ||
-	          missing="$missing afl++" ;;
+	check)    pkg-config --exists check 2>/dev/null ;;
+	capstone) pkg-config --exists capstone 2>/dev/null ;;
+	jansson)  pkg-config --exists jansson 2>/dev/null ;;
+	valgrind) command -v valgrind >/dev/null 2>&1 ;;
+	clang)    command -v clang >/dev/null 2>&1 ;;
+	afl)      { command -v afl-fuzz && command -v afl-clang-fast; } >/dev/null 2>&1 ;;
 	libfuzzer) # clang, and its runtimes (only recommended by clang)
 	          printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)%s\n' \
 	              '{ (void)d; (void)n; return 0; }' |
 	          clang -x c -fsanitize=fuzzer,address,undefined -o /dev/null - \
-	              >/dev/null 2>&1 || missing="$missing clang libclang-rt-dev" ;;
+	              >/dev/null 2>&1 ;;
 	*) echo "deps.sh: unknown dependency '$want'" >&2; exit 2 ;;
-	esac
+	esac || missing="$missing $(packages_of "$want")"
 done
 [ -z "$missing" ] && exit 0
 echo "deps.sh: installing:$missing" >&2
