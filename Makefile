@@ -76,7 +76,7 @@ dfz_priv = -I$(dir $(1)) $(if $(filter reports/% cli/%,$(1)),-Ireports/common)
 # objects would leave them built without it, and nothing rebuilds them.
 # `make deps-check` (part of check) fails when a source includes a header
 # of a package outside this list and the toolchain.
-DEPS_BUILD := check capstone jansson valgrind
+DEPS_BUILD := cc check capstone jansson valgrind
 
 $(BUILD)/%.o: %.c $(HEADERS) $(DROPIN_HEADERS) $(wildcard $(dir $<)*_int.h) | deps
 	@mkdir -p $(dir $@)
@@ -141,7 +141,7 @@ deps:
 # The fresh-machine check: every header a source includes comes from the
 # toolchain or a package of DEPS_BUILD, and every kind of object waits for
 # the deps step (tools/deps-check.sh).
-deps-check:
+deps-check: | deps
 	sh tools/deps-check.sh $(DEPS_BUILD)
 
 deps-memcheck:

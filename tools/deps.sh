@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Install the Debian packages a make target needs, when they are missing.
-# Usage: deps.sh NAME...   (check, valgrind, clang, afl, libfuzzer, capstone,
-#                           jansson)
+# Usage: deps.sh NAME...   (cc, check, valgrind, clang, afl, libfuzzer,
+#                           capstone, jansson)
 #        deps.sh --packages NAME...   the Debian packages of each NAME, one
 #                           a line, without installing (tools/deps-check.sh)
 set -u
@@ -10,6 +10,7 @@ set -u
 # fresh-machine check read.
 packages_of() {
 	case "$1" in
+	cc)        echo "libc6-dev" ;;
 	check)     echo "check pkg-config" ;;
 	capstone)  echo "libcapstone-dev pkg-config" ;;
 	jansson)   echo "libjansson-dev pkg-config" ;;
@@ -41,6 +42,9 @@ fi
 missing=""
 for want in "$@"; do
 	case "$want" in
+	cc)       # the C library's headers (gcc only recommends them)
+	          printf '#include <stdio.h>\nint main(void) { return 0; }\n' |
+	              ${CC:-cc} -x c -o /dev/null - >/dev/null 2>&1 ;;
 	check)    pkg-config --exists check 2>/dev/null ;;
 	capstone) pkg-config --exists capstone 2>/dev/null ;;
 	jansson)  pkg-config --exists jansson 2>/dev/null ;;
