@@ -13,8 +13,8 @@
 #define gap_ncore() AT_NCORE()
 #define gap_coreid() AT_COREID()
 #define __CALL(Entry, Arg)
-#define L2_MEM PI_L2
-#define L1_CL_MEM PI_CL_L1
+#define L2_MEM
+#define L1_CL_MEM
 
 typedef struct {
 	unsigned char *__restrict__ In;

@@ -14,13 +14,14 @@
 #define N (TILE * NTILES)
 
 
-PI_L2 static unsigned char bias[64], mul[64];
 
 static void body(void *arg)
 {
 	static unsigned char in[N], want[N], got[N];
 	AT_HYPERRAM_POINTER l3_in = AT_HYPERRAM_ALLOC(&HyperRam, N);
 	AT_HYPERRAM_POINTER l3_out = AT_HYPERRAM_ALLOC(&HyperRam, N);
+	unsigned char *bias = (unsigned char *)AT_L2_ALLOC(0, 64);
+	unsigned char *mul = (unsigned char *)AT_L2_ALLOC(0, 64);
 
 	(void)arg;
 	Scale_L1_Memory = AT_L1_ALLOC(0, _Scale_L1_Memory_SIZE);
@@ -39,6 +40,8 @@ static void body(void *arg)
 	DFZ_DROPIN_CHECK(memcmp(got, want, N) == 0);
 	AT_L2_FREE(0, Scale_L2_Memory_Dyn, _Scale_L2_Memory_Dyn_SIZE);
 	AT_L1_FREE(0, Scale_L1_Memory, _Scale_L1_Memory_SIZE);
+	AT_L2_FREE(0, mul, 64);
+	AT_L2_FREE(0, bias, 64);
 	AT_HYPERRAM_FREE(&HyperRam, l3_out, N);
 	AT_HYPERRAM_FREE(&HyperRam, l3_in, N);
 }
