@@ -9,7 +9,9 @@
  * takes no TID of its own; and a NULL command is a finding at its line.
  */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dropin_fixture.h"
 #include "dmafuzz/dropin/at_api.h"
@@ -224,6 +226,65 @@ START_TEST(test_null_event)
 }
 END_TEST
 
+/* ------------------------------------------------- flash file systems */
+
+static char flash_name[64];
+static AT_DEFAULTFLASH_FS_T DefaultFlash;
+
+/* A constants image as the generated Construct opens it, a cluster copy
+ * of part of it into L2, the wait; @arg: the copy's size. */
+static void body_flash(void *arg)
+{
+	AT_DEFAULTFLASH_FS_CONF_T conf;
+	AT_DEFAULTFLASH_FS_CL_EVENT _UchanHF0, *UchanHF0 = &_UchanHF0;
+	uint8_t *l2 = pi_l2_malloc(N), want[N];
+	int err = 7;
+
+	fill(want, N);
+	AT_DEFAULTFLASH_FS_CONF_INIT(&conf, 9, 0);
+	AT_DEFAULTFLASH_FS_OPEN(&DefaultFlash, &conf, flash_name, &err);
+	seen = (uint32_t)err;
+	if (err)
+		return;
+	want_line = __LINE__ + 1;
+	AT_DEFAULTFLASH_FS_CL_COPY(&DefaultFlash, ((AT_DEFAULTFLASH_FS_EXT_ADDR_TYPE) 0 + 16), ((AT_DEFAULTFLASH_FS_INT_ADDR_TYPE) l2), (uint32_t)(uintptr_t)arg, 0, UchanHF0);
+	AT_DEFAULTFLASH_FS_CL_WAIT(&DefaultFlash, UchanHF0);
+	DFZ_DROPIN_CHECK(memcmp(l2, want + 16, 64) == 0);
+	AT_DEFAULTFLASH_FS_CLOSE(&DefaultFlash);
+}
+
+START_TEST(test_flash_fs)
+{
+	struct dfz_dropin_test t = { body_flash, (void *)(uintptr_t)64,
+				     __FILE__ };
+	struct dfz__result r;
+	uint8_t img[N];
+	FILE *f;
+
+	fill(img, N);
+	snprintf(flash_name, sizeof(flash_name), "/tmp/dfz-at-flash-%d.dat",
+		 (int)getpid());
+	f = fopen(flash_name, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(img, 1, N, f), N);
+	fclose(f);
+	dfz__dropin_run(&t, NULL, 0, &r);
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
+	ck_assert_uint_eq(seen, 0);
+	/* Sabotage: a copy past the file's end. */
+	t.arg = (void *)(uintptr_t)N;
+	dfz__dropin_run(&t, NULL, 0, &r);
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_DMA_BAD_ADDRESS);
+	ck_assert_int_eq(r.site.line, want_line);
+	remove(flash_name);
+	/* No such file: the open fails, as on a board without the image. */
+	t.arg = (void *)(uintptr_t)64;
+	dfz__dropin_run(&t, NULL, 0, &r);
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
+	ck_assert_int_ne(seen, 0);
+}
+END_TEST
+
 Suite *suite_dropin_at(void)
 {
 	Suite *s = suite_create("dropin_at");
@@ -236,6 +297,7 @@ Suite *suite_dropin_at(void)
 	tcase_add_test(tc, test_merged_nowait);
 	tcase_add_test(tc, test_hyperram_fork);
 	tcase_add_test(tc, test_null_event);
+	tcase_add_test(tc, test_flash_fs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,6 +9,6 @@ void KerScale(KerScale_ArgT *Arg)
 	unsigned int last = first + share < n ? first + share : n;
 
 	for (unsigned int i = first; i < last; i++)
-		Arg->Out[i] = (unsigned char)(Arg->In[i] * Arg->Mul[i % 64] +
+		Arg->Out[i] = (unsigned char)(Arg->In[i] * Arg->Mul[i % 64] + /* dfz-expect: READ */
 					      Arg->Bias[i % 64]);
 }

@@ -2,19 +2,13 @@
 /*
  * The basic kernel of the example, in the shape of the AutoTiler's kernel
  * libraries: an argument struct, a function every core of the team runs
- * on its share, and the core queries and placements the SDK's Gap
- * headers define.
+ * on its share (gap_ncore(), gap_coreid() and __CALL come with
+ * at_api.h, as generated GAP9 files take them).
  */
 #ifndef SCALE_BASIC_KERNELS_H
 #define SCALE_BASIC_KERNELS_H
 
 #include "at_api.h"
-
-#define gap_ncore() AT_NCORE()
-#define gap_coreid() AT_COREID()
-#define __CALL(Entry, Arg)
-#define L2_MEM
-#define L1_CL_MEM
 
 typedef struct {
 	unsigned char *__restrict__ In;
