@@ -5,9 +5,14 @@
  * it; its wait waits that TID and frees it. pulpos carries a 1-D size and
  * a 2-D line length in 16 bits (cldma-size16), and pi_cl_dma_memcpy casts
  * the copy to a command, so the TID lands over copy->ext
- * (cldma-copy-aliases). A command whose local side is not in L1, or whose
- * external side is not in L2, is dma.bad-address at the caller's line,
- * never a crash.
+ * (cldma-copy-aliases). A merged command (a copy's merge flag, at_api.h's
+ * AT_L2_COPY_MERGED) takes no TID: it joins the one the calling core
+ * allocated last, as the hardware's push does, and the wait of the
+ * command that allocated it covers it. pi_cl_dma_cmd_2d clears the
+ * command's length as the GAP SDK does (its wait reads a non-zero length
+ * as an emulated command's). A command whose local side is not in L1, or
+ * whose external side is not in L2, is dma.bad-address at the caller's
+ * line, and a NULL command or copy a finding there, never a crash.
  */
 #include <string.h>
 
@@ -70,38 +75,89 @@ static struct dfz_mchan_transfer command(uint32_t ext, uint32_t loc,
 	return t;
 }
 
-/* One command: a TID of its own (into *@id), the push under it. */
+/* A command's words as the caller gave them. */
+struct cl_req {
+	uint32_t ext, loc, size, stride, length;
+	int is_2d;
+	pi_cl_dma_dir_e dir;
+};
+
+/* cldma-size16, then the sides' levels: false (a finding) when either
+ * side lies outside its memory. */
+static bool admit(struct dfz__dropin *d, struct cl_req *r)
+{
+	if (dfz__quirk(d, DFZ_QUIRK_CLDMA_SIZE16)) {
+		if (r->is_2d)
+			r->length = (uint16_t)r->length;
+		else
+			r->size = (uint16_t)r->size;
+	}
+	if (inside(d->rt, DFZ_L1, r->loc, r->size) &&
+	    inside(d->rt, DFZ_L2, r->ext, span_of(r->size, r->stride,
+						  r->length, r->is_2d)))
+		return true;
+	dfz__dropin_fail(d, DFZ_CLASS_DMA_BAD_ADDRESS,
+			 "pi_cl_dma_cmd%s(ext 0x%x, loc 0x%x, size %u): "
+			 "expected ext inside L2 and loc inside L1",
+			 r->is_2d ? "_2d" : "", r->ext, r->loc, r->size);
+	return false;
+}
+
+/* The push of @r under @tid. */
+static void push(struct dfz__dropin *d, int tid, const struct cl_req *r)
+{
+	struct dfz_mchan *m = dfz_mchan_get(d->rt);
+	struct dfz_mchan_transfer t = command(r->ext, r->loc, r->size,
+					      r->stride, r->length, r->is_2d,
+					      r->dir);
+
+	if (r->is_2d)
+		dfz_mchan_transfer_push_2d(m, tid, t);
+	else
+		dfz_mchan_transfer_push_1d(m, tid, t);
+}
+
+/* One command: a TID of its own (into *@id), the push under it. The TID
+ * is the calling core's last, which a merged push joins. */
+static void issue_req(struct dfz__dropin *d, struct cl_req r, int *id)
+{
+	int tid;
+
+	if (!admit(d, &r))
+		return;
+	tid = dfz_mchan_transfer_get_id(dfz_mchan_get(d->rt));
+	*id = tid;
+	if (tid < 0)
+		return; /* every counter taken: the tid oracle judges it */
+	d->last_tid[dfz__cores_id(d->cores)] = tid;
+	push(d, tid, &r);
+}
+
 static void issue(struct dfz__dropin *d, uint32_t ext, uint32_t loc,
 		  uint32_t size, uint32_t stride, uint32_t length, int is_2d,
 		  pi_cl_dma_dir_e dir, int *id)
 {
-	struct dfz_mchan *m = dfz_mchan_get(d->rt);
-	int tid;
+	issue_req(d, (struct cl_req){ ext, loc, size, stride, length, is_2d,
+				      dir }, id);
+}
 
-	if (dfz__quirk(d, DFZ_QUIRK_CLDMA_SIZE16)) {
-		if (is_2d)
-			length = (uint16_t)length;
-		else
-			size = (uint16_t)size;
-	}
-	if (!inside(d->rt, DFZ_L1, loc, size) ||
-	    !inside(d->rt, DFZ_L2, ext, span_of(size, stride, length, is_2d))) {
-		dfz__dropin_fail(d, DFZ_CLASS_DMA_BAD_ADDRESS,
-				 "pi_cl_dma_cmd%s(ext 0x%x, loc 0x%x, size %u): "
-				 "expected ext inside L2 and loc inside L1",
-				 is_2d ? "_2d" : "", ext, loc, size);
+/* A merged command: no TID of its own, pushed on the core's last one. */
+static void merge(struct dfz__dropin *d, struct cl_req r)
+{
+	unsigned core = dfz__cores_id(d->cores);
+	int tid = d->last_tid[core];
+
+	if (!admit(d, &r))
+		return;
+	if (tid < 0 || !(dfz_mchan_tids(dfz_mchan_get(d->rt)) & 1u << tid)) {
+		dfz__dropin_fail(d, DFZ_CLASS_HANDLE_STALE,
+				 "merged cluster DMA command on core %u, whose "
+				 "last TID (%d) is %s (expected a command with "
+				 "a TID of its own before it, not yet waited)",
+				 core, tid, tid < 0 ? "none" : "free");
 		return;
 	}
-	tid = dfz_mchan_transfer_get_id(m);
-	*id = tid;
-	if (tid < 0)
-		return; /* every counter taken: the tid oracle judges it */
-	if (is_2d)
-		dfz_mchan_transfer_push_2d(m, tid, command(ext, loc, size,
-			stride, length, is_2d, dir));
-	else
-		dfz_mchan_transfer_push_1d(m, tid, command(ext, loc, size,
-			stride, length, is_2d, dir));
+	push(d, tid, &r);
 }
 
 void dfz_dropin_cl_dma(struct dfz_site s, uint32_t ext, uint32_t loc,
@@ -110,8 +166,20 @@ void dfz_dropin_cl_dma(struct dfz_site s, uint32_t ext, uint32_t loc,
 {
 	struct dfz__dropin *d = enter(s);
 
-	if (d)
+	if (d && dfz__dropin_usable(d, id, sizeof(*id), "the id of a cluster "
+				    "DMA command"))
 		issue(d, ext, loc, size, stride, length, is_2d, dir, id);
+}
+
+void dfz_dropin_cl_dma_merge(struct dfz_site s, uint32_t ext, uint32_t loc,
+			     uint32_t size, uint32_t stride, uint32_t length,
+			     int is_2d, pi_cl_dma_dir_e dir)
+{
+	struct dfz__dropin *d = enter(s);
+
+	if (d)
+		merge(d, (struct cl_req){ ext, loc, size, stride, length,
+					  is_2d, dir });
 }
 
 void dfz_dropin_cl_dma_cmd(struct dfz_site s, uint32_t ext, uint32_t loc,
@@ -120,11 +188,29 @@ void dfz_dropin_cl_dma_cmd(struct dfz_site s, uint32_t ext, uint32_t loc,
 {
 	struct dfz__dropin *d = enter(s);
 
-	if (!d || dfz__cldma_emul_start(d, cmd, ext, loc, size,
-					dir == PI_CL_DMA_DIR_EXT2LOC))
+	if (!d || !dfz__dropin_usable(d, cmd, sizeof(*cmd), "the command of "
+				      "pi_cl_dma_cmd"))
+		return;
+	if (dfz__cldma_emul_start(d, cmd, ext, loc, size,
+				  dir == PI_CL_DMA_DIR_EXT2LOC))
 		return;
 	issue(d, ext, loc, size, 0, 0, 0, dir, &cmd->id);
 	cmd->length = 0; /* not emulated */
+}
+
+/* The GAP SDK's 2-D command (a stride under 64 KiB): its TID, and the
+ * length cleared, which its wait reads as "not emulated". */
+void dfz_dropin_cl_dma_cmd_2d(struct dfz_site s, uint32_t ext, uint32_t loc,
+			      uint32_t size, uint32_t stride, uint32_t length,
+			      pi_cl_dma_dir_e dir, pi_cl_dma_cmd_t *cmd)
+{
+	struct dfz__dropin *d = enter(s);
+
+	if (!d || !dfz__dropin_usable(d, cmd, sizeof(*cmd), "the command of "
+				      "pi_cl_dma_cmd_2d"))
+		return;
+	issue(d, ext, loc, size, stride, length, 1, dir, &cmd->id);
+	cmd->length = 0;
 }
 
 /* pulpos's wait: the TID's transfers done, then the TID freed. */
@@ -148,7 +234,9 @@ void dfz_dropin_cl_dma_cmd_wait(struct dfz_site s, pi_cl_dma_cmd_t *cmd)
 {
 	struct dfz__dropin *d = enter(s);
 
-	if (d && !dfz__cldma_emul_wait(d, cmd))
+	if (d && dfz__dropin_usable(d, cmd, sizeof(*cmd), "the command of "
+				    "pi_cl_dma_cmd_wait") &&
+	    !dfz__cldma_emul_wait(d, cmd))
 		wait_free(d, cmd->id);
 }
 
@@ -165,8 +253,17 @@ void dfz_dropin_cl_dma_copy(struct dfz_site s, pi_cl_dma_copy_t *copy,
 	struct dfz__dropin *d = enter(s);
 	int tid = -1;
 
-	if (!d)
+	if (!d || !dfz__dropin_usable(d, copy, sizeof(*copy), is_2d ?
+				      "the copy of pi_cl_dma_memcpy_2d" :
+				      "the copy of pi_cl_dma_memcpy"))
 		return;
+	if (copy->merge) {
+		merge(d, (struct cl_req){ copy->ext, copy->loc, copy->size,
+					  is_2d ? copy->stride : 0,
+					  is_2d ? copy->length : 0, is_2d,
+					  copy->dir });
+		return;
+	}
 	issue(d, copy->ext, copy->loc, copy->size, is_2d ? copy->stride : 0,
 	      is_2d ? copy->length : 0, is_2d, copy->dir, &tid);
 	memcpy(copy_tid(d, copy), &tid, sizeof(tid));
@@ -177,7 +274,8 @@ void dfz_dropin_cl_dma_copy_wait(struct dfz_site s, void *copy)
 	struct dfz__dropin *d = enter(s);
 	int tid;
 
-	if (!d)
+	if (!d || !dfz__dropin_usable(d, copy, sizeof(pi_cl_dma_copy_t),
+				      "the copy of pi_cl_dma_wait"))
 		return;
 	memcpy(&tid, copy_tid(d, copy), sizeof(tid));
 	wait_free(d, tid);

@@ -15,7 +15,9 @@
 #                  finding report on stderr; asan:KIND for an ASan report,
 #                  a read of an in-flight destination) of a flagged one
 #        A mode may be followed by quirks=LIST: the runs get
-#        DFZ_QUIRKS=LIST (e.g. "plain quirks=snrt-head").
+#        DFZ_QUIRKS=LIST (e.g. "plain quirks=snrt-head"); and by
+#        pc=MODULE: the build takes its flags from that pkg-config module
+#        instead of dmafuzz-dropin (e.g. pc=dmafuzz-dropin-dory).
 # site:  FILE:MARK, the line of FILE holding "dfz-expect: MARK", which the
 #        verdict (plain) or the report (asan, valgrind) must name; "-" for
 #        none.
@@ -77,6 +79,7 @@ build() { # CC BIN DIR SOURCES EXTRA...
 	set -- $(for s in $srcs; do printf '%s ' "$dir/$s"; done) "$@"
 	f=$flags
 	[ "$mode" = fuzz ] && f=$fuzz_flags
+	[ -n "$pcmod" ] && f=$(pkgconf --cflags --libs "$pcmod")
 	"$cc" -std=c11 -g -Wall -Wextra -Werror "$@" -o "$bin" $f \
 		> "$bin.build" 2>&1
 }
@@ -219,6 +222,7 @@ EOF
 	variant=$(trim "$variant"); srcs=$(trim "$srcs"); mode=$(trim "$mode")
 	class=$(trim "$class"); site=$(trim "$site"); sched=$(trim "${sched:-}")
 	quirks=$(printf '%s' "$mode" | sed -n 's/.* quirks=\([^ ]*\).*/\1/p')
+	pcmod=$(printf '%s' "$mode" | sed -n 's/.* pc=\([^ ]*\).*/\1/p')
 	mode=${mode%% *}
 	if [ -n "$quirks" ]; then
 		export DFZ_QUIRKS="$quirks"

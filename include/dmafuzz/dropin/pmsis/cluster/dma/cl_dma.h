@@ -57,22 +57,42 @@ void dfz_dropin_cl_dma_cmd_wait(struct dfz_site s, pi_cl_dma_cmd_t *cmd);
 void dfz_dropin_cl_dma_cmd(struct dfz_site s, uint32_t ext, uint32_t loc,
 			   uint32_t size, pi_cl_dma_dir_e dir,
 			   pi_cl_dma_cmd_t *cmd);
+void dfz_dropin_cl_dma_cmd_2d(struct dfz_site s, uint32_t ext, uint32_t loc,
+			      uint32_t size, uint32_t stride, uint32_t length,
+			      pi_cl_dma_dir_e dir, pi_cl_dma_cmd_t *cmd);
 void dfz_dropin_cl_dma_copy(struct dfz_site s, pi_cl_dma_copy_t *copy,
 			    int is_2d);
 void dfz_dropin_cl_dma_copy_wait(struct dfz_site s, void *copy);
 void dfz_dropin_cl_dma_flush(struct dfz_site s);
+
+/**
+ * dfz_dropin_cl_dma_merge() - a cluster DMA command pushed on the TID the
+ * calling core allocated last (the hardware's behaviour for a push
+ * without an allocation; the SDKs' merge flag): no TID of its own, so the
+ * wait of the command that allocated that TID covers it. A core that
+ * allocated none, or whose last TID is free again, is handle.stale at the
+ * call. Not an SDK name: what at_api.h's AT_L2_COPY_MERGED and a merged
+ * pi_cl_dma_memcpy() run.
+ */
+void dfz_dropin_cl_dma_merge(struct dfz_site s, uint32_t ext, uint32_t loc,
+			     uint32_t size, uint32_t stride, uint32_t length,
+			     int is_2d, pi_cl_dma_dir_e dir);
 
 #define DFZ__ADDR(a) ((uint32_t)(uintptr_t)(a))
 
 #define pi_cl_dma_cmd(ext, loc, size, dir, cmd)                               \
 	dfz_dropin_cl_dma_cmd(DFZ_SITE, DFZ__ADDR(ext), DFZ__ADDR(loc),       \
 			      (size), (dir), (cmd))
+/* As the GAP SDK's: the command's id, and its length cleared (a wait
+ * reads a non-zero length as an emulated command's). */
 #define pi_cl_dma_cmd_2d(ext, loc, size, stride, length, dir, cmd)            \
-	dfz_dropin_cl_dma(DFZ_SITE, DFZ__ADDR(ext), DFZ__ADDR(loc), (size),   \
-			  (stride), (length), 1, (dir), &(cmd)->id)
+	dfz_dropin_cl_dma_cmd_2d(DFZ_SITE, DFZ__ADDR(ext), DFZ__ADDR(loc),    \
+				 (size), (stride), (length), (dir), (cmd))
 #define pi_cl_dma_cmd_wait(cmd) dfz_dropin_cl_dma_cmd_wait(DFZ_SITE, (cmd))
 /* cldma-copy-aliases (pulpos, default on): the TID goes over copy->ext
- * and the wait reads it there; off: copy->id. */
+ * and the wait reads it there; off: copy->id. A copy with merge set takes
+ * no TID: it is pushed on the core's last one and its struct keeps its
+ * words (pulpos). */
 #define pi_cl_dma_memcpy(copy) dfz_dropin_cl_dma_copy(DFZ_SITE, (copy), 0)
 #define pi_cl_dma_memcpy_2d(copy) dfz_dropin_cl_dma_copy(DFZ_SITE, (copy), 1)
 #define pi_cl_dma_wait(copy) dfz_dropin_cl_dma_copy_wait(DFZ_SITE, (copy))
