@@ -209,7 +209,7 @@ void dfz__dropin_fail(struct dfz__dropin *d, enum dfz_class cls,
 	dfz_oracle_fail(d->set, "dropin", cls, &ev, "%s", msg);
 	if (dfz_oracles_finding(d->set)) {
 		d->sited = true;
-		d->res.site = d->cur;
+		dfz__sites_here(d);
 		decided(d);
 	}
 }
