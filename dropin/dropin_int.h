@@ -14,6 +14,7 @@
 #include "dmafuzz/dropin.h"
 #include "dmafuzz/oracle.h"
 #include "cores.h"
+#include "golden.h"
 #include "stack.h"
 
 #define DFZ__DROPIN_SITES 4096   /* issue sites remembered per run */
@@ -139,6 +140,9 @@ void dfz__sites_finding(struct dfz__dropin *d, const struct dfz_event *ev);
 /** dfz__sites_here() - a finding the layer itself sees (dfz__dropin_fail):
  * the call being served is the offending one, with its call stack. */
 void dfz__sites_here(struct dfz__dropin *d);
+/** dfz__sites_prior() - the earlier call of the coming finding is the
+ * issue of transfer @xfer (-1: none). */
+void dfz__sites_prior(struct dfz__dropin *d, int64_t xfer);
 
 /* memmap.c: the memories at the PULP addresses */
 /** dfz__memmap_create() - map L2 and L1 (the test file's sizes, its

@@ -41,6 +41,7 @@ void dfz__sites_issue(struct dfz__dropin *d, const struct dfz_event *ev)
 		d->issue_site[d->nissue] = d->cur;
 	if (stacks(d))
 		dfz__stack_keep(d->nissue);
+	dfz__golden_issue(d->nissue, &ev->desc);
 	if (!k && d->nkeys < DFZ__DROPIN_KEYS)
 		k = &d->key[d->nkeys++];
 	if (k)
@@ -100,6 +101,11 @@ void dfz__sites_finding(struct dfz__dropin *d, const struct dfz_event *ev)
 			d->res.site_stack.n = 0;
 		}
 	}
+}
+
+void dfz__sites_prior(struct dfz__dropin *d, int64_t xfer)
+{
+	set_prior(d, xfer);
 }
 
 void dfz__sites_here(struct dfz__dropin *d)
