@@ -16,6 +16,7 @@
 
 #include "dropin_fixture.h"
 #include "dmafuzz/dropin/bsp/ram.h"
+#include "dmafuzz/dropin/snrt.h"
 
 #define T 64
 
@@ -63,6 +64,40 @@ START_TEST(test_race_names_raced_transfer)
 	/* Not line_a: the last issue on the request, waited already. */
 	ck_assert_int_eq(r.prior.line, line_b);
 	ck_assert_ptr_nonnull(r.prior.file);
+}
+END_TEST
+
+/* Snitch: a store reads what a load still in flight writes. Before, the
+ * prior was null (no earlier issue under the new txid). */
+static uint8_t *s_l3, *s_l1;
+
+static void dm_race(void *arg)
+{
+	(void)arg;
+	if (snrt_is_dm_core()) {
+		line_b = __LINE__; snrt_dma_start_1d(s_l1, s_l3, 64);
+		line_race = __LINE__; snrt_dma_start_1d(s_l3 + 128, s_l1, 64);
+		snrt_dma_wait_all();
+	}
+	snrt_cluster_hw_barrier();
+}
+
+static void body_snrt_race(void *arg)
+{
+	(void)arg;
+	s_l3 = snrt_l3alloc(256);
+	s_l1 = snrt_l1alloc(256);
+	dfz_snrt_spmd(dm_race, NULL);
+}
+
+START_TEST(test_snrt_race_prior)
+{
+	struct dfz__result r = run(body_snrt_race);
+
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_HAZARD_RACE);
+	ck_assert_int_eq(r.site.line, line_race);
+	ck_assert_ptr_nonnull(r.prior.file);
+	ck_assert_int_eq(r.prior.line, line_b);
 }
 END_TEST
 
@@ -269,6 +304,7 @@ Suite *suite_dropin_sites(void)
 	TCase *tc = tcase_create("sites");
 
 	tcase_add_test(tc, test_race_names_raced_transfer);
+	tcase_add_test(tc, test_snrt_race_prior);
 	tcase_add_test(tc, test_wrapper_stacks);
 	tcase_add_test(tc, test_text_called_from);
 	tcase_add_test(tc, test_json_stacks);
