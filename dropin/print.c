@@ -36,7 +36,9 @@ static void text_site(FILE *f, const char *key, const struct dfz_site *s,
 	else
 		fprintf(f, "%s: %s (%s)\n", key, s->file, s->func ? s->func : "");
 	user_frames(s, st, &fr);
-	for (uint32_t i = 1; i < fr.n; i++)
+	/* Frame 0 is normally the call itself, in the site's function. */
+	for (uint32_t i = fr.n && s->func && !strcmp(fr.f[0].func, s->func);
+	     i < fr.n; i++)
 		fprintf(f, "  CALLED FROM: %s:%d (in %s)\n", fr.f[i].file,
 			fr.f[i].line, fr.f[i].func);
 }

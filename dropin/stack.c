@@ -4,11 +4,13 @@
  * issue of a bare run or a replay, and at the call where a finding
  * arrives, the return addresses of the stack (glibc's backtrace()); when
  * the verdict is printed, those addresses symbolized by addr2line over
- * the running binary, and the user's frames kept: from the frame of the
- * SDK call outwards, up to the first frame of the drop-in (its sources,
- * the SDK-named headers), of libc, or without line information. So a DMA
- * call inside the user's own wrapper library names the wrapper's line and
- * the lines of the user's code that called the wrapper.
+ * the running binary, and the user's frames kept: past the drop-in's
+ * frames at the top, from the first frame of the user's code (the SDK
+ * call's line) outwards, up to the next frame of the drop-in (its
+ * sources, the SDK-named headers, a dfz_ name), of libc, or without line
+ * information. So a DMA call inside the user's own wrapper library names
+ * the wrapper's line and the lines of the user's code that called the
+ * wrapper.
  *
  * The drop-in's own sources are told apart by where the compiler saw
  * them: the directory that holds this file's source, as the binary's
@@ -201,17 +203,19 @@ static size_t lib_root(const struct flat *self, const char **root)
 	return n - (sizeof(me) - 1);
 }
 
-/* Is @file one of the drop-in's own (its sources, the SDK-named headers
- * wherever installed), or no file at all? */
-static bool not_user(const char *file, const char *root, size_t nroot)
+/* Is frame @fl the drop-in's own (its sources, the SDK-named headers
+ * wherever installed, a dfz_ name), or without a file? */
+static bool not_user(const struct flat *fl, const char *root, size_t nroot)
 {
+	const char *file = fl->file;
+
 	static const char *const dirs[] = {
 		"dropin/", "runtime/", "oracles/", "harness/", "include/",
 		"reports/", "fuzz/",
 	};
 
 	if (!file[0] || file[0] == '?' || strstr(file, "/include/dmafuzz/") ||
-	    strstr(file, "/dmafuzz/dropin/"))
+	    strstr(file, "/dmafuzz/dropin/") || !strncmp(fl->func, "dfz_", 4))
 		return true;
 	if (nroot == 0 || strncmp(file, root, nroot))
 		return false;
@@ -219,14 +223,6 @@ static bool not_user(const char *file, const char *root, size_t nroot)
 		if (!strncmp(file + nroot, dirs[i], strlen(dirs[i])))
 			return true;
 	return false;
-}
-
-/* Does the symbolized @file name the compiler's @site_file? */
-static bool same_file(const char *file, const char *site_file)
-{
-	const char *b1 = strrchr(file, '/'), *b2 = strrchr(site_file, '/');
-
-	return !strcmp(b1 ? b1 + 1 : file, b2 ? b2 + 1 : site_file);
 }
 
 /* @file relative to the working directory when it lies inside. */
@@ -241,22 +237,24 @@ static void show_file(char *dst, const char *file)
 	memmove(dst, file, strlen(file) + 1);
 }
 
+/* The user's frames of @fl (@n, the last one this file's own): past the
+ * drop-in's frames at the top, up to the next frame that is not the
+ * user's. */
 static uint32_t pick_user(const struct flat *fl, uint32_t n,
-			  const struct dfz_site *at, struct dfz__frames *out)
+			  struct dfz__frames *out)
 {
 	const char *root;
-	size_t nroot = n ? lib_root(&fl[n - 1], &root) : 0;
+	size_t nroot = lib_root(&fl[n - 1], &root);
 	uint32_t i = 0;
 
-	n--; /* the last one is this file's own */
-	while (i < n && !(fl[i].line == at->line && at->file &&
-			  same_file(fl[i].file, at->file)))
+	n--;
+	while (i < n && not_user(&fl[i], root, nroot))
 		i++;
 	out->n = 0;
 	for (; i < n && out->n < DFZ__STACK_USER; i++) {
 		struct dfz__frame *f = &out->f[out->n];
 
-		if (not_user(fl[i].file, root, nroot))
+		if (not_user(&fl[i], root, nroot))
 			break;
 		dfz__stack_put(f->file, sizeof(f->file), fl[i].file);
 		show_file(f->file, f->file);
@@ -275,7 +273,7 @@ uint32_t dfz__stack_user(const struct dfz__stack *s, const struct dfz_site *at,
 	uint32_t n;
 
 	out->n = 0;
-	if (!s->n || !at->file || at->line <= 0)
+	if (!s->n || !at->file)
 		return 0;
 	memcpy(pcs, s->pc, s->n * sizeof(pcs[0]));
 	/* One past this function's start: symbolized as this file's. */
@@ -286,7 +284,7 @@ uint32_t dfz__stack_user(const struct dfz__stack *s, const struct dfz_site *at,
 	n = symbolize(pcs, s->n + 1, fl);
 	/* The calibration address is the last one: its frames last. */
 	if (n && fl[n - 1].pc == s->n)
-		n = pick_user(fl, n, at, out);
+		n = pick_user(fl, n, out);
 	free(fl);
 	return out->n;
 }

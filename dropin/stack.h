@@ -57,11 +57,13 @@ void dfz__stack_keep(int64_t xfer);
 void dfz__stack_of(int64_t xfer, struct dfz__stack *out);
 
 /**
- * dfz__stack_user() - the user's frames of @s: from the frame at the SDK
- * call @at (its file and line) outwards, up to the first frame that is
- * the drop-in's, libc's or has no line information. Symbolized by
- * addr2line over the running binary. Return: the frames' count (0 when
- * @s is empty, the binary has no line information or no symbolizer runs).
+ * dfz__stack_user() - the user's frames of @s, the stack of the SDK call
+ * at @at: from the first frame of the user's code (normally @at's line)
+ * outwards, up to the next frame that is the drop-in's (its sources, the
+ * SDK-named headers, a dfz_ name), libc's or has no line information.
+ * Symbolized by addr2line over the running binary. Return: the frames'
+ * count (0 when @s is empty, @at names no call, the binary has no line
+ * information or no symbolizer runs).
  */
 uint32_t dfz__stack_user(const struct dfz__stack *s, const struct dfz_site *at,
 			 struct dfz__frames *out);

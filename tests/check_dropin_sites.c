@@ -280,19 +280,21 @@ START_TEST(test_layer_finding_stack)
 }
 END_TEST
 
-/* Both calls' stacks are taken in a bare run; a stack is read only from
- * the frame of its call (sabotage: a wrong line finds no frame 0), and an
- * empty one (a fuzz execution's) gives none. */
+/* Both calls' stacks are taken in a bare run; the user's frames of a
+ * call made by the body itself are that call alone (nothing of the
+ * drop-in above it, nor of the harness below the body); no call or an
+ * empty stack (a fuzz execution's) gives none. */
 START_TEST(test_stack_needs_the_call)
 {
 	struct dfz__result r = run(body_race);
-	struct dfz_site wrong = r.site;
+	struct dfz_site none = { NULL, 0, NULL };
 	struct dfz__frames fr;
 
 	ck_assert_uint_gt(r.site_stack.n, 0);
 	ck_assert_uint_gt(r.prior_stack.n, 0);
-	wrong.line = line_a - 1000;
-	ck_assert_uint_eq(dfz__stack_user(&r.site_stack, &wrong, &fr), 0);
+	ck_assert_uint_eq(dfz__stack_user(&r.site_stack, &r.site, &fr), 1);
+	ck_assert_int_eq(fr.f[0].line, line_race);
+	ck_assert_uint_eq(dfz__stack_user(&r.site_stack, &none, &fr), 0);
 	r.site_stack.n = 0;
 	ck_assert_uint_eq(dfz__stack_user(&r.site_stack, &r.site, &fr), 0);
 }
