@@ -50,6 +50,7 @@ static struct golden {
 	struct dfz_dropin_test test; /* the reference is this body's */
 	bool made;                   /* the reference is made */
 	bool ideal;                  /* the ideal run is running */
+	bool entering;               /* ... and its run has not begun */
 	bool valid;                  /* a reference to compare with */
 	bool cut;                    /* the ideal run had a finding */
 	unsigned nout, seen;         /* outputs named: ideal run, this run */
@@ -81,11 +82,17 @@ void dfz__golden_begin(struct dfz__dropin *d, const struct dfz_dropin_test *t)
 	struct dfz__result r;
 	bool fuzzing = d->fuzzing;
 
-	if (g.ideal || (g.made && g.test.body == t->body &&
-			g.test.arg == t->arg && g.test.file == t->file))
+	if (g.entering) {            /* the ideal run's own begin */
+		g.entering = false;
+		return;
+	}
+	g.ideal = false;             /* an ideal run left by a longjmp */
+	if (g.made && g.test.body == t->body && g.test.arg == t->arg &&
+	    g.test.file == t->file)
 		return;
 	g = (struct golden){ .test = *t, .made = true, .ideal = true,
-			     .bytes = g.bytes, .desc = g.desc };
+			     .entering = true, .bytes = g.bytes,
+			     .desc = g.desc };
 	d->fuzzing = false;          /* its finding ends nothing */
 	dfz__dropin_run(t, NULL, 0, &r);
 	d->fuzzing = fuzzing;

@@ -23,6 +23,12 @@ static void user_frames(const struct dfz_site *s, const struct dfz__stack *st,
 		dfz__stack_user(st, s, fr);
 }
 
+/* Whether frame 0 of @fr is the call at @s itself (in its function). */
+static bool is_call(const struct dfz__frames *fr, const struct dfz_site *s)
+{
+	return fr->n && s->func && !strcmp(fr->f[0].func, s->func);
+}
+
 static void text_site(FILE *f, const char *key, const struct dfz_site *s,
 		      const struct dfz__stack *st)
 {
@@ -37,8 +43,7 @@ static void text_site(FILE *f, const char *key, const struct dfz_site *s,
 		fprintf(f, "%s: %s (%s)\n", key, s->file, s->func ? s->func : "");
 	user_frames(s, st, &fr);
 	/* Frame 0 is normally the call itself, in the site's function. */
-	for (uint32_t i = fr.n && s->func && !strcmp(fr.f[0].func, s->func);
-	     i < fr.n; i++)
+	for (uint32_t i = is_call(&fr, s); i < fr.n; i++)
 		fprintf(f, "  CALLED FROM: %s:%d (in %s)\n", fr.f[i].file,
 			fr.f[i].line, fr.f[i].func);
 }
@@ -188,19 +193,23 @@ static void sarif_location(FILE *f, const struct dfz__frame *fr,
 	fputs("}", f);
 }
 
-/* The call at @s with the user's frames of @st in @fr: frame 0 is the
- * call itself (its frames when symbolized, else the site alone). */
+/* The call at @s, then its callers among the user's frames of @st. */
 static void sarif_frames(const struct dfz_site *s, const struct dfz__stack *st,
 			 struct dfz__frames *fr)
 {
 	user_frames(s, st, fr);
-	if (fr->n > 0 || !s->file)
+	if (!s->file)
 		return;
+	if (!is_call(fr, s)) {
+		if (fr->n == DFZ__STACK_USER)
+			fr->n--;
+		memmove(&fr->f[1], &fr->f[0], fr->n * sizeof(fr->f[0]));
+		fr->n++;
+	}
 	dfz__stack_put(fr->f[0].file, sizeof(fr->f[0].file), s->file);
 	fr->f[0].line = s->line;
 	dfz__stack_put(fr->f[0].func, sizeof(fr->f[0].func),
 		       s->func ? s->func : "");
-	fr->n = 1;
 }
 
 /* "relatedLocations": the earlier call, then each stack's callers. */
