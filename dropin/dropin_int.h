@@ -14,6 +14,8 @@
 #include "dmafuzz/dropin.h"
 #include "dmafuzz/oracle.h"
 #include "cores.h"
+#include "golden.h"
+#include "stack.h"
 
 #define DFZ__DROPIN_SITES 4096   /* issue sites remembered per run */
 #define DFZ__DROPIN_KEYS 256     /* handles whose last issue is known */
@@ -47,6 +49,9 @@ struct dfz__result {
 	struct dfz_site site;            /* the offending call */
 	struct dfz_site prior;           /* the earlier call it conflicts
 					  * with (file NULL: none) */
+	struct dfz__stack site_stack;    /* their call stacks (stack.c; n 0:
+					  * not taken) */
+	struct dfz__stack prior_stack;
 	uint64_t steps;
 	uint32_t xfers;
 	uint32_t quirks;                 /* the run's quirks (bit per enum
@@ -132,6 +137,12 @@ void dfz__sites_issue(struct dfz__dropin *d, const struct dfz_event *ev);
  * post-check at the end of the body): set the run's offending call and
  * the earlier call it conflicts with. */
 void dfz__sites_finding(struct dfz__dropin *d, const struct dfz_event *ev);
+/** dfz__sites_here() - a finding the layer itself sees (dfz__dropin_fail):
+ * the call being served is the offending one, with its call stack. */
+void dfz__sites_here(struct dfz__dropin *d);
+/** dfz__sites_prior() - the earlier call of the coming finding is the
+ * issue of transfer @xfer (-1: none). */
+void dfz__sites_prior(struct dfz__dropin *d, int64_t xfer);
 
 /* memmap.c: the memories at the PULP addresses */
 /** dfz__memmap_create() - map L2 and L1 (the test file's sizes, its

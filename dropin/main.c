@@ -98,8 +98,8 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 		   !strcmp(a, "--sarif") || !strcmp(a, "--srcroot")) {
 		if (!(v = value(argc, argv, i)))
 			return bad_use(argv[0], "%s wants a path", a);
-		*(a[2] == 'a' ? &o->sarif : a[3] == 'r' ? &o->srcroot :
-		  &o->save) = v;
+		*(!strcmp(a, "--sarif") ? &o->sarif :
+		  !strcmp(a, "--srcroot") ? &o->srcroot : &o->save) = v;
 	} else {
 		return bad_use(argv[0], "unknown option '%s'", a);
 	}

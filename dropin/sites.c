@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * The record of call sites that turns an oracle's finding into the
- * user's file:line: the site of every issue in this run, the last issue
- * on each handle, and, when the first finding arrives, the offending call
- * and the earlier call it conflicts with.
+ * user's file:line: the site of every issue in this run (and, outside
+ * fuzz executions, its call stack), the last issue on each handle, and,
+ * when the first finding arrives, the offending call and the earlier call
+ * it conflicts with.
+ *
+ * The earlier call is the transfer the finding's evidence names: the
+ * pending transfer it conflicts with (ev.other: a race between two
+ * issues), else the transfer it is about when that is an earlier one
+ * (ev.xfer: the transfer still in flight at an early wait, the one whose
+ * source changed, the one a read came before the wait of), else the last
+ * issue on the handle of the call being served (a request reused).
  */
 #include "dropin_int.h"
 
@@ -19,12 +27,21 @@ static struct dfz__key *key_of(struct dfz__dropin *d, const struct dfz_event *ev
 	return NULL;
 }
 
+/* Call stacks: in bare runs and replays, never in a fuzz execution. */
+static bool stacks(const struct dfz__dropin *d)
+{
+	return !d->fuzzing;
+}
+
 void dfz__sites_issue(struct dfz__dropin *d, const struct dfz_event *ev)
 {
 	struct dfz__key *k = key_of(d, ev);
 
 	if (d->nissue < DFZ__DROPIN_SITES)
 		d->issue_site[d->nissue] = d->cur;
+	if (stacks(d))
+		dfz__stack_keep(d->nissue);
+	dfz__golden_issue(d->nissue, &ev->desc);
 	if (!k && d->nkeys < DFZ__DROPIN_KEYS)
 		k = &d->key[d->nkeys++];
 	if (k)
@@ -40,24 +57,61 @@ static struct dfz_site issue_site(const struct dfz__dropin *d, int64_t xfer)
 	return (struct dfz_site){ NULL, 0, NULL };
 }
 
+/* The earlier transfer finding @f during @ev conflicts with, or -1. */
+static int64_t prior_xfer(struct dfz__dropin *d, const struct dfz_event *ev,
+			  const struct dfz_finding *f)
+{
+	struct dfz__key *k = ev ? key_of(d, ev) : NULL;
+
+	if (f->ev.other >= 0 && f->ev.other < d->nissue)
+		return f->ev.other;
+	if (f->ev.xfer >= 0 && f->ev.xfer < d->nissue)
+		return f->ev.xfer;   /* not the one being issued now */
+	return k ? k->xfer : -1;
+}
+
+static void set_prior(struct dfz__dropin *d, int64_t xfer)
+{
+	d->res.prior = issue_site(d, xfer);
+	d->res.prior_stack.n = 0;
+	if (d->res.prior.file && stacks(d))
+		dfz__stack_of(xfer, &d->res.prior_stack);
+}
+
 /* The first finding arrived during @ev (NULL: a post-check): name the
- * call being served and the earlier issue on the same handle. */
+ * call being served and the earlier issue it conflicts with. */
 void dfz__sites_finding(struct dfz__dropin *d, const struct dfz_event *ev)
 {
 	const struct dfz_finding *f = dfz_oracles_finding(d->set);
-	struct dfz__key *k = ev ? key_of(d, ev) : NULL;
 
 	d->sited = true;
 	d->res.site = d->cur;
-	d->res.prior = issue_site(d, k ? k->xfer : f->ev.xfer);
-	/* An early wait conflicts with the transfer still in flight. */
-	if (f->cls == DFZ_CLASS_DMA_EARLY_WAIT && f->ev.xfer >= 0)
-		d->res.prior = issue_site(d, f->ev.xfer);
+	d->res.site_stack.n = 0;
+	if (ev && stacks(d))
+		dfz__stack_capture(&d->res.site_stack);
+	set_prior(d, prior_xfer(d, ev, f));
 	if (!ev && f->ev.xfer >= 0) {
 		/* A post-check (a leak): the issuing call is the offender. */
 		d->res.site = issue_site(d, f->ev.xfer);
-		d->res.prior = (struct dfz_site){ NULL, 0, NULL };
-		if (!d->res.site.file)
+		if (stacks(d))
+			dfz__stack_of(f->ev.xfer, &d->res.site_stack);
+		set_prior(d, -1);
+		if (!d->res.site.file) {
 			d->res.site = d->cur;
+			d->res.site_stack.n = 0;
+		}
 	}
+}
+
+void dfz__sites_prior(struct dfz__dropin *d, int64_t xfer)
+{
+	set_prior(d, xfer);
+}
+
+void dfz__sites_here(struct dfz__dropin *d)
+{
+	d->res.site = d->cur;
+	d->res.site_stack.n = 0;
+	if (stacks(d))
+		dfz__stack_capture(&d->res.site_stack);
 }

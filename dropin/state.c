@@ -138,6 +138,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	cfg.latency = dfz__dropin_take(d, 0, 16);
 	cfg.bandwidth = bandwidth[dfz__dropin_take(d, 0, 5)];
 	cfg.quirks = dfz__quirks_start(d);
+	dfz__golden_config(d, &cfg);
 	dfz_rt_reset(d->rt, &cfg);
 	dfz_oracles_reset(d->set, d->rt);
 	memset(&d->res, 0, sizeof(d->res));
@@ -156,6 +157,7 @@ void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
 {
 	struct dfz__dropin *d = dfz__dropin_get();
 
+	dfz__golden_begin(d, t);
 	start(d, buf, n);
 	d->cur = (struct dfz_site){ t->file, 0, "the test body" };
 	d->in_run = true;
@@ -209,7 +211,7 @@ void dfz__dropin_fail(struct dfz__dropin *d, enum dfz_class cls,
 	dfz_oracle_fail(d->set, "dropin", cls, &ev, "%s", msg);
 	if (dfz_oracles_finding(d->set)) {
 		d->sited = true;
-		d->res.site = d->cur;
+		dfz__sites_here(d);
 		decided(d);
 	}
 }

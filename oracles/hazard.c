@@ -273,6 +273,7 @@ static void issue_race(struct hazard *h, const struct dfz_event *ev,
 	x.xfer = h->set->xfer;
 	x.level = hit->lvl;
 	x.off = (int64_t)hit->at;
+	x.other = other ? o->seq : -1;
 	dfz_oracle_fail(h->set, "hazard", DFZ_CLASS_HAZARD_RACE, &x,
 			"transfer #%lld %s %s[0x%llx] while transfer #%lld "
 			"(%s, issued step %llu, not waited) %s it",

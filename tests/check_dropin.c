@@ -396,7 +396,8 @@ START_TEST(test_json_sites)
 	dfz__dropin_print(&r, "x", true, f);
 	fclose(f);
 	snprintf(want, sizeof(want), "\"site\":{\"file\":\"%s\",\"line\":%d,"
-		 "\"function\":\"body_shared\"}", __FILE__, want_line);
+		 "\"function\":\"body_shared\",\"stack\":[", __FILE__,
+		 want_line);
 	ck_assert_ptr_nonnull(strstr(text, want));
 	ck_assert_ptr_nonnull(strstr(text, "\"class\":\"handle.reuse\""));
 	free(text);

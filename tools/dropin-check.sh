@@ -20,7 +20,11 @@
 #        instead of dmafuzz-dropin (e.g. pc=dmafuzz-dropin-dory).
 # site:  FILE:MARK, the line of FILE holding "dfz-expect: MARK", which the
 #        verdict (plain) or the report (asan, valgrind) must name; "-" for
-#        none.
+#        none. Plain mode only, it may go on with "from FILE:MARK" (a
+#        frame of the call's stack, the user's code that called it) and
+#        "prior FILE:MARK" (the earlier call it conflicts with), itself
+#        followed by "from" frames of that call's stack, e.g.
+#        "wrap.c:AT from kernel.c:CALL prior wrap.c:AT from kernel.c:PRIOR".
 # schedule: hex bytes of one schedule to replay instead of the bare run
 #        (asan, valgrind and plain modes), e.g. one where the engine
 #        finishes a transfer long before the code waits for it.
@@ -88,7 +92,52 @@ build() { # CC BIN DIR SOURCES EXTRA...
 json_str() { sed -n "s/.*\"$2\":\"\\([^\"]*\\)\".*/\\1/p" "$1" | head -n 1; }
 json_site() { sed -n 's/.*"site":{"file":"\([^"]*\)","line":\([0-9]*\).*/\1:\2/p' "$1"; }
 
-judge_plain() { # BIN CLASS SITE
+# FILE:MARK words of an expect line's site field as basename:LINE (DIR
+# holds the files); "from" and "prior" kept.
+resolve_marks() { # DIR WORD...
+	rm_dir=$1
+	shift
+	for jf_w in "$@"; do
+		case $jf_w in
+		from|prior) printf '%s ' "$jf_w" ;;
+		*) printf '%s:%s ' "$(basename "${jf_w%%:*}")" \
+			"$(mark_line "$rm_dir/${jf_w%%:*}" "${jf_w#*:}")" ;;
+		esac
+	done
+}
+
+# Does JSON text PART hold a frame at FILE:LINE?
+has_frame() { # PART FILE:LINE
+	printf '%s' "$1" | grep -Eq "\"file\":\"([^\"]*/)?${2%:*}\",\"line\":${2##*:}[,}]"
+}
+
+# The "from" and "prior" words of a site field against the verdict OUT.
+judge_frames() { # OUT WORD...
+	jf_out=$1
+	shift
+	jf_part=$(sed -n 's/.*"site":\(.*\),"prior":.*/\1/p' "$jf_out")
+	jf_kw=
+	for jf_w in "$@"; do
+		case $jf_w in
+		from|prior) jf_kw=$jf_w; continue ;;
+		esac
+		if [ "$jf_kw" = prior ]; then
+			jf_part=$(sed -n 's/.*"prior":\(.*\),"quirks":.*/\1/p' "$jf_out")
+			jf_got=$(printf '%s' "$jf_part" | sed -n \
+				's/^{"file":"\([^"]*\)","line":\([0-9]*\).*/\1:\2/p')
+			case $jf_got in
+			*"$jf_w") continue ;;
+			esac
+			echo "expected the earlier call at $jf_w, got ${jf_got:-none}"
+			return 1
+		fi
+		has_frame "$jf_part" "$jf_w" && continue
+		echo "expected a frame at $jf_w in the call stack"
+		return 1
+	done
+}
+
+judge_plain() { # BIN CLASS SITE [WORD...]
 	"$1" --json $(run_args "$1" "$runs") > "$1.out" 2> "$1.err"
 	rc=$?
 	j_verdict=$(json_str "$1.out" verdict)
@@ -102,10 +151,13 @@ judge_plain() { # BIN CLASS SITE
 	[ "$3" = - ] && return 0
 	got=$(json_site "$1.out")
 	case $got in
-	*"$3") return 0 ;;
+	*"$3") ;;
+	*) echo "expected the finding at $3, got ${got:-no site}"
+	   return 1 ;;
 	esac
-	echo "expected the finding at $3, got ${got:-no site}"
-	return 1
+	b=$1
+	shift 3
+	judge_frames "$b.out" "$@"
 }
 
 # The arguments of a run: the bare run's, or the schedule file of $1.
@@ -229,7 +281,11 @@ EOF
 	else
 		unset DFZ_QUIRKS
 	fi
+	frames=
 	if [ "$site" != - ]; then
+		frames=$(resolve_marks "$dir" ${site#* })
+		[ "$frames" = "$(resolve_marks "$dir" "$site")" ] && frames=
+		site=${site%% *}
 		line=$(mark_line "$dir/${site%%:*}" "${site#*:}")
 		site="$(basename "${site%%:*}"):$line"
 	fi
@@ -257,7 +313,7 @@ EOF
 			judge_fuzz "$bin" "$class" > "$bin.why" &&
 				res="ok: $(cat "$bin.why")" || res=FAIL
 		elif [ "$mode" = plain ]; then
-			judge_plain "$bin" "$class" "$site" > "$bin.why" &&
+			judge_plain "$bin" "$class" "$site" $frames > "$bin.why" &&
 				res="ok: $class$( [ "$site" = - ] || echo " at $site")" || res=FAIL
 			if [ "$res" != FAIL ] && [ -n "$cli" ] && [ "$cc" = gcc ] &&
 			   [ "$class" != clean ] && [ -z "$sched" ]; then

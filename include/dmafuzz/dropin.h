@@ -162,6 +162,25 @@ int dfz_dropin_l3_read(uint32_t l3, void *dst, uint32_t n);
 void dfz_dropin_check(struct dfz_site s, int ok, const char *what);
 #define DFZ_DROPIN_CHECK(cond) dfz_dropin_check(DFZ_SITE, !!(cond), #cond)
 
+/**
+ * dfz_dropin_output() - a reference for free: the @n bytes at @p (L2, L1
+ * or host memory), as they are at this call, are an output of the body.
+ * Before a test's first run the harness runs its body once in an ideal
+ * world (every transfer done at its call, cores in order, nothing
+ * poisoned) and keeps each output's bytes; every run after compares the
+ * k-th output its body names with the ideal run's k-th, and the first
+ * differing byte is a data.mismatch at this line, naming the byte, its
+ * block and the last transfer that wrote it. Name outputs after the
+ * body's last wait, where a golden check would go. Use via
+ * DFZ_DROPIN_OUTPUT(ptr, size); DFZ_DROPIN_OUTPUT_L3(addr, size) for an
+ * L3 range (an address cl_ram_malloc returned).
+ */
+void dfz_dropin_output(struct dfz_site s, const void *p, size_t n);
+void dfz_dropin_output_l3(struct dfz_site s, uint32_t l3, size_t n);
+#define DFZ_DROPIN_OUTPUT(p, n) dfz_dropin_output(DFZ_SITE, (p), (size_t)(n))
+#define DFZ_DROPIN_OUTPUT_L3(a, n)                                           \
+	dfz_dropin_output_l3(DFZ_SITE, (uint32_t)(a), (size_t)(n))
+
 /*
  * DFZ_DROPIN_MAIN(body, arg) - the entry points of a test binary. Under
  * afl-clang-fast, main is AFL++'s persistent loop over the shared-memory

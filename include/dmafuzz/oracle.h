@@ -59,6 +59,9 @@ struct dfz_evidence {
 	int64_t elem;             /* flat element index (data oracles) */
 	int64_t level;            /* memory level, or -1 */
 	int64_t off;              /* level offset, or -1 */
+	int64_t other;            /* the earlier pending transfer it
+				   * conflicts with (issue sequence
+				   * number), when not @xfer; or -1 */
 };
 
 #define DFZ_MSG_MAX 256
