@@ -42,6 +42,9 @@ extern char __start_dfz_l1[] __attribute__((weak));
 extern char __stop_dfz_l1[] __attribute__((weak));
 static char top_guard __attribute__((section("dfz_top"), used)) = 1;
 
+/* Where dfz_top goes: the memories end below. */
+#define TOP 0x40000000u
+
 /* Statics of the harness itself (this library's .data and .bss), which a
  * user's DMA must never reach: checked outside both windows. */
 static char harness_data = 1;
@@ -84,7 +87,7 @@ static bool harness_apart(void)
 	uintptr_t p[2] = { (uintptr_t)&harness_data, (uintptr_t)&harness_bss };
 
 	for (unsigned i = 0; i < 2; i++) {
-		if (p[i] < DFZ_DROPIN_L1_BASE || p[i] >= (uintptr_t)&top_guard)
+		if (p[i] < DFZ_DROPIN_L1_BASE || p[i] >= TOP)
 			continue;
 		fprintf(stderr, "dmafuzz: the harness's own statics are at "
 			"%#lx, inside the memories a DMA reaches: link with "
