@@ -224,7 +224,7 @@ static void body_aim(void *arg)
 START_TEST(test_harness_out_of_reach)
 {
 	struct dfz__dropin *d = dfz__dropin_get();
-	void *targets[] = { d, d->rt, d->set, d->cores, malloc(64) };
+	void *targets[] = { d, d->rt, d->set, d->cores, calloc(1, 64) };
 	uint8_t before[64];
 
 	for (unsigned i = 0; i < sizeof(targets) / sizeof(*targets); i++) {
