@@ -56,7 +56,23 @@ struct core {
 struct dfz__cores {
 	unsigned max;
 	size_t stack_bytes;
-	uint8_t *map;                 /* every stack with its guard */
+	uint8_t *map;                 /* every stack with its guard, when the
+				       * stacks are ours (NULL: the memory
+				       * model's) */
+	struct fc {                   /* the fabric controller */
+		uint8_t *stack;       /* NULL: it runs on its caller's */
+		size_t bytes;
+		unsigned vg_id;
+		ucontext_t ctx;       /* parked between calls */
+		ucontext_t caller;    /* who called dfz__cores_fc() */
+		void *fake, *caller_fake;   /* ASan's, while switched away */
+		const void *caller_bottom;  /* the caller's stack, as ASan saw it */
+		size_t caller_size;
+		bool made;            /* ctx holds a parked context */
+		bool busy;            /* fn runs (or left by a longjmp) */
+		void (*fn)(void *);
+		void *arg;
+	} fc;
 	struct core *core;
 	ucontext_t main_ctx;          /* the fork's caller */
 	void *main_fake;
@@ -75,6 +91,25 @@ struct dfz__cores {
 
 /* ------------------------------------------------------------- switching */
 
+/*
+ * swapcontext() without ASan's interceptor of it, which at every switch
+ * clears the shadow of the whole target stack (madvise and mmap: 15 us a
+ * switch to the fabric controller's megabyte; and it would unpoison an
+ * in-flight destination on a core's stack) and warns of false positives:
+ * the fiber annotations already tell ASan. getcontext() returns twice.
+ */
+static __attribute__((noinline)) void ctx_switch(ucontext_t *from,
+						 ucontext_t *to)
+{
+	volatile bool back = false;
+
+	getcontext(from);
+	if (back)
+		return;
+	back = true;
+	setcontext(to);
+}
+
 /* From the running context (@from_fake: where ASan keeps its fake stack;
  * NULL when it ends for good) to core @to, or to the fork's caller when
  * @to is -1. */
@@ -92,7 +127,7 @@ static void switch_to(struct dfz__cores *c, ucontext_t *from, void **from_fake,
 #endif
 	if (to >= 0)
 		c->cur = (unsigned)to;
-	swapcontext(from, dst);
+	ctx_switch(from, dst);
 #ifdef CORES_ASAN
 	__sanitizer_finish_switch_fiber(from_fake ? *from_fake : NULL, NULL,
 					NULL);
@@ -224,12 +259,48 @@ int dfz__cores_create(unsigned max_cores, size_t stack_bytes,
 	return 0;
 }
 
+int dfz__cores_create_on(struct dfz_rt *rt, unsigned max_cores,
+			 struct dfz__cores **out)
+{
+	struct dfz__cores *c;
+
+	if (!rt || !out || max_cores == 0 || max_cores > 64)
+		return DFZ_EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (!c || !(c->core = calloc(max_cores, sizeof(*c->core)))) {
+		free(c);
+		return DFZ_ENOMEM;
+	}
+	c->max = max_cores;
+	for (unsigned i = 0; i < max_cores; i++) {
+		size_t bytes = 0;
+
+		c->core[i].stack = dfz_mem_stack(rt, DFZ_L1, i, &bytes);
+		if (!c->core[i].stack || (i && bytes != c->stack_bytes)) {
+			c->max = i;
+			dfz__cores_destroy(c);
+			return DFZ_EINVAL;
+		}
+		c->stack_bytes = bytes;
+		c->core[i].vg_id = VALGRIND_STACK_REGISTER(c->core[i].stack,
+						c->core[i].stack + bytes);
+	}
+	c->fc.stack = dfz_mem_stack(rt, DFZ_L2, 0, &c->fc.bytes);
+	if (c->fc.stack)
+		c->fc.vg_id = VALGRIND_STACK_REGISTER(c->fc.stack,
+						      c->fc.stack + c->fc.bytes);
+	*out = c;
+	return 0;
+}
+
 void dfz__cores_destroy(struct dfz__cores *c)
 {
-	if (!c || c->in_fork)
+	if (!c || c->in_fork || c->fc.busy)
 		return;
-	for (unsigned i = 0; c->map && i < c->max; i++)
+	for (unsigned i = 0; c->core && i < c->max; i++)
 		VALGRIND_STACK_DEREGISTER(c->core[i].vg_id);
+	if (c->fc.stack)
+		VALGRIND_STACK_DEREGISTER(c->fc.vg_id);
 	if (c->map)
 		munmap(c->map, (c->stack_bytes + GUARD) * c->max);
 	free(c->core);
@@ -282,9 +353,25 @@ int dfz__cores_fork(struct dfz__cores *c, unsigned n, void (*fn)(void *),
 	return c->stuck ? DFZ_EHANG : 0;
 }
 
+/* The fabric controller's context was left by a longjmp: it is made anew
+ * at the next call, its stack clean again for ASan. */
+static void forget_fc(struct dfz__cores *c)
+{
+	if (!c->fc.busy)
+		return;
+#ifdef CORES_ASAN
+	__asan_unpoison_memory_region(c->fc.stack, c->fc.bytes);
+#endif
+	c->fc.busy = false;
+	c->fc.made = false;
+}
+
 void dfz__cores_abandon(struct dfz__cores *c)
 {
-	if (!c || !c->in_fork)
+	if (!c)
+		return;
+	forget_fc(c);
+	if (!c->in_fork)
 		return;
 	for (unsigned i = 0; i < c->n; i++)
 		c->core[i].state = C_BARRIER;
@@ -292,6 +379,79 @@ void dfz__cores_abandon(struct dfz__cores *c)
 	c->in_fork = false;
 	c->n = 0;
 	c->cur = 0;
+}
+
+/* ------------------------------------------------ the fabric controller */
+
+static struct dfz__cores *fc_starting;
+
+/* The fabric controller's context: one call of fn a turn, parked in
+ * between, so that a call costs two switches and nothing more. */
+static void fc_main(void)
+{
+	struct dfz__cores *c = fc_starting;
+
+	for (;;) {
+#ifdef CORES_ASAN
+		__sanitizer_finish_switch_fiber(c->fc.fake, &c->fc.caller_bottom,
+						&c->fc.caller_size);
+#endif
+		c->fc.fn(c->fc.arg);
+		c->fc.busy = false;
+#ifdef CORES_ASAN
+		__sanitizer_start_switch_fiber(&c->fc.fake, c->fc.caller_bottom,
+					       c->fc.caller_size);
+#endif
+		ctx_switch(&c->fc.ctx, &c->fc.caller);
+	}
+}
+
+static int make_fc(struct dfz__cores *c)
+{
+	if (getcontext(&c->fc.ctx) < 0)
+		return DFZ_ENOMEM;
+	c->fc.ctx.uc_stack.ss_sp = c->fc.stack;
+	c->fc.ctx.uc_stack.ss_size = c->fc.bytes;
+	c->fc.ctx.uc_link = NULL;
+	makecontext(&c->fc.ctx, fc_main, 0);
+	c->fc.fake = NULL;
+	c->fc.made = true;
+	return 0;
+}
+
+/* Whether the running code is on the fabric controller's stack. */
+static bool on_fc(const struct dfz__cores *c)
+{
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+	uintptr_t lo = (uintptr_t)c->fc.stack;
+
+	return here >= lo && here - lo < c->fc.bytes;
+}
+
+int dfz__cores_fc(struct dfz__cores *c, void (*fn)(void *), void *arg)
+{
+	if (!c || !fn || c->in_fork)
+		return DFZ_EINVAL;
+	if (!c->fc.stack || on_fc(c)) {
+		fn(arg);
+		return 0;
+	}
+	forget_fc(c); /* busy here: a longjmp left it */
+	if (!c->fc.made && make_fc(c) < 0)
+		return DFZ_ENOMEM;
+	c->fc.fn = fn;
+	c->fc.arg = arg;
+	c->fc.busy = true;
+	fc_starting = c;
+#ifdef CORES_ASAN
+	__sanitizer_start_switch_fiber(&c->fc.caller_fake, c->fc.stack,
+				       c->fc.bytes);
+#endif
+	ctx_switch(&c->fc.caller, &c->fc.ctx);
+#ifdef CORES_ASAN
+	__sanitizer_finish_switch_fiber(c->fc.caller_fake, NULL, NULL);
+#endif
+	return 0;
 }
 
 unsigned dfz__cores_id(const struct dfz__cores *c)

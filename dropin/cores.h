@@ -28,6 +28,26 @@ typedef unsigned (*dfz__cores_pick_fn)(void *ctx, unsigned nready);
 int dfz__cores_create(unsigned max_cores, size_t stack_bytes,
 		      struct dfz__cores **out);
 
+/**
+ * dfz__cores_create_on() - as dfz__cores_create(), the stacks in @rt's
+ * memories (struct dfz_rt_layout): core i runs on stack i of L1 (its
+ * TCDM), the fabric controller (dfz__cores_fc()) on stack 0 of L2, or on
+ * its caller's stack when L2 has none. @rt: borrowed until destroy.
+ * Return: 0, DFZ_EINVAL when L1 has fewer than @max_cores stacks, or
+ * DFZ_ENOMEM.
+ */
+int dfz__cores_create_on(struct dfz_rt *rt, unsigned max_cores,
+			 struct dfz__cores **out);
+
+/**
+ * dfz__cores_fc() - run @fn(@arg) on the fabric controller's stack (in
+ * L2, as on the chip) and return when it returns. A call from that stack
+ * runs @fn at once. A longjmp out of @fn leaves the context; the next
+ * call makes it anew (dfz__cores_abandon() does it at once).
+ * Return: 0; DFZ_EINVAL inside a fork; DFZ_ENOMEM.
+ */
+int dfz__cores_fc(struct dfz__cores *c, void (*fn)(void *), void *arg);
+
 /** dfz__cores_destroy() - release @c; accepts NULL; refused in a fork. */
 void dfz__cores_destroy(struct dfz__cores *c);
 
@@ -71,11 +91,12 @@ bool dfz__cores_stall(struct dfz__cores *c);
 int dfz__cores_barrier(struct dfz__cores *c);
 
 /**
- * dfz__cores_abandon() - control left a fork without returning through it
- * (a longjmp out of a core: a signal, pmsis_exit): every core of the fork
- * is dropped, its stack clean again for ASan, and no fork runs. The
- * caller is back on the stack the fork was called from. No-op outside a
- * fork.
+ * dfz__cores_abandon() - control left a fork or the fabric controller
+ * without returning through it (a longjmp out of a core or out of the
+ * body: a signal, pmsis_exit): every core of the fork is dropped, the
+ * fabric controller's context too, their stacks clean again for ASan, and
+ * no fork runs. The caller is back on the stack dfz__cores_fc() (or the
+ * fork) was called from. No-op when nothing runs.
  */
 void dfz__cores_abandon(struct dfz__cores *c);
 

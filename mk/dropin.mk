@@ -38,10 +38,9 @@ DROPIN_SRC_dropin-mchan := examples/siracusa-sb/closure.c examples/siracusa-sb/t
 DROPIN_SRC_dropin-snrt := examples/snitch-gemm/gemm_db_fixed.c examples/snitch-gemm/test_gemm.c
 DROPIN_CFLAGS    := -std=c11 -Iinclude -Iinclude/dmafuzz/dropin \
                     -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast
-# As dmafuzz-dropin.pc's Libs: statics at the start of L2 and L1.
-DROPIN_LDFLAGS   := -no-pie -Wl,--section-start=dfz_l2=0x1c000000 \
-                    -Wl,--section-start=dfz_l1=0x10000000 \
-                    -Wl,--section-start=dfz_top=0x40000000
+# As dmafuzz-dropin.pc's Libs: the link layout (the program's statics in
+# L2, the library's, libfuzz.a here, out of it).
+DROPIN_LDFLAGS   := -no-pie -Wl,-T,dmafuzz-dropin.ld
 define DROPIN_BENCH_RULES
 $$(FZ)/afl/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/afl/libfuzz.a
 	$$(FZ_CC_afl) $$(FZ_CFLAGS_afl) $$(DROPIN_CFLAGS) -o $$@ $$(DROPIN_SRC_$(1)) \

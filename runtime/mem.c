@@ -62,7 +62,8 @@ static int find_gap(const struct dfz_arena *a, uint64_t need, uint64_t *start,
 			break;
 		cur = align_up(block_end(&a->block[i]));
 	}
-	if (i == a->nblocks && cur + need > a->size)
+	if (i == a->nblocks &&
+	    cur + need > (a->size < a->stacks ? a->size : a->stacks))
 		return DFZ_ENOMEM;
 	*start = cur;
 	*idx = i;
@@ -230,6 +231,19 @@ int dfz_l3_read(const struct dfz_rt *rt, uint32_t off, void *dst, uint32_t n)
 	return 0;
 }
 
+/* Whether [off, off + len), which ends above the heap of @a, lies inside
+ * one of its stacks: never on a guard page, never across two. */
+static bool in_one_stack(const struct dfz_arena *a, uintptr_t off,
+			 uint32_t len)
+{
+	uintptr_t at;
+
+	if (off < a->stacks || a->slot == 0)
+		return false;
+	at = (off - a->stacks) % a->slot;
+	return at >= (1u << a->shift) && len <= a->slot - at;
+}
+
 /* Addresses are compared as integers: @ptr may point anywhere. */
 bool dfz_mem_locate(const struct dfz_rt *rt, const void *ptr, uint32_t len,
 		    struct dfz_span *out)
@@ -243,6 +257,9 @@ bool dfz_mem_locate(const struct dfz_rt *rt, const void *ptr, uint32_t len,
 		if (p < b || p - b >= a->size)
 			continue;
 		if (len > a->size - (p - b))
+			return false;
+		if (p - b + (len ? len : 1) > a->stacks &&
+		    !in_one_stack(a, p - b, len ? len : 1))
 			return false;
 		if (out) {
 			out->level = (uint8_t)l;

@@ -246,17 +246,40 @@ static bool all_ready(const struct dfz_arena *a, uint32_t first, uint32_t last)
 	return true;
 }
 
-/* A fixed placement: the loader's statics, then the fill, all at once. */
-static void fill_whole(struct dfz_arena *a)
+/* A fixed placement: the loader's statics, then the fill up to the
+ * stacks (theirs is whatever runs on them), all at once; each stack's
+ * guard page made inaccessible. */
+static int fill_whole(struct dfz_arena *a)
 {
-	uint32_t n = npages(a);
+	uint32_t n = npages(a), guard = 1u << a->shift;
 
 	memcpy(a->base + a->statics,
-	       fill_range(a->fill, a->statics, a->cap) + a->statics,
-	       a->cap - a->statics);
+	       fill_range(a->fill, a->statics, a->stacks) + a->statics,
+	       a->stacks - a->statics);
 	for (uint32_t p = 0; p < n; p++)
 		a->ready[p / 64] |= 1ull << (p % 64);
 	a->ready_to = a->cap;
+	for (uint32_t i = 0; i < a->nstacks; i++)
+		if (mprotect(a->base + a->stacks + i * a->slot, guard,
+			     PROT_NONE) != 0)
+			return DFZ_ENOMEM;
+	return 0;
+}
+
+/* The stacks of fixed level @l after its heap of @heap bytes: the slots'
+ * size into @a, the arena's whole extent returned (0: above 4 GiB). */
+static uint64_t place_stacks(struct dfz_arena *a, unsigned l,
+			     const struct dfz_rt_layout *lay, uint32_t heap)
+{
+	uint64_t page = 1ull << a->shift;
+	uint64_t at = (heap + page - 1) & ~(page - 1), end;
+
+	a->nstacks = lay->nstacks[l];
+	a->slot = (uint32_t)page + (uint32_t)((lay->stack[l] + page - 1) &
+					      ~(page - 1));
+	end = a->nstacks ? at + (uint64_t)a->nstacks * a->slot : heap;
+	a->stacks = a->nstacks ? (uint32_t)at : heap;
+	return end > UINT32_MAX ? 0 : end;
 }
 
 /* Storage and fill of arena @l: placed and sized by @lay, or the default. */
@@ -264,24 +287,31 @@ static int arena_init(struct dfz_arena *a, unsigned l,
 		      const struct dfz_rt_layout *lay)
 {
 	uintptr_t at = lay && l < DFZ_NLEVELS ? lay->base[l] : 0;
+	uint32_t heap = lay && l < DFZ_NLEVELS && lay->cap[l] ? lay->cap[l] :
+								  caps[l];
+	uint64_t end = heap;
 
-	a->cap = lay && l < DFZ_NLEVELS && lay->cap[l] ? lay->cap[l] : caps[l];
-	a->statics = at ? page_up(lay->statics[l]) : 0;
-	if (a->statics > a->cap)
-		a->statics = a->cap;
-	a->mapped = at != 0;
 	a->shift = page_shift();
+	a->nstacks = 0;
+	a->stacks = heap;
+	if (at && (end = place_stacks(a, l, lay, heap)) == 0)
+		return DFZ_EINVAL;
+	a->cap = (uint32_t)end;
+	a->statics = at ? page_up(lay->statics[l]) : 0;
+	if (a->statics > a->stacks)
+		a->statics = a->stacks;
+	a->mapped = at != 0;
 	a->base = at ? map_at(at, a->cap, a->statics) : reserve(a->cap);
 	if (!a->base)
 		return at ? DFZ_EFAULT : DFZ_ENOMEM;
-	a->own_fill = a->cap > caps[l];
-	a->fill = a->own_fill ? fill_create(l, a->cap) : template_of(l);
+	a->own_fill = a->stacks > caps[l];
+	a->fill = a->own_fill ? fill_create(l, a->stacks) : template_of(l);
 	a->ready = calloc(npages(a) / 64 + 1, sizeof(*a->ready));
 	if (!a->fill || !a->ready)
 		return DFZ_ENOMEM;
 	a->ready_to = 0;
-	if (a->mapped)
-		fill_whole(a);
+	if (a->mapped && fill_whole(a) < 0)
+		return DFZ_ENOMEM;
 	a->high = 0;
 	a->size = a->cap;
 	a->nblocks = 0;
@@ -433,6 +463,21 @@ uint8_t *dfz_mem_ptr(const struct dfz_rt *rt, enum dfz_level level,
 	return a->base + off;
 }
 
+uint8_t *dfz_mem_stack(const struct dfz_rt *rt, enum dfz_level level,
+		       unsigned i, size_t *bytes)
+{
+	const struct dfz_arena *a;
+
+	if (!rt || (unsigned)level >= DFZ_NLEVELS)
+		return NULL;
+	a = &rt->arena[level];
+	if (i >= a->nstacks)
+		return NULL;
+	if (bytes)
+		*bytes = a->slot - (1u << a->shift);
+	return a->base + a->stacks + (size_t)i * a->slot + (1u << a->shift);
+}
+
 /* Are the pages of [off, off + len) of arena @a (clipped to its cap) all
  * materialized? */
 static bool span_ready(const struct dfz_arena *a, uint64_t off, uint64_t len)
@@ -487,7 +532,11 @@ void dfz__mem_ready_event(struct dfz_rt *rt, const struct dfz_event *ev)
  * run of consecutive pages at a time. */
 static void refill(struct dfz_rt *rt, struct dfz_arena *a)
 {
-	uint32_t last = a->high ? (a->high - 1) >> a->shift : 0;
+	uint32_t last;
+
+	if (a->high > a->stacks)
+		a->high = a->stacks; /* a transfer to a stack: never refilled */
+	last = a->high ? (a->high - 1) >> a->shift : 0;
 
 	for (uint32_t page = a->statics >> a->shift;
 	     a->high > a->statics && page <= last; page++) {

@@ -264,9 +264,10 @@ void dfz__poison_reset(struct dfz_rt *rt)
 {
 	if (!rt->poison)
 		return;
-	for (unsigned l = DFZ_L2; l <= DFZ_L1 && asan_on(); l++)
-		__asan_unpoison_memory_region(rt->arena[l].base,
-					      rt->arena[l].cap);
+	/* The marks alone: the statics and stacks in the arenas keep the
+	 * redzones ASan gave them. */
+	for (unsigned i = 0; i < rt->poison->n; i++)
+		each_line(rt, &rt->poison->mark[i], unpoison_line);
 	rt->poison->n = 0;
 	rt->poison->seq = 0;
 }

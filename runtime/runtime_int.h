@@ -99,6 +99,11 @@ struct dfz_arena {
 	uint32_t ready_to;    /* every page below it is materialized */
 	uint8_t shift;        /* log2 of a page's bytes */
 	uint32_t cap;
+	uint32_t stacks;      /* where the stacks begin (cap: none): the heap
+			       * is [statics, stacks), never allocated, filled
+			       * nor refilled above */
+	uint32_t slot;        /* bytes of one stack with its guard page below */
+	uint32_t nstacks;
 	uint32_t size;        /* usable bytes this run */
 	uint32_t high;        /* high-water mark of bytes possibly written */
 	uint32_t nblocks;

@@ -115,6 +115,19 @@ static uint8_t *arena_base(const struct dfz_rt *rt, unsigned level)
 	return rt->arena[level].base;
 }
 
+/* The part of an arena the model owns: neither the program's statics
+ * nor the stacks, which are the program's as the loader and the cores
+ * left them. */
+static uint8_t *heap_of(const struct dfz_rt *rt, unsigned level)
+{
+	return rt->arena[level].base + rt->arena[level].statics;
+}
+
+static uint32_t heap_bytes(const struct dfz_rt *rt, unsigned level)
+{
+	return rt->arena[level].stacks - rt->arena[level].statics;
+}
+
 /* Arenas' addressability errors reported (@on) or not. */
 static void set_reporting(const struct dfz_rt *rt, bool on)
 {
@@ -230,7 +243,7 @@ struct dfz__vg *dfz__vg_create(struct dfz_rt *rt)
 			atomic_compare_exchange_strong(&dev_owner, &none, rt);
 	set_reporting(rt, false);
 	for (unsigned l = 0; l < DFZ__NARENAS; l++)
-		VALGRIND_MAKE_MEM_NOACCESS(arena_base(rt, l), rt->arena[l].cap);
+		VALGRIND_MAKE_MEM_NOACCESS(heap_of(rt, l), heap_bytes(rt, l));
 	return vg;
 }
 
@@ -243,7 +256,7 @@ void dfz__vg_destroy(struct dfz_rt *rt)
 		return;
 	for (unsigned l = 0; l < DFZ__NARENAS; l++) {
 		dfz__vg_arena_reset(rt, l);
-		VALGRIND_MAKE_MEM_DEFINED(arena_base(rt, l), rt->arena[l].cap);
+		VALGRIND_MAKE_MEM_DEFINED(heap_of(rt, l), heap_bytes(rt, l));
 	}
 	set_reporting(rt, true);
 	if (vg->dev_owner)
@@ -511,8 +524,14 @@ void dfz__vg_arena_reset(struct dfz_rt *rt, unsigned level)
 		forget_desc(&a->block[i]);
 		a->block[i].vg = 0;
 	}
+	/* A destination still in flight in the statics or a stack is the
+	 * program's again (the heap's all goes below). */
+	for (unsigned i = vg->nmarks; i-- > 0;)
+		if (vg->mark[i].level == level)
+			VALGRIND_MAKE_MEM_DEFINED(a->base + vg->mark[i].off,
+						  vg->mark[i].len);
 	drop_marks_in(vg, level, 0, a->cap);
-	VALGRIND_MAKE_MEM_NOACCESS(a->base + a->statics, a->cap - a->statics);
+	VALGRIND_MAKE_MEM_NOACCESS(heap_of(rt, level), heap_bytes(rt, level));
 }
 
 void dfz__vg_block_open(struct dfz_rt *rt, unsigned level, uint32_t start,

@@ -302,6 +302,14 @@ struct dfz_rt_layout {
 	 * are part of the level (engines move them, oracles see them) but
 	 * never refilled nor allocated; the arena is mapped after them. */
 	uint32_t statics[DFZ_NLEVELS];
+	/* Stacks of a fixed level, after its cap (page-aligned): @nstacks of
+	 * @stack bytes (rounded up to the page), each above a guard page.
+	 * They are part of the level (engines move them, oracles see them,
+	 * dfz_mem_locate() accepts a span inside one stack, never one that
+	 * touches a guard page) but never allocated, refilled nor poisoned
+	 * by a reset: cores run on them (dfz_mem_stack()). */
+	uint32_t nstacks[DFZ_NLEVELS];
+	uint32_t stack[DFZ_NLEVELS];
 };
 
 /**
@@ -423,6 +431,15 @@ uint8_t *dfz_mem_ptr(const struct dfz_rt *rt, enum dfz_level level,
 
 /** dfz_mem_size() - usable bytes of @level in this run. */
 uint32_t dfz_mem_size(const struct dfz_rt *rt, enum dfz_level level);
+
+/**
+ * dfz_mem_stack() - stack @i of @level (struct dfz_rt_layout's stacks).
+ * @bytes: out (may be NULL), its size.
+ * Return: its lowest byte (the stack grows down from @bytes above it), or
+ * NULL when @level has no stack @i.
+ */
+uint8_t *dfz_mem_stack(const struct dfz_rt *rt, enum dfz_level level,
+		       unsigned i, size_t *bytes);
 
 /* ------------------------------------------------- ram engine (PMSIS-like) */
 
