@@ -162,7 +162,9 @@ void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
 	d->cur = (struct dfz_site){ t->file, 0, "the test body" };
 	d->in_run = true;
 	dfz_rt_judge(d->rt, true);
-	t->body(t->arg);
+	if (dfz__cores_fc(d->cores, t->body, t->arg) < 0)
+		dfz__dropin_fail(d, DFZ_CLASS_RT_ERRCODE, "the test body cannot "
+				 "run on the fabric controller's stack (L2)");
 	dfz_rt_judge(d->rt, false);
 	dfz__cldma_drain(d);
 	d->in_run = false;
