@@ -51,7 +51,7 @@ static const char usage[] =
 	"  -q, --quirks LIST  quirk settings, over DFZ_QUIRKS (below)\n"
 	"  -t, --timeout S  seconds of CPU time one run may take before it is\n"
 	"                   a finding (dma.hang) at the line where the body\n"
-	"                   spins (default 10; 0: no limit)\n"
+	"                   spins (default $DFZ_TIMEOUT, else 10; 0: none)\n"
 	"  -h, --help       this text\n"
 	"A signal in the body (SIGSEGV, SIGBUS, SIGFPE, SIGILL, abort) is a\n"
 	"finding (crash) at the user's line, symbolized with addr2line.\n"
@@ -124,10 +124,20 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 	return 0;
 }
 
+/* The default time limit: $DFZ_TIMEOUT when it is a number of seconds. */
+static unsigned default_timeout(void)
+{
+	unsigned long long n;
+
+	if (parse_num(getenv("DFZ_TIMEOUT"), &n) && n <= 86400)
+		return (unsigned)n;
+	return DFZ__CRASH_TIMEOUT;
+}
+
 static int parse(struct opts *o, int argc, char **argv)
 {
 	*o = (struct opts){ .runs = 200, .seed = 1, .srcroot = ".",
-			    .timeout = DFZ__CRASH_TIMEOUT,
+			    .timeout = default_timeout(),
 			    .save = "dropin-finding.bin" };
 	o->files = calloc((size_t)argc, sizeof(*o->files));
 	if (!o->files)

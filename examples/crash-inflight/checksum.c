@@ -12,6 +12,6 @@ uint32_t checksum(const uint8_t *p, uint32_t n)
 	uint32_t sum = 0;
 
 	for (uint8_t i = 0; i < n; i++) /* dfz-expect: AT */
-		sum += p[i];
+		sum += p[i]; /* dfz-expect: BODY */
 	return sum;
 }
