@@ -7,11 +7,14 @@
  * line, of class dma.bad-address: the address the SDK call was handed is
  * not memory it can use. Checked without touching the memory: the
  * cluster's memories and the program's writable statics by their bounds,
- * anything else by mincore(2) on its pages, whose answers are kept for
+ * anything else by mincore(2) on its pages, whose answers are kept: for
  * the rest of the run (a per-run cache, so each page costs one system
- * call per run at most). Memory that is mapped but read-only elsewhere
- * (another library's constants) passes; a write there is caught by the
- * crash guard (crash.c), at the same line.
+ * call per run at most), and for good when the page is on the stack the
+ * call runs on, just above its stack pointer (stacks stay mapped; their
+ * pages cost one system call per process). Memory that is mapped but
+ * read-only or PROT_NONE elsewhere (another library's constants, a guard
+ * page) passes; a write there is caught by the crash guard (crash.c), at
+ * the same line.
  */
 #define _DEFAULT_SOURCE /* mincore */
 #include <errno.h>
@@ -23,6 +26,9 @@
 
 #define ZERO_PAGE (64u << 10)  /* below Linux's default mmap_min_addr */
 #define CACHED 64              /* pages known mapped this run */
+#define STACKS 32              /* stack pages known mapped for good */
+#define STACK_NEAR (256u << 10)  /* "on the running stack": this far above
+				  * the stack pointer (a core's stack) */
 
 /* The program's image (ld's symbols): code and constants up to the
  * writable data, which ends at `end`. */
@@ -31,6 +37,7 @@ extern char __data_start[] __attribute__((weak));
 extern char end[] __attribute__((weak));
 
 static uintptr_t cache[CACHED];     /* page numbers + 1; 0: empty */
+static uintptr_t stack_cache[STACKS];
 static uint64_t cache_run;          /* the run the cache holds */
 static uint64_t run_id;
 
@@ -51,8 +58,9 @@ static uintptr_t page_size(void)
 	return ps;
 }
 
-/* Are pages [lo, hi] (page numbers) mapped? One mincore per miss. */
-static bool mapped(uintptr_t lo, uintptr_t hi)
+/* Are pages [lo, hi] (page numbers) mapped? One mincore per miss; the
+ * answer kept for good for pages of the running stack (@stack). */
+static bool mapped(uintptr_t lo, uintptr_t hi, bool stack)
 {
 	uintptr_t ps = page_size();
 	unsigned char vec[16];
@@ -62,7 +70,8 @@ static bool mapped(uintptr_t lo, uintptr_t hi)
 		cache_run = run_id;
 	}
 	for (uintptr_t pg = lo; pg <= hi; pg++) {
-		uintptr_t *slot = &cache[pg % CACHED];
+		uintptr_t *slot = stack ? &stack_cache[pg % STACKS] :
+					  &cache[pg % CACHED];
 
 		if (*slot == pg + 1)
 			continue;
@@ -77,13 +86,14 @@ static bool mapped(uintptr_t lo, uintptr_t hi)
 static const char *unusable(struct dfz__dropin *d, const void *p, size_t n)
 {
 	uintptr_t a = (uintptr_t)p, ps = page_size();
-	struct dfz_span sp;
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	struct dfz_span span;
 
 	if (a < ZERO_PAGE)
 		return a ? "points into the zero page" : "is NULL";
 	if (a + n < a)
 		return "wraps around the address space";
-	if (dfz_mem_locate(d->rt, p, n ? (uint32_t)n : 1, &sp))
+	if (dfz_mem_locate(d->rt, p, n ? (uint32_t)n : 1, &span))
 		return NULL;                /* L1 or L2 */
 	if (__data_start && end && a >= (uintptr_t)__data_start &&
 	    a + n <= (uintptr_t)end)
@@ -92,7 +102,8 @@ static const char *unusable(struct dfz__dropin *d, const void *p, size_t n)
 	    a >= (uintptr_t)__executable_start && a < (uintptr_t)__data_start)
 		return "is in the program's read-only image (code or "
 		       "constants)";
-	if (!mapped(a / ps, (a + (n ? n : 1) - 1) / ps))
+	if (!mapped(a / ps, (a + (n ? n : 1) - 1) / ps,
+		    a >= sp && a - sp < STACK_NEAR))
 		return "is not mapped";
 	return NULL;
 }
