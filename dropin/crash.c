@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -151,12 +152,26 @@ static void capture_frames(struct sample *s, uintptr_t pc)
 }
 
 /* The words above the faulting stack pointer, where a function keeps
- * its locals (a pointer into a buffer in flight, at -O0 above all). */
+ * its locals (a pointer into a buffer in flight, at -O0 above all). A
+ * core's stack may end within them (a guard page above): read by the
+ * kernel, which stops at the first page it cannot read (and memcheck
+ * does not take the words for uses of what they hold); where that call
+ * is refused, word by word behind the write(2) probe. */
 static void capture_stack(uintptr_t sp)
 {
-	cr.nstack = 0;
+	struct iovec here = { cr.stack, sizeof(cr.stack) };
+	struct iovec there;
+	ssize_t got;
+
 	sp &= ~(uintptr_t)7;
-	while (cr.nstack < STACK_WORDS && sp && readable(sp, 8)) {
+	there = (struct iovec){ (void *)sp, sizeof(cr.stack) };
+	got = sp ? process_vm_readv(getpid(), &here, 1, &there, 1, 0) : 0;
+	if (got >= 0 || errno == EFAULT) {
+		cr.nstack = got > 0 ? (unsigned)got / 8 : 0;
+		return;
+	}
+	cr.nstack = 0;
+	while (cr.nstack < STACK_WORDS && readable(sp, 8)) {
 		memcpy(&cr.stack[cr.nstack++], (const void *)sp, 8);
 		sp += 8;
 	}
@@ -408,18 +423,37 @@ static bool is_poison32(uint64_t v)
 	return (uint32_t)v == p || (uint32_t)(v >> 32) == p;
 }
 
-/* Does the destination of @f still hold four poison bytes in a row?
- * Read past ASan's poisoning: these bytes are in flight on purpose. */
+/* @n bytes at @src into @dst, past ASan's poisoning and memcheck's
+ * no-access marks of a destination in flight (both there on purpose):
+ * the kernel reads them; where that call is refused, a plain loop. */
 __attribute__((no_sanitize("address")))
+static void raw_read(uint8_t *dst, uintptr_t src, size_t n)
+{
+	struct iovec here = { dst, n }, there = { (void *)src, n };
+	const volatile uint8_t *p = (const volatile uint8_t *)src;
+
+	if (process_vm_readv(getpid(), &here, 1, &there, 1, 0) == (ssize_t)n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		dst[i] = p[i];
+}
+
+/* Does the destination of @f still hold four poison bytes in a row? */
 static bool holds_poison(const struct flight *f)
 {
-	const volatile uint8_t *p = (const volatile uint8_t *)f->dst;
+	uint8_t buf[256];
 	unsigned run = 0;
 
-	for (uint32_t i = 0; i < f->extent; i++) {
-		run = p[i] == DFZ_POISON_BYTE ? run + 1 : 0;
-		if (run == 4)
-			return true;
+	for (uint32_t at = 0; at < f->extent; at += sizeof(buf)) {
+		uint32_t n = f->extent - at < sizeof(buf) ? f->extent - at :
+							    (uint32_t)sizeof(buf);
+
+		raw_read(buf, f->dst + at, n);
+		for (uint32_t i = 0; i < n; i++) {
+			run = buf[i] == DFZ_POISON_BYTE ? run + 1 : 0;
+			if (run == 4)
+				return true;
+		}
 	}
 	return false;
 }
