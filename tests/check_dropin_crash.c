@@ -77,8 +77,13 @@ static void body_abort(void *arg)
 	MARK(); abort();
 }
 
+static void (*const signal_body[])(void *) = { body_segv, body_fpe,
+					       body_abort };
+static const char *const signal_word[] = { "SIGSEGV at address 0x0",
+					   "SIGFPE", "SIGABRT" };
+
 /* Under ASan, ASan keeps the signals it handles (its report ends the
- * process): only abort is the drop-in's. */
+ * process): only abort is the drop-in's there. */
 #if defined(__SANITIZE_ADDRESS__)
 #define ASAN_SIGNALS 1
 #elif defined(__has_feature)
@@ -87,15 +92,9 @@ static void body_abort(void *arg)
 #endif
 #endif
 #ifdef ASAN_SIGNALS
-#define SEGV_IS_ASANS 1
-static void (*const signal_body[])(void *) = { body_abort };
-static const char *const signal_word[] = { "SIGABRT" };
+static const bool asan_signals = true;
 #else
-#define SEGV_IS_ASANS 0
-static void (*const signal_body[])(void *) = { body_segv, body_fpe,
-					       body_abort };
-static const char *const signal_word[] = { "SIGSEGV at address 0x0",
-					   "SIGFPE", "SIGABRT" };
+static const bool asan_signals = false;
 #endif
 
 START_TEST(test_signal_is_crash)
@@ -375,20 +374,18 @@ Suite *suite_dropin_crash(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_signal_is_crash,
-			    getenv("DFZ_MEMCHECK") && !SEGV_IS_ASANS ? 1 : 0,
+			    asan_signals ? 2 : getenv("DFZ_MEMCHECK") ? 1 : 0,
 			    sizeof(signal_body) / sizeof(signal_body[0]));
 	/* Under valgrind (tools/memcheck.sh sets DFZ_MEMCHECK) an invalid
 	 * access is a memcheck error of its own, and the registers at a
 	 * fault are not all exact: the bodies that fault on purpose stay
 	 * native. */
-#ifndef ASAN_SIGNALS
-	if (!getenv("DFZ_MEMCHECK")) {
+	if (!getenv("DFZ_MEMCHECK") && !asan_signals) {
 		tcase_add_test(tc, test_crash_is_deterministic);
 		tcase_add_test(tc, test_clean_after_crash);
 		tcase_add_test(tc, test_crash_in_fork);
 		tcase_add_test(tc, test_inflight_value);
 	}
-#endif
 	tcase_add_loop_test(tc, test_timeout, 0, 2);
 	tcase_add_test(tc, test_usable);
 	tcase_add_test(tc, test_usable_next_run);
