@@ -71,6 +71,12 @@ static void body_fpe(void *arg)
 	MARK(); spins = 7u / (unsigned)zero;
 }
 
+static void body_ill(void *arg)
+{
+	(void)arg;
+	MARK(); if (!zero) __builtin_trap();
+}
+
 static void body_abort(void *arg)
 {
 	(void)arg;
@@ -78,9 +84,9 @@ static void body_abort(void *arg)
 }
 
 static void (*const signal_body[])(void *) = { body_segv, body_fpe,
-					       body_abort };
+					       body_ill, body_abort };
 static const char *const signal_word[] = { "SIGSEGV at address 0x0",
-					   "SIGFPE", "SIGABRT" };
+					   "SIGFPE", "SIGILL", "SIGABRT" };
 
 /* Under ASan, ASan keeps the signals it handles (its report ends the
  * process): only abort is the drop-in's there. */
@@ -375,7 +381,7 @@ Suite *suite_dropin_crash(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_signal_is_crash,
-			    asan_signals ? 2 : getenv("DFZ_MEMCHECK") ? 1 : 0,
+			    asan_signals ? 3 : getenv("DFZ_MEMCHECK") ? 1 : 0,
 			    sizeof(signal_body) / sizeof(signal_body[0]));
 	/* Under valgrind (tools/memcheck.sh sets DFZ_MEMCHECK) an invalid
 	 * access is a memcheck error of its own, and the registers at a
