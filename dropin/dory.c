@@ -136,13 +136,32 @@ static void mindims(struct dfz__dropin *d, const DMA_copy *c)
 		mindims_3d(d, c);
 }
 
+/* The argument of each operation, for a bad DMA_copy pointer. */
+static const char *const op_name[] = {
+	[DFZ_DORY_HWC_TO_CHW] = "the DMA_copy of dory_dma_memcpy_hwc_to_chw",
+	[DFZ_DORY_1D] = "the DMA_copy of dory_dma_memcpy_1d_async",
+	[DFZ_DORY_2D] = "the DMA_copy of dory_dma_memcpy_2d_async",
+	[DFZ_DORY_3D] = "the DMA_copy of dory_dma_memcpy_3d_async",
+	[DFZ_DORY_ASYNC] = "the DMA_copy of dory_dma_memcpy_async",
+	[DFZ_DORY_1D_MINDIMS] = "the DMA_copy of dory_dma_memcpy_1d_mindims_async",
+	[DFZ_DORY_2D_MINDIMS] = "the DMA_copy of dory_dma_memcpy_2d_mindims_async",
+	[DFZ_DORY_3D_MINDIMS] = "the DMA_copy of dory_dma_memcpy_3d_mindims_async",
+	[DFZ_DORY_MINDIMS] = "the DMA_copy of dory_dma_memcpy_mindims_async",
+	[DFZ_DORY_FREE] = "the DMA_copy of dory_dma_free",
+	[DFZ_DORY_BARRIER] = "the DMA_copy of dory_dma_barrier",
+};
+
 void dfz_dropin_dory(struct dfz_site s, enum dfz_dory_op op, DMA_copy *copy)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
 	bool core0 = d && dfz__cores_id(d->cores) == 0;
 	struct dfz_mchan *m;
 
-	if (!d || !copy)
+	if (!d)
+		return;
+	if (!dfz__dropin_usable(d, copy, sizeof(*copy),
+				(unsigned)op < sizeof(op_name) / sizeof(*op_name) ?
+				op_name[op] : "the DMA_copy"))
 		return;
 	m = dfz_mchan_get(d->rt);
 	switch (op) {

@@ -3,12 +3,19 @@
  * The test binary's three uses (DROPIN 1): bare runs of N schedules, the
  * replay of schedule files, and one fuzz execution. Bad use of the binary
  * is one line on stderr and exit status 2; a finding is exit status 1.
+ * Bare runs and replays are guarded (crash.c): a signal in the body or a
+ * body past --timeout is a finding, and a bare run writes each schedule
+ * before it runs it, so that even a death no handler can catch leaves
+ * the schedule that replays it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "crash.h"
 #include "dropin_int.h"
 
 #define MAX_SCHEDULE (1u << 20)
@@ -18,6 +25,7 @@
 struct opts {
 	unsigned long runs;
 	unsigned long long seed;
+	unsigned timeout;
 	bool json;
 	const char *sarif;
 	const char *srcroot;
@@ -35,13 +43,20 @@ static const char usage[] =
 	"  SCHEDULE...      replay each schedule file and print its verdict\n"
 	"  -n, --runs N     schedules of a bare run (default 200)\n"
 	"  -s, --seed S     seed of the bare run's schedules (default 1)\n"
-	"  -o, --save FILE  where a bare run saves the finding's schedule\n"
-	"                   (default dropin-finding.bin)\n"
+	"  -o, --save FILE  each schedule of a bare run, written before it\n"
+	"                   runs: kept at a finding (also one that kills the\n"
+	"                   process), removed when all ran clean (default\n"
+	"                   dropin-finding.bin)\n"
 	"      --json       one JSON object per verdict\n"
 	"      --sarif FILE also write the first finding as SARIF 2.1.0\n"
 	"      --srcroot DIR  SARIF locations are relative to DIR (default .)\n"
 	"  -q, --quirks LIST  quirk settings, over DFZ_QUIRKS (below)\n"
+	"  -t, --timeout S  seconds of CPU time one run may take before it is\n"
+	"                   a finding (dma.hang) at the line where the body\n"
+	"                   spins (default $DFZ_TIMEOUT, else 10; 0: none)\n"
 	"  -h, --help       this text\n"
+	"A signal in the body (SIGSEGV, SIGBUS, SIGFPE, SIGILL, abort) is a\n"
+	"finding (crash) at the user's line, symbolized with addr2line.\n"
 	"Exit status: 0 clean, 1 a finding, 2 bad use.\n"
 	"Built with -fsanitize=fuzzer or afl-clang-fast, the same file is a\n"
 	"fuzz target whose input bytes are the schedule.\n";
@@ -91,6 +106,11 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 		if (!parse_num(v = value(argc, argv, i), &o->seed))
 			return bad_use(argv[0], "--seed wants a number, not '%s'",
 				       v ? v : "");
+	} else if (!strcmp(a, "-t") || !strcmp(a, "--timeout")) {
+		if (!parse_num(v = value(argc, argv, i), &n) || n > 86400)
+			return bad_use(argv[0], "--timeout wants seconds (0 to "
+				       "86400), not '%s'", v ? v : "");
+		o->timeout = (unsigned)n;
 	} else if (!strcmp(a, "-q") || !strcmp(a, "--quirks")) {
 		if (!(o->quirks = value(argc, argv, i)))
 			return bad_use(argv[0], "%s wants a list of quirks", a);
@@ -106,9 +126,20 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 	return 0;
 }
 
+/* The default time limit: $DFZ_TIMEOUT when it is a number of seconds. */
+static unsigned default_timeout(void)
+{
+	unsigned long long n;
+
+	if (parse_num(getenv("DFZ_TIMEOUT"), &n) && n <= 86400)
+		return (unsigned)n;
+	return DFZ__CRASH_TIMEOUT;
+}
+
 static int parse(struct opts *o, int argc, char **argv)
 {
 	*o = (struct opts){ .runs = 200, .seed = 1, .srcroot = ".",
+			    .timeout = default_timeout(),
 			    .save = "dropin-finding.bin" };
 	o->files = calloc((size_t)argc, sizeof(*o->files));
 	if (!o->files)
@@ -149,14 +180,23 @@ static size_t make_schedule(uint64_t seed, unsigned long run, uint8_t *buf)
 	return n;
 }
 
-static int save(const char *path, const uint8_t *buf, size_t n)
+/* The schedule of the run about to start, in @fd (the --save file). */
+static int save(int fd, const uint8_t *buf, size_t n)
 {
-	FILE *f = fopen(path, "wb");
-	bool ok = f && fwrite(buf, 1, n, f) == n;
+	if (pwrite(fd, buf, n, 0) != (ssize_t)n || ftruncate(fd, (off_t)n) < 0)
+		return -1;
+	return 0;
+}
 
-	if (f && fclose(f) != 0)
-		ok = false;
-	return ok ? 0 : -1;
+/* The finding's schedule, when it could not be written before the run. */
+static int save_path(const char *path, const uint8_t *buf, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int rc = fd < 0 ? -1 : save(fd, buf, n);
+
+	if (fd >= 0 && close(fd) < 0)
+		rc = -1;
+	return rc;
 }
 
 static int report(const struct opts *o, const struct dfz__result *r,
@@ -165,6 +205,8 @@ static int report(const struct opts *o, const struct dfz__result *r,
 	FILE *f;
 
 	dfz__dropin_print(r, name, o->json, stdout);
+	if (!o->json)
+		dfz__crash_print(stdout);
 	if (!o->sarif || r->finding.cls == DFZ_CLASS_NONE)
 		return 0;
 	f = fopen(o->sarif, "w");
@@ -176,33 +218,58 @@ static int report(const struct opts *o, const struct dfz__result *r,
 	return 0;
 }
 
+static int cannot_write(const char *prog, const char *path)
+{
+	fprintf(stderr, "%s: cannot write %s: %s\n", prog, path,
+		strerror(errno));
+	return EXIT_USAGE;
+}
+
+/* The first finding of the bare run: its schedule is in the file. */
+static int found(const struct opts *o, const struct dfz__result *r,
+		 unsigned long run, const char *prog)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "schedule %lu of seed %llu", run,
+		 o->seed);
+	if (!o->json)
+		printf("SCHEDULE: %s (replay: %s %s)\n", o->save, prog,
+		       o->save);
+	if (report(o, r, name, prog))
+		return EXIT_USAGE;
+	return EXIT_FINDING;
+}
+
 static int bare(const struct dfz_dropin_test *t, const struct opts *o,
 		const char *prog)
 {
 	static uint8_t buf[256];
 	struct dfz__result r;
-	char name[64];
+	/* Where the file cannot be written, a clean run still runs (as it
+	 * did before schedules were written first); a finding cannot. */
+	int fd = open(o->save, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 
+	dfz__crash_schedule(fd < 0 ? NULL : o->save);
 	for (unsigned long run = 0; run < o->runs; run++) {
 		size_t n = make_schedule(o->seed, run, buf);
 
+		if (fd >= 0 && save(fd, buf, n) < 0) {
+			close(fd);
+			return cannot_write(prog, o->save);
+		}
 		dfz__dropin_run(t, buf, n, &r);
 		if (r.finding.cls == DFZ_CLASS_NONE)
 			continue;
-		snprintf(name, sizeof(name), "schedule %lu of seed %llu", run,
-			 o->seed);
-		if (save(o->save, buf, n) < 0) {
-			fprintf(stderr, "%s: cannot write %s: %s\n", prog,
-				o->save, strerror(errno));
-			return EXIT_USAGE;
-		}
-		if (!o->json)
-			printf("SCHEDULE: %s (replay: %s %s)\n", o->save, prog,
-			       o->save);
-		if (report(o, &r, name, prog))
-			return EXIT_USAGE;
-		return EXIT_FINDING;
+		if ((fd >= 0 ? close(fd) : save_path(o->save, buf, n)) < 0)
+			return cannot_write(prog, o->save);
+		return found(o, &r, run, prog);
 	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(o->save);    /* no finding: no schedule to replay */
+	}
+	dfz__crash_schedule(NULL);
 	if (o->json)
 		printf("{\"verdict\":\"clean\",\"runs\":%lu}\n", o->runs);
 	else
@@ -248,12 +315,21 @@ static int replay(const struct dfz_dropin_test *t, const struct opts *o,
 				o->files[i], strerror(errno));
 			return EXIT_USAGE;
 		}
+		dfz__crash_schedule(o->files[i]);
 		dfz__dropin_run(t, buf, n, &r);
 		free(buf);
 		if (report(o, &r, o->files[i], prog))
 			return EXIT_USAGE;
 		if (r.finding.cls != DFZ_CLASS_NONE)
 			status = EXIT_FINDING;
+		if (dfz__crash_escaped() && i + 1 < o->nfiles) {
+			/* The body left the process in a state no later run
+			 * can trust. */
+			fprintf(stderr, "%s: the body escaped (%s): the "
+				"schedules after %s are not replayed\n", prog,
+				r.finding.oracle, o->files[i]);
+			break;
+		}
 	}
 	return status;
 }
@@ -268,6 +344,11 @@ int dfz_dropin_main(const struct dfz_dropin_test *t, int argc, char **argv)
 		dfz__dropin_get();
 		if (o.quirks && dfz_dropin_quirks(o.quirks) < 0)
 			rc = EXIT_USAGE;
+	}
+	if (rc == 0 && dfz__crash_install(o.timeout) < 0) {
+		fprintf(stderr, "%s: cannot guard the body: %s\n", prog,
+			dfz_strerror(DFZ_ENOMEM));
+		rc = EXIT_USAGE;
 	}
 	if (rc == 0) {
 		rc = o.nfiles ? replay(t, &o, prog) : bare(t, &o, prog);

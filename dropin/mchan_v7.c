@@ -5,7 +5,10 @@
  * a push carries the counter its core allocated last, as on the hardware
  * (a push with none allocated is handle.stale at its line, since nothing
  * could ever wait for it); a local side outside L1 or an external side
- * outside L2 is dma.bad-address, never a fault of the harness.
+ * outside L2 is dma.bad-address, never a fault of the harness. These
+ * names take no pointer the drop-in reads or writes (transfers by value,
+ * counters by number, loc and ext only located, never dereferenced), so
+ * none needs dfz__dropin_usable(); DORY's DMA_copy does (dory.c).
  */
 #define MCHAN_VERSION 7
 #include "dropin_int.h"

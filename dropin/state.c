@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crash.h"
 #include "dropin_int.h"
 
 #define WAIT_BOUND (1u << 20)
@@ -77,6 +78,7 @@ static void observe(void *ctx, const struct dfz_event *ev)
 	struct dfz__dropin *d = ctx;
 
 	d->oracles.fn(d->oracles.ctx, ev);
+	dfz__crash_event(d, ev);
 	if (!d->sited && dfz_oracles_finding(d->set)) {
 		dfz__sites_finding(d, ev);
 		decided(d);
@@ -135,6 +137,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	};
 
 	d->sched = (struct dfz__sched){ buf, n, 0 };
+	dfz__guard_new_run();
 	cfg.latency = dfz__dropin_take(d, 0, 16);
 	cfg.bandwidth = bandwidth[dfz__dropin_take(d, 0, 5)];
 	cfg.quirks = dfz__quirks_start(d);
@@ -152,24 +155,57 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 		d->last_tid[i] = -1;
 }
 
+/* The body, guarded in a bare run or a replay: a signal or the time
+ * limit comes back here and is the run's verdict (crash.c). Return:
+ * whether it escaped. */
+/* The body on the fabric controller's stack, which is L2 as on the chip. */
+static void body_on_fc(struct dfz__dropin *d, const struct dfz_dropin_test *t)
+{
+	if (dfz__cores_fc(d->cores, t->body, t->arg) < 0)
+		dfz__dropin_fail(d, DFZ_CLASS_RT_ERRCODE, "the test body cannot "
+				 "run on the fabric controller's stack (L2)");
+}
+
+static bool run_body(struct dfz__dropin *d, const struct dfz_dropin_test *t)
+{
+	if (!dfz__crash_installed() || d->fuzzing) {
+		body_on_fc(d, t);
+		return false;
+	}
+	if (sigsetjmp(dfz__crash_jmp, 1) == 0) {
+		dfz__crash_arm(d);
+		body_on_fc(d, t);
+		dfz__crash_disarm();
+		return false;
+	}
+	/* Landed here from the fabric controller's or a core's stack: those
+	 * contexts are gone, the next run makes them anew. */
+	dfz__cores_abandon(d->cores);
+	dfz__crash_verdict(d);
+	return true;
+}
+
 void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
 		     size_t n, struct dfz__result *res)
 {
 	struct dfz__dropin *d = dfz__dropin_get();
+	bool escaped;
 
 	dfz__golden_begin(d, t);
 	start(d, buf, n);
 	d->cur = (struct dfz_site){ t->file, 0, "the test body" };
 	d->in_run = true;
 	dfz_rt_judge(d->rt, true);
-	if (dfz__cores_fc(d->cores, t->body, t->arg) < 0)
-		dfz__dropin_fail(d, DFZ_CLASS_RT_ERRCODE, "the test body cannot "
-				 "run on the fabric controller's stack (L2)");
+	escaped = run_body(d, t);
 	dfz_rt_judge(d->rt, false);
-	dfz__cldma_drain(d);
+	if (!escaped)
+		dfz__cldma_drain(d);
 	d->in_run = false;
-	d->cur = (struct dfz_site){ t->file, 0, "the end of the test body" };
-	dfz_oracles_end(d->set);
+	if (!escaped) {
+		d->cur = (struct dfz_site){ t->file, 0,
+					    "the end of the test body" };
+		dfz_oracles_end(d->set);
+	}
 	if (!d->sited && dfz_oracles_finding(d->set)) {
 		dfz__sites_finding(d, NULL);
 		decided(d);
@@ -197,25 +233,42 @@ struct dfz__dropin *dfz__dropin_enter(struct dfz_site s)
 	return d;
 }
 
-void dfz__dropin_fail(struct dfz__dropin *d, enum dfz_class cls,
-		      const char *fmt, ...)
+static void fail_v(struct dfz__dropin *d, const char *oracle,
+		   enum dfz_class cls, const char *fmt, va_list ap)
 {
 	struct dfz_evidence ev = dfz_evidence_none();
 	char msg[DFZ_MSG_MAX];
-	va_list ap;
 
 	if (d->sited)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	ev.step = (int64_t)dfz_rt_now(d->rt);
-	dfz_oracle_fail(d->set, "dropin", cls, &ev, "%s", msg);
+	dfz_oracle_fail(d->set, oracle, cls, &ev, "%s", msg);
 	if (dfz_oracles_finding(d->set)) {
 		d->sited = true;
 		dfz__sites_here(d);
 		decided(d);
 	}
+}
+
+void dfz__dropin_fail(struct dfz__dropin *d, enum dfz_class cls,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fail_v(d, "dropin", cls, fmt, ap);
+	va_end(ap);
+}
+
+void dfz__dropin_fail_as(struct dfz__dropin *d, const char *oracle,
+			 enum dfz_class cls, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fail_v(d, oracle, cls, fmt, ap);
+	va_end(ap);
 }
 
 int dfz__dropin_fork(struct dfz__dropin *d, unsigned n, void (*fn)(void *),

@@ -14,10 +14,14 @@
 #                  -runs=FUZZ_RUNS executions: clean, or the class (its
 #                  finding report on stderr; asan:KIND for an ASan report,
 #                  a read of an in-flight destination) of a flagged one
+#        asan-verdict, valgrind-verdict  built as for asan or valgrind
+#                  and judged as plain: the drop-in's own verdict (a
+#                  crash or a time limit the sanitizer leaves to it)
 #        A mode may be followed by quirks=LIST: the runs get
 #        DFZ_QUIRKS=LIST (e.g. "plain quirks=snrt-head"); and by
 #        pc=MODULE: the build takes its flags from that pkg-config module
 #        instead of dmafuzz-dropin (e.g. pc=dmafuzz-dropin-dory).
+#        timeout=S: DFZ_TIMEOUT=S, the runs' time limit (no dmafuzz min).
 # site:  FILE:MARK, the line of FILE holding "dfz-expect: MARK", which the
 #        verdict (plain) or the report (asan, valgrind) must name; "-" for
 #        none. Plain mode only, it may go on with "from FILE:MARK" (a
@@ -28,7 +32,8 @@
 # schedule: hex bytes of one schedule to replay instead of the bare run
 #        (asan, valgrind and plain modes), e.g. one where the engine
 #        finishes a transfer long before the code waits for it.
-# -m picks the modes to run (default plain,asan,valgrind); -f sets
+# -m picks the modes to run (default plain,asan,valgrind and their
+# -verdict forms); -f sets
 # FUZZ_RUNS (default 100000).
 # With -c DMAFUZZ, each flagged plain variant (its gcc build) also gets a
 # schedule with a finding (a 48-byte one, else the bare run's) shrunk by
@@ -43,7 +48,7 @@ usage() { echo "usage: dropin-check.sh -r ROOT [-n RUNS] [-m MODES] [-f N] DIR..
 root=
 cli=
 runs=200
-modes=plain,asan,valgrind
+modes=plain,asan,valgrind,asan-verdict,valgrind-verdict
 fuzz_runs=100000
 while getopts r:c:n:m:f: o; do
 	case $o in
@@ -138,7 +143,7 @@ judge_frames() { # OUT WORD...
 }
 
 judge_plain() { # BIN CLASS SITE [WORD...]
-	"$1" --json $(run_args "$1" "$runs") > "$1.out" 2> "$1.err"
+	$runner "$1" --json $(run_args "$1" "$runs") > "$1.out" 2> "$1.err"
 	rc=$?
 	j_verdict=$(json_str "$1.out" verdict)
 	j_class=$(json_str "$1.out" class)
@@ -275,7 +280,14 @@ EOF
 	class=$(trim "$class"); site=$(trim "$site"); sched=$(trim "${sched:-}")
 	quirks=$(printf '%s' "$mode" | sed -n 's/.* quirks=\([^ ]*\).*/\1/p')
 	pcmod=$(printf '%s' "$mode" | sed -n 's/.* pc=\([^ ]*\).*/\1/p')
+	tmo=$(printf '%s' "$mode" | sed -n 's/.* timeout=\([0-9]*\).*/\1/p')
 	mode=${mode%% *}
+	runner=
+	if [ -n "$tmo" ]; then
+		export DFZ_TIMEOUT="$tmo"
+	else
+		unset DFZ_TIMEOUT
+	fi
 	if [ -n "$quirks" ]; then
 		export DFZ_QUIRKS="$quirks"
 	else
@@ -293,9 +305,10 @@ EOF
 	case $mode in
 	plain) ccs="gcc"; command -v clang > /dev/null 2>&1 && ccs="gcc clang"
 	       extra= ;;
-	asan) ccs=gcc; command -v clang > /dev/null 2>&1 && ccs=clang
+	asan|asan-verdict) ccs=gcc; command -v clang > /dev/null 2>&1 && ccs=clang
 	      extra="-fsanitize=address,undefined -fno-omit-frame-pointer" ;;
 	valgrind) ccs=gcc; extra= ;;
+	valgrind-verdict) ccs=gcc; extra= runner="valgrind -q" ;;
 	fuzz) ccs=clang
 	      extra="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined" ;;
 	*) echo "dropin-check: $dir/expect: unknown mode '$mode'" >&2; exit 2 ;;
@@ -312,10 +325,11 @@ EOF
 		elif [ "$mode" = fuzz ]; then
 			judge_fuzz "$bin" "$class" > "$bin.why" &&
 				res="ok: $(cat "$bin.why")" || res=FAIL
-		elif [ "$mode" = plain ]; then
+		elif [ "$mode" = plain ] || [ "${mode#*-}" = verdict ]; then
 			judge_plain "$bin" "$class" "$site" $frames > "$bin.why" &&
 				res="ok: $class$( [ "$site" = - ] || echo " at $site")" || res=FAIL
 			if [ "$res" != FAIL ] && [ -n "$cli" ] && [ "$cc" = gcc ] &&
+			   [ "$mode" = plain ] && [ -z "$tmo" ] &&
 			   [ "$class" != clean ] && [ -z "$sched" ]; then
 				judge_min "$bin" > "$bin.why" &&
 					res="$res, $(cat "$bin.why")" || res=FAIL
@@ -360,7 +374,7 @@ for dir in "$@"; do
 		check_line "$dir" "$l"
 	done < "$dir/expect"
 done
-unset DFZ_QUIRKS
+unset DFZ_QUIRKS DFZ_TIMEOUT
 # The test binary's bad use: one line on stderr, exit 2, nothing run.
 bad_use() { # BIN ARGS...
 	b=$1
@@ -385,6 +399,7 @@ if [ -n "$any" ]; then
 	bad_use "$any" "$out/no-such-schedule"
 	bad_use "$any" --sarif
 	bad_use "$any" --quirks snrt-head,bogus
+	bad_use "$any" --timeout soon
 fi
 
 # GAP9's mchan.h without MCHAN_VERSION: a compile error, not the SDK's
