@@ -259,14 +259,14 @@ typedef snrt_comm_info_t *snrt_comm_t;
  * inter-cluster one (the DM core of each cluster) has nobody to wait for. */
 #define snrt_global_barrier(...) dfz_dropin_snrt_barrier(DFZ_SITE)
 #define snrt_inter_cluster_barrier(...) ((void)0)
-#define snrt_comm_create(size, comm)                                         \
-	(*(comm) = (snrt_comm_t)snrt_l1_alloc_cluster_local(                 \
+#define snrt_comm_create(n, c)                                               \
+	(*(c) = (snrt_comm_t)snrt_l1_alloc_cluster_local(                    \
 		 sizeof(snrt_comm_info_t)),                                  \
-	 (*(comm))->barrier_ptr =                                            \
+	 (*(c))->barrier_ptr =                                               \
 		 (uint32_t *)snrt_l1_alloc_cluster_local(sizeof(uint32_t)),  \
-	 dfz_dropin_snrt_barrier(DFZ_SITE), (*(comm))->size = (size),        \
-	 (*(comm))->base = 0, (*(comm))->mask = (size) - 1,                  \
-	 (*(comm))->is_participant = 0 < (size), (void)0)
+	 dfz_dropin_snrt_barrier(DFZ_SITE), (*(c))->size = (n),              \
+	 (*(c))->base = 0, (*(c))->mask = (n) - 1,                           \
+	 (*(c))->is_participant = 0 < (n), (void)0)
 /* The pinned runtime copies src to dst on the DM core of a lone cluster
  * and joins the cores; HEAD does nothing for a communicator of one
  * (quirk snrt-head). dst and src are pointers to the element type. */
