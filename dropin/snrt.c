@@ -59,6 +59,9 @@ snrt_dma_txid_t dfz_dropin_snrt_start(struct dfz_site s, uintptr_t dst,
 	 * size-0 transfer, so the start issues nothing. */
 	if (size == 0 && !dfz__quirk(d, DFZ_QUIRK_SNRT_HEAD))
 		return (snrt_dma_txid_t)-1;
+	if (size && repeat && repeat <= UINT32_MAX && dst_stride <= UINT32_MAX)
+		dst = dfz__snrt_dma_dst(d, dst, (uint64_t)dst_stride *
+					(repeat - 1) + size);
 	if (!side_ok(d->rt, dst, size, dst_stride, repeat) ||
 	    !side_ok(d->rt, src, size, src_stride, repeat)) {
 		dfz__dropin_fail(d, DFZ_CLASS_DMA_BAD_ADDRESS,

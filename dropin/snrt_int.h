@@ -16,4 +16,13 @@
  */
 void dfz__snrt_begin(struct dfz__dropin *d);
 
+/**
+ * dfz__snrt_dma_dst() - where a DMA write of @extent bytes (first row to
+ * last byte) at @dst lands: the zero memory ignores writes, so a
+ * destination wholly inside it lands in a sink of the same size; any
+ * other @dst is returned as it is.
+ */
+uintptr_t dfz__snrt_dma_dst(struct dfz__dropin *d, uintptr_t dst,
+			    uint64_t extent);
+
 #endif /* DMAFUZZ_DROPIN_SNRT_INT_H */

@@ -23,6 +23,7 @@
 #define L3_HEAP_MAX (512u << 10)
 #define HEAP_MIN (4u << 10)
 #define ZERO_MEM (64u << 10)      /* the default cluster's zero memory */
+#define TCDM_ALIGN 4096u          /* the TCDM's base, aligned as on a chip */
 
 struct heap {
 	uintptr_t base;
@@ -43,6 +44,7 @@ static struct {
 	uintptr_t core_next[DFZ_SNRT_CORES];  /* alloc_v2.h: each core's */
 	uintptr_t l3_next;
 	uint8_t *zero;
+	uint8_t *sink;                        /* where DMA writes to it go */
 	struct perf perf[SNRT_NUM_PERF_CNTS];
 } run;
 
@@ -66,17 +68,21 @@ static struct dfz__dropin *query(struct dfz_site s)
 	return d;
 }
 
-/* The largest block up to @max (halving down to HEAP_MIN) of @level. */
+/*
+ * The largest block up to @max (halving down to HEAP_MIN) of @level, its
+ * base aligned to @align (the padding before it stays unused): code
+ * aligns TCDM addresses absolutely, as the chip's TCDM base allows.
+ */
 static bool make_heap(struct dfz__dropin *d, enum dfz_level level,
-		      uint32_t max, struct heap *h)
+		      uint32_t max, uint32_t align, struct heap *h)
 {
 	void *p;
 
 	if (h->base)
 		return true;
 	for (uint32_t n = max; n >= HEAP_MIN; n /= 2)
-		if (dfz_local_alloc(d->rt, level, n, &p) == 0) {
-			h->base = (uintptr_t)p;
+		if (dfz_local_alloc(d->rt, level, n + align - 1, &p) == 0) {
+			h->base = dfz__snrt_align((uintptr_t)p, align, 0);
 			h->end = h->base + n;
 			return true;
 		}
@@ -97,7 +103,8 @@ static struct heap *heap_of(struct dfz__dropin *d, int heap,
 
 	if (!h->base) {
 		if (!make_heap(d, l3 ? DFZ_L2 : DFZ_L1,
-			       l3 ? L3_HEAP_MAX : L1_HEAP_MAX, h))
+			       l3 ? L3_HEAP_MAX : L1_HEAP_MAX,
+			       l3 ? 8 : TCDM_ALIGN, h))
 			return NULL;
 		run.l3_next = l3 ? h->base : run.l3_next;
 		if (!l3) {
@@ -194,25 +201,42 @@ uintptr_t dfz_dropin_snrt_tcdm(struct dfz_site s, int what)
 	       what == 1 ? run.l1.end - run.l1.base : run.l1.end;
 }
 
+/* A fresh block of @n bytes of L2, zeroed; NULL (a finding) when none. */
+static uint8_t *zero_block(struct dfz__dropin *d, uint32_t n)
+{
+	void *p;
+
+	if (dfz_local_alloc(d->rt, DFZ_L2, n, &p) < 0) {
+		dfz__dropin_fail(d, DFZ_CLASS_RT_ERRCODE,
+				 "no room for the zero memory (%u bytes) in L2",
+				 n);
+		return NULL;
+	}
+	memset(p, 0, n);
+	return p;
+}
+
 /* The zero memory: a block of zeros in the cluster's main memory. */
 void *dfz_dropin_snrt_zero_mem(struct dfz_site s)
 {
 	struct dfz__dropin *d = query(s);
-	void *p;
 
-	if (!d)
-		return NULL;
-	if (!run.zero) {
-		if (dfz_local_alloc(d->rt, DFZ_L2, ZERO_MEM, &p) < 0) {
-			dfz__dropin_fail(d, DFZ_CLASS_RT_ERRCODE,
-					 "no room for the zero memory (%u "
-					 "bytes) in L2", ZERO_MEM);
-			return NULL;
-		}
-		memset(p, 0, ZERO_MEM);
-		run.zero = p;
-	}
-	return run.zero;
+	if (d && !run.zero)
+		run.zero = zero_block(d, ZERO_MEM);
+	return d ? run.zero : NULL;
+}
+
+uintptr_t dfz__snrt_dma_dst(struct dfz__dropin *d, uintptr_t dst,
+			    uint64_t extent)
+{
+	uintptr_t zero = (uintptr_t)run.zero;
+
+	if (!zero || dst < zero || dst - zero > ZERO_MEM ||
+	    extent > ZERO_MEM - (dst - zero))
+		return dst;
+	if (!run.sink)
+		run.sink = zero_block(d, ZERO_MEM);
+	return run.sink ? (uintptr_t)run.sink + (dst - zero) : dst;
 }
 
 uint32_t dfz_dropin_snrt_mcycle(struct dfz_site s)

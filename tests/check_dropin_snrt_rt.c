@@ -182,6 +182,15 @@ static void body_zero(void *arg)
 	v[3] = (uintptr_t)snrt_cluster()->zeromem.mem ==
 	       (uintptr_t)snrt_zero_memory_ptr();
 	v[4] = (uintptr_t)snrt_cluster()->tcdm.mem == SNRT_TCDM_START_ADDR;
+	/* Writes to the zero memory are ignored, by the DMA as on the chip. */
+	memset(l1, 0x5a, 256);
+	snrt_dma_start_2d((void *)snrt_zero_memory_ptr(), l1, 64, 64, 64, 4);
+	snrt_dma_wait_all();
+	snrt_dma_start_1d(l1 + 128, (void *)snrt_zero_memory_ptr(), 64);
+	snrt_dma_wait_all();
+	v[5] = snrt_zero_memory_ptr()[0] == 0 && snrt_zero_memory_ptr()[63] == 0 &&
+	       l1[128] == 0 && l1[191] == 0 && l1[0] == 0x5a;
+	v[6] = SNRT_TCDM_START_ADDR % 4096;
 }
 
 START_TEST(test_zero_memory_and_mcycle)
@@ -191,6 +200,8 @@ START_TEST(test_zero_memory_and_mcycle)
 	ck_assert_uint_eq(v[2], 1);
 	ck_assert_uint_eq(v[3], 1);
 	ck_assert_uint_eq(v[4], 1);
+	ck_assert_uint_eq(v[5], 1);
+	ck_assert_uint_eq(v[6], 0);
 }
 END_TEST
 
