@@ -348,11 +348,17 @@ void dfz_dropin_snrt_reduction(struct dfz_site s, void *dst,
 	dfz_dropin_snrt_barrier(s);
 }
 
-void dfz_dropin_snrt_refuse(struct dfz_site s, const char *name,
-			    const char *why, ...)
+uint32_t dfz_dropin_snrt_refuse(struct dfz_site s, const char *name,
+				const char *why, ...)
 {
 	fprintf(stderr, "dmafuzz: %s:%d: %s: refused: %s\n", s.file, s.line,
 		name, why);
 	fflush(NULL);
 	exit(2);
+}
+
+void *dfz_dropin_snrt_refuse_ptr(struct dfz_site s, const char *name,
+				 const char *why)
+{
+	dfz_dropin_snrt_refuse(s, name, why);
 }

@@ -37,6 +37,7 @@
 #define DMAFUZZ_DROPIN_SNRT_H
 
 #include <math.h>
+#include <stdalign.h> /* HEAD's kernels (C++) write alignof */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>   /* the runtime's printf.h */
@@ -105,8 +106,10 @@ void dfz_dropin_snrt_memset(struct dfz_site s, void *ptr, int value,
 			    uint32_t len);
 void dfz_dropin_snrt_reduction(struct dfz_site s, void *dst,
 			       const void *src, size_t bytes);
-void dfz_dropin_snrt_refuse(struct dfz_site s, const char *name,
-			    const char *why, ...) __attribute__((noreturn));
+uint32_t dfz_dropin_snrt_refuse(struct dfz_site s, const char *name,
+				const char *why, ...) __attribute__((noreturn));
+void *dfz_dropin_snrt_refuse_ptr(struct dfz_site s, const char *name,
+				 const char *why) __attribute__((noreturn));
 
 /* ------------------------------------------------------------ dma.h */
 
@@ -425,8 +428,9 @@ enum { DFZ__SNRT_PERF_START, DFZ__SNRT_PERF_STOP, DFZ__SNRT_PERF_RESET,
 /* --------------------------------------------------------- refused */
 
 /*
- * Each call below compiles and, when it runs, ends the run with one line
- * naming it and its line (exit 2): the host has nothing it could do.
+ * Each call below compiles, as a statement or for its value, and when it
+ * runs ends the run with one line naming it and its line (exit 2): the
+ * host has nothing it could do.
  */
 #define DFZ__SNRT_NO_SSR                                                     \
 	"SSR streams are not modelled (the registers they feed are read by " \
@@ -436,35 +440,39 @@ enum { DFZ__SNRT_PERF_START, DFZ__SNRT_PERF_STOP, DFZ__SNRT_PERF_RESET,
 /* The arguments are evaluated (no variable of the caller is left unused). */
 #define DFZ__SNRT_REFUSE_ARGS(name, why, ...) \
 	dfz_dropin_snrt_refuse(DFZ_SITE, name, why, __VA_ARGS__)
-#define snrt_ssr_enable() DFZ__SNRT_REFUSE("snrt_ssr_enable", DFZ__SNRT_NO_SSR)
-#define snrt_ssr_disable() \
-	DFZ__SNRT_REFUSE("snrt_ssr_disable", DFZ__SNRT_NO_SSR)
-#define snrt_ssr_loop_1d(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_ssr_loop_1d", DFZ__SNRT_NO_SSR, __VA_ARGS__)
-#define snrt_ssr_loop_2d(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_ssr_loop_2d", DFZ__SNRT_NO_SSR, __VA_ARGS__)
-#define snrt_ssr_loop_3d(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_ssr_loop_3d", DFZ__SNRT_NO_SSR, __VA_ARGS__)
-#define snrt_ssr_loop_4d(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_ssr_loop_4d", DFZ__SNRT_NO_SSR, __VA_ARGS__)
-#define snrt_ssr_repeat(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_ssr_repeat", DFZ__SNRT_NO_SSR, __VA_ARGS__)
-#define snrt_ssr_read(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_ssr_read", DFZ__SNRT_NO_SSR, __VA_ARGS__)
-#define snrt_ssr_write(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_ssr_write", DFZ__SNRT_NO_SSR, __VA_ARGS__)
-#define snrt_issr_read(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_issr_read", DFZ__SNRT_NO_SSR, __VA_ARGS__)
+#define DFZ__SNRT_SSR0(name) DFZ__SNRT_REFUSE(name, DFZ__SNRT_NO_SSR)
+#define DFZ__SNRT_SSR(name, ...) \
+	DFZ__SNRT_REFUSE_ARGS(name, DFZ__SNRT_NO_SSR, __VA_ARGS__)
+#define DFZ__SNRT_IRQ0(name) DFZ__SNRT_REFUSE(name, DFZ__SNRT_NO_IRQ)
+#define DFZ__SNRT_IRQ(name, ...) \
+	DFZ__SNRT_REFUSE_ARGS(name, DFZ__SNRT_NO_IRQ, __VA_ARGS__)
+#define DFZ__SNRT_DM0(name) DFZ__SNRT_REFUSE(name, DFZ__SNRT_NO_DM)
+#define DFZ__SNRT_DM(name, ...) \
+	DFZ__SNRT_REFUSE_ARGS(name, DFZ__SNRT_NO_DM, __VA_ARGS__)
+#define DFZ__SNRT_OMP0(name) DFZ__SNRT_REFUSE(name, DFZ__SNRT_NO_OMP)
+#define DFZ__SNRT_OMP(name, ...) \
+	DFZ__SNRT_REFUSE_ARGS(name, DFZ__SNRT_NO_OMP, __VA_ARGS__)
+#define snrt_ssr_enable() DFZ__SNRT_SSR0("snrt_ssr_enable")
+#define snrt_ssr_disable() DFZ__SNRT_SSR0("snrt_ssr_disable")
+#define snrt_ssr_loop_1d(...) DFZ__SNRT_SSR("snrt_ssr_loop_1d", __VA_ARGS__)
+#define snrt_ssr_loop_2d(...) DFZ__SNRT_SSR("snrt_ssr_loop_2d", __VA_ARGS__)
+#define snrt_ssr_loop_3d(...) DFZ__SNRT_SSR("snrt_ssr_loop_3d", __VA_ARGS__)
+#define snrt_ssr_loop_4d(...) DFZ__SNRT_SSR("snrt_ssr_loop_4d", __VA_ARGS__)
+#define snrt_ssr_repeat(...) DFZ__SNRT_SSR("snrt_ssr_repeat", __VA_ARGS__)
+#define snrt_ssr_read(...) DFZ__SNRT_SSR("snrt_ssr_read", __VA_ARGS__)
+#define snrt_ssr_write(...) DFZ__SNRT_SSR("snrt_ssr_write", __VA_ARGS__)
+#define snrt_issr_read(...) DFZ__SNRT_SSR("snrt_issr_read", __VA_ARGS__)
 #define snrt_issr_set_idx_cfg(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_issr_set_idx_cfg", DFZ__SNRT_NO_SSR, __VA_ARGS__)
+	DFZ__SNRT_SSR("snrt_issr_set_idx_cfg", __VA_ARGS__)
 #define snrt_issr_set_bound(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_issr_set_bound", DFZ__SNRT_NO_SSR, __VA_ARGS__)
-#define snrt_issr_set_ptrs(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_issr_set_ptrs", DFZ__SNRT_NO_SSR, __VA_ARGS__)
-#define snrt_sc_enable(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_sc_enable", DFZ__SNRT_NO_SSR, __VA_ARGS__)
-#define snrt_sc_disable(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_sc_disable", DFZ__SNRT_NO_SSR, __VA_ARGS__)
+	DFZ__SNRT_SSR("snrt_issr_set_bound", __VA_ARGS__)
+#define snrt_issr_set_ptrs(...) DFZ__SNRT_SSR("snrt_issr_set_ptrs", __VA_ARGS__)
+#define snrt_sc_enable(...) DFZ__SNRT_SSR("snrt_sc_enable", __VA_ARGS__)
+#define snrt_sc_disable(...) DFZ__SNRT_SSR("snrt_sc_disable", __VA_ARGS__)
+#define snrt_cluster_alias() \
+	dfz_dropin_snrt_refuse_ptr(DFZ_SITE, "snrt_cluster_alias",           \
+				   "the cluster's alias address region is "  \
+				   "not mapped on the host")
 /* The SSR data movers and dimensions, for the calls above to compile. */
 enum snrt_ssr_dm { SNRT_SSR_DM0 = 0, SNRT_SSR_DM1 = 1, SNRT_SSR_DM2 = 2,
 		   SNRT_SSR_DM_ALL = 31 };
@@ -474,47 +482,42 @@ enum { SNRT_SSR_IDXSIZE_U8, SNRT_SSR_IDXSIZE_U16, SNRT_SSR_IDXSIZE_U32,
 
 #define DFZ__SNRT_NO_IRQ \
 	"interrupts are not modelled (no core sleeps or is woken on the host)"
-#define snrt_wfi() DFZ__SNRT_REFUSE("snrt_wfi", DFZ__SNRT_NO_IRQ)
+#define snrt_wfi() DFZ__SNRT_IRQ0("snrt_wfi")
 #define snrt_interrupt_enable(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_interrupt_enable", DFZ__SNRT_NO_IRQ, __VA_ARGS__)
+	DFZ__SNRT_IRQ("snrt_interrupt_enable", __VA_ARGS__)
 #define snrt_interrupt_disable(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_interrupt_disable", DFZ__SNRT_NO_IRQ, __VA_ARGS__)
+	DFZ__SNRT_IRQ("snrt_interrupt_disable", __VA_ARGS__)
 #define snrt_interrupt_global_enable() \
-	DFZ__SNRT_REFUSE("snrt_interrupt_global_enable", DFZ__SNRT_NO_IRQ)
+	DFZ__SNRT_IRQ0("snrt_interrupt_global_enable")
 #define snrt_interrupt_global_disable() \
-	DFZ__SNRT_REFUSE("snrt_interrupt_global_disable", DFZ__SNRT_NO_IRQ)
+	DFZ__SNRT_IRQ0("snrt_interrupt_global_disable")
 #define snrt_interrupt_cause() \
-	(DFZ__SNRT_REFUSE("snrt_interrupt_cause", DFZ__SNRT_NO_IRQ), 0u)
-#define snrt_int_sw_set(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_int_sw_set", DFZ__SNRT_NO_IRQ, __VA_ARGS__)
-#define snrt_int_sw_clear(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_int_sw_clear", DFZ__SNRT_NO_IRQ, __VA_ARGS__)
+	DFZ__SNRT_IRQ0("snrt_interrupt_cause")
+#define snrt_int_sw_set(...) DFZ__SNRT_IRQ("snrt_int_sw_set", __VA_ARGS__)
+#define snrt_int_sw_clear(...) DFZ__SNRT_IRQ("snrt_int_sw_clear", __VA_ARGS__)
 #define snrt_int_sw_get(...) \
-	(DFZ__SNRT_REFUSE_ARGS("snrt_int_sw_get", DFZ__SNRT_NO_IRQ, __VA_ARGS__), 0u)
+	DFZ__SNRT_IRQ("snrt_int_sw_get", __VA_ARGS__)
 #define snrt_int_cluster_set(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_int_cluster_set", DFZ__SNRT_NO_IRQ, __VA_ARGS__)
+	DFZ__SNRT_IRQ("snrt_int_cluster_set", __VA_ARGS__)
 #define snrt_int_cluster_clr(...) \
-	DFZ__SNRT_REFUSE_ARGS("snrt_int_cluster_clr", DFZ__SNRT_NO_IRQ, __VA_ARGS__)
+	DFZ__SNRT_IRQ("snrt_int_cluster_clr", __VA_ARGS__)
 
 #define DFZ__SNRT_NO_DM                                                      \
 	"the DM core's task queue (dm.h) is not modelled; call "             \
 	"snrt_dma_start_* on the DM core (snrt_is_dm_core())"
-#define dm_init() DFZ__SNRT_REFUSE("dm_init", DFZ__SNRT_NO_DM)
-#define dm_main() DFZ__SNRT_REFUSE("dm_main", DFZ__SNRT_NO_DM)
-#define dm_exit() DFZ__SNRT_REFUSE("dm_exit", DFZ__SNRT_NO_DM)
-#define dm_wait_ready() DFZ__SNRT_REFUSE("dm_wait_ready", DFZ__SNRT_NO_DM)
-#define dm_wait() DFZ__SNRT_REFUSE("dm_wait", DFZ__SNRT_NO_DM)
-#define dm_start() DFZ__SNRT_REFUSE("dm_start", DFZ__SNRT_NO_DM)
-#define dm_memcpy_async(...) \
-	DFZ__SNRT_REFUSE_ARGS("dm_memcpy_async", DFZ__SNRT_NO_DM, __VA_ARGS__)
-#define dm_memcpy2d_async(...) \
-	DFZ__SNRT_REFUSE_ARGS("dm_memcpy2d_async", DFZ__SNRT_NO_DM, __VA_ARGS__)
+#define dm_init() DFZ__SNRT_DM0("dm_init")
+#define dm_main() DFZ__SNRT_DM0("dm_main")
+#define dm_exit() DFZ__SNRT_DM0("dm_exit")
+#define dm_wait_ready() DFZ__SNRT_DM0("dm_wait_ready")
+#define dm_wait() DFZ__SNRT_DM0("dm_wait")
+#define dm_start() DFZ__SNRT_DM0("dm_start")
+#define dm_memcpy_async(...) DFZ__SNRT_DM("dm_memcpy_async", __VA_ARGS__)
+#define dm_memcpy2d_async(...) DFZ__SNRT_DM("dm_memcpy2d_async", __VA_ARGS__)
 
 #define DFZ__SNRT_NO_OMP "the runtime's OpenMP (event unit) is not modelled"
 #define __snrt_omp_bootstrap(...) \
-	(DFZ__SNRT_REFUSE_ARGS("__snrt_omp_bootstrap", DFZ__SNRT_NO_OMP, __VA_ARGS__), 0u)
-#define __snrt_omp_destroy(...) \
-	DFZ__SNRT_REFUSE_ARGS("__snrt_omp_destroy", DFZ__SNRT_NO_OMP, __VA_ARGS__)
+	DFZ__SNRT_OMP("__snrt_omp_bootstrap", __VA_ARGS__)
+#define __snrt_omp_destroy(...) DFZ__SNRT_OMP("__snrt_omp_destroy", __VA_ARGS__)
 
 /* -------------------------------------------------- HEAD's types.h */
 
