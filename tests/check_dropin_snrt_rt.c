@@ -566,6 +566,73 @@ START_TEST(test_refused_lines)
 }
 END_TEST
 
+/*
+ * Every refused name in each call form the runtime's code uses, as a
+ * statement and for its value: compiled here (at the project's warnings,
+ * gcc and clang), never called.
+ */
+static volatile uint32_t sink;
+
+static void eu_task(void *a, uint32_t n)
+{
+	(void)a;
+	(void)n;
+}
+
+void dfz__snrt_refused_forms(double *x, uint32_t n);
+void dfz__snrt_refused_forms(double *x, uint32_t n)
+{
+	snrt_ssr_enable();
+	snrt_ssr_disable();
+	snrt_ssr_loop_1d(SNRT_SSR_DM0, n, 8);
+	snrt_ssr_loop_2d(SNRT_SSR_DM1, n, n, 8, 8);
+	snrt_ssr_loop_3d(SNRT_SSR_DM2, n, n, n, 8, 8, 8);
+	snrt_ssr_loop_4d(SNRT_SSR_DM_ALL, n, n, n, n, 8, 8, 8, 8);
+	snrt_ssr_repeat(SNRT_SSR_DM0, 2);
+	snrt_ssr_read(SNRT_SSR_DM0, SNRT_SSR_1D, x);
+	snrt_ssr_write(SNRT_SSR_DM1, SNRT_SSR_4D, x);
+	snrt_issr_read(SNRT_SSR_DM0, x, n);
+	snrt_issr_set_idx_cfg(SNRT_SSR_DM0, SNRT_SSR_IDXSIZE_U16, 0);
+	snrt_issr_set_bound(SNRT_SSR_DM0, n);
+	snrt_issr_set_ptrs(SNRT_SSR_DM0, x, x);
+	snrt_sc_enable(1);
+	snrt_sc_disable(SNRT_SSR_IDXSIZE_U8);
+	snrt_wfi();
+	snrt_interrupt_enable(3);
+	snrt_interrupt_disable(3);
+	snrt_interrupt_global_enable();
+	snrt_interrupt_global_disable();
+	sink = snrt_interrupt_cause();
+	snrt_interrupt_cause();
+	snrt_int_sw_set(1);
+	snrt_int_sw_clear(1);
+	sink = snrt_int_sw_get(1);
+	snrt_int_sw_get(1);
+	snrt_int_cluster_set(1, 0);
+	snrt_int_cluster_clr(1);
+	dm_init();
+	dm_main();
+	dm_exit();
+	dm_wait_ready();
+	dm_wait();
+	dm_start();
+	dm_memcpy_async(x, x, 8);
+	dm_memcpy2d_async(x, x, 8, 8, 8, 2);
+	__snrt_omp_bootstrap(n);
+	sink = __snrt_omp_bootstrap(n);
+	__snrt_omp_destroy(n);
+	eu_init();
+	eu_exit(1);
+	eu_event_loop(1);
+	eu_dispatch_push(eu_task, 1, x, 8);
+	eu_run_empty(1);
+	while (eu_get_workers_in_wfi() != 7)
+		;
+	snrt_cluster_alias();
+	x = snrt_cluster_alias();
+	(void)x;
+}
+
 Suite *suite_dropin_snrt_rt(void)
 {
 	Suite *s = suite_create("dropin_snrt_rt");

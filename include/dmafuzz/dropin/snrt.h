@@ -518,6 +518,12 @@ enum { SNRT_SSR_IDXSIZE_U8, SNRT_SSR_IDXSIZE_U16, SNRT_SSR_IDXSIZE_U32,
 #define __snrt_omp_bootstrap(...) \
 	DFZ__SNRT_OMP("__snrt_omp_bootstrap", __VA_ARGS__)
 #define __snrt_omp_destroy(...) DFZ__SNRT_OMP("__snrt_omp_destroy", __VA_ARGS__)
+#define eu_init() DFZ__SNRT_OMP0("eu_init")
+#define eu_exit(...) DFZ__SNRT_OMP("eu_exit", __VA_ARGS__)
+#define eu_event_loop(...) DFZ__SNRT_OMP("eu_event_loop", __VA_ARGS__)
+#define eu_dispatch_push(...) DFZ__SNRT_OMP("eu_dispatch_push", __VA_ARGS__)
+#define eu_run_empty(...) DFZ__SNRT_OMP("eu_run_empty", __VA_ARGS__)
+#define eu_get_workers_in_wfi() DFZ__SNRT_OMP0("eu_get_workers_in_wfi")
 
 /* -------------------------------------------------- HEAD's types.h */
 
