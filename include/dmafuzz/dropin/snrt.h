@@ -92,20 +92,48 @@ enum dfz_snrt_heap {
 	DFZ_SNRT_HEAP_L1_CORE,   /* alloc_v2.h: one pointer per core */
 	DFZ_SNRT_HEAP_L3,        /* alloc.h: the cluster's main memory */
 };
+/**
+ * dfz_dropin_snrt_alloc() - the next block of @heap (enum dfz_snrt_heap):
+ * L1 and L3 round @size up to 8 bytes; L1_CORE aligns the pointer to
+ * @align and, with @per_core, hands each compute core its own @size
+ * bytes of a slice for all 8. The heap is made at the run's first use.
+ * Return: the block (owned by the run), past the heap's end after a
+ * dev.misuse finding, NULL outside a run.
+ */
 void *dfz_dropin_snrt_alloc(struct dfz_site s, int heap, size_t size,
 			    size_t align, size_t per_core);
+/** dfz_dropin_snrt_next() - @heap's next pointer (the calling core's for
+ * L1_CORE); dfz_dropin_snrt_set_next() sets it. */
 void *dfz_dropin_snrt_next(struct dfz_site s, int heap);
 void dfz_dropin_snrt_set_next(struct dfz_site s, int heap, uintptr_t next);
+/** dfz_dropin_snrt_tcdm() - the TCDM heap's first byte (@what 0), size
+ * (1) or end (2); 0x10000000 and 0 outside a run. */
 uintptr_t dfz_dropin_snrt_tcdm(struct dfz_site s, int what);
+/** dfz_dropin_snrt_zero_mem() - the run's zero memory (64 KiB of main
+ * memory; DMA writes to it land elsewhere), NULL outside a run. */
 void *dfz_dropin_snrt_zero_mem(struct dfz_site s);
+/** dfz_dropin_snrt_mcycle() - the run's virtual time (engine steps). */
 uint32_t dfz_dropin_snrt_mcycle(struct dfz_site s);
+/** dfz_dropin_snrt_perf() - performance counter @cnt: start (with event
+ * @metric when >= 0), stop, reset or configure (DFZ__SNRT_PERF_*);
+ * dfz_dropin_snrt_perf_get() reads it. A counter past 15 is dev.misuse. */
 void dfz_dropin_snrt_perf(struct dfz_site s, int op, uint32_t cnt,
 			  int metric);
 uint32_t dfz_dropin_snrt_perf_get(struct dfz_site s, uint32_t cnt);
+/** dfz_dropin_snrt_memset() - snrt_dma_memset() as the runtime version
+ * (quirk snrt-head) writes and waits; @ptr: borrowed for the call. */
 void dfz_dropin_snrt_memset(struct dfz_site s, void *ptr, int value,
 			    uint32_t len);
+/** dfz_dropin_snrt_reduction() - snrt_global_reduction_dma() of a lone
+ * cluster, @bytes from @src to @dst, as the runtime version does it. */
 void dfz_dropin_snrt_reduction(struct dfz_site s, void *dst,
 			       const void *src, size_t bytes);
+/**
+ * dfz_dropin_snrt_refuse() - a runtime name the host cannot give: one
+ * line on stderr naming @name, the caller's line and @why, then exit(2).
+ * The trailing arguments are the refused call's, evaluated and ignored.
+ * dfz_dropin_snrt_refuse_ptr() is the same for a call used as a pointer.
+ */
 uint32_t dfz_dropin_snrt_refuse(struct dfz_site s, const char *name,
 				const char *why, ...) __attribute__((noreturn));
 void *dfz_dropin_snrt_refuse_ptr(struct dfz_site s, const char *name,
