@@ -348,6 +348,37 @@ void dfz_dropin_snrt_reduction(struct dfz_site s, void *dst,
 	dfz_dropin_snrt_barrier(s);
 }
 
+/* The program's main and each core's return code, for the cores. */
+static int (*prog_main)(void);
+static int prog_rc[DFZ_SNRT_CORES];
+
+static void prog_core(void *arg)
+{
+	(void)arg;
+	prog_rc[dfz_dropin_snrt_core_idx() % DFZ_SNRT_CORES] = prog_main();
+}
+
+int dfz_dropin_snrt_main(struct dfz_site s, int (*main_fn)(void))
+{
+	struct dfz__dropin *d;
+	int rc = 0;
+
+	prog_main = main_fn;
+	memset(prog_rc, 0, sizeof(prog_rc));
+	dfz_dropin_spmd(s, prog_core, NULL);
+	for (unsigned i = 0; i < DFZ_SNRT_CORES; i++)
+		rc |= prog_rc[i];
+	d = dfz__dropin_get();
+	if (rc && d->in_run) {
+		d->cur = s;
+		dfz__dropin_fail(d, DFZ_CLASS_DATA_MISMATCH,
+				 "the program's main returned %d (the cores' "
+				 "codes ORed, as the Snitch runtime's exit code)",
+				 rc);
+	}
+	return rc;
+}
+
 uint32_t dfz_dropin_snrt_refuse(struct dfz_site s, const char *name,
 				const char *why, ...)
 {

@@ -506,6 +506,39 @@ START_TEST(test_hyperbank)
 }
 END_TEST
 
+/* A program's own main on every core: a nonzero code is a failed check. */
+static int prog_main_rc(void)
+{
+	snrt_cluster_hw_barrier();
+	return snrt_cluster_core_idx() == 3 ? 4 : 0;
+}
+
+static int prog_main_ok(void)
+{
+	snrt_cluster_hw_barrier();
+	return 0;
+}
+
+static void body_main(void *arg)
+{
+	want_line = __LINE__ + 1;
+	v[0] = (uint32_t)dfz_snrt_main(arg ? prog_main_rc : prog_main_ok);
+}
+
+START_TEST(test_program_main)
+{
+	struct dfz_dropin_test t = { body_main, (void *)1, __FILE__ };
+	struct dfz__result r;
+
+	ck_assert_int_eq(run_with(body_main, "").finding.cls, DFZ_CLASS_NONE);
+	ck_assert_uint_eq(v[0], 0);
+	dfz__dropin_run(&t, NULL, 0, &r);
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_DATA_MISMATCH);
+	ck_assert_int_eq(r.site.line, want_line);
+	ck_assert_uint_eq(v[0], 4);
+}
+END_TEST
+
 /* ------------------------------------------------------------ refused */
 
 static const int ssr_line = __LINE__ + 8;
@@ -657,6 +690,7 @@ Suite *suite_dropin_snrt_rt(void)
 	tcase_add_test(tc, test_global_reduction);
 	tcase_add_test(tc, test_align_up);
 	tcase_add_test(tc, test_hyperbank);
+	tcase_add_test(tc, test_program_main);
 	tcase_add_test(tc, test_refused_lines);
 	suite_add_tcase(s, tc);
 	return s;

@@ -564,4 +564,14 @@ typedef char v8f8 __attribute__((vector_size(8)));
 /* The SPMD runner (not an SDK name): @fn(@arg) on all 9 cores. */
 #define dfz_snrt_spmd(fn, arg) dfz_dropin_spmd(DFZ_SITE, (fn), (arg))
 
+/**
+ * dfz_dropin_snrt_main() - a Snitch program's own main (renamed, e.g.
+ * -Dmain=snrt_main) on all 9 cores, as the runtime's start code runs it.
+ * The runtime ORs the cores' return codes into the exit code: a nonzero
+ * one is a failed check (data.mismatch) at the caller's line.
+ * Return: the ORed code. Use via dfz_snrt_main(fn) (not an SDK name).
+ */
+int dfz_dropin_snrt_main(struct dfz_site s, int (*main_fn)(void));
+#define dfz_snrt_main(fn) dfz_dropin_snrt_main(DFZ_SITE, (fn))
+
 #endif /* DMAFUZZ_DROPIN_SNRT_H */
