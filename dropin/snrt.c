@@ -10,7 +10,7 @@
  * resets them to 2 and 1: the same distance, so every comparison the
  * runtime makes comes out the same).
  */
-#include "dropin_int.h"
+#include "snrt_int.h"
 #include "dmafuzz/dropin/snrt.h"
 
 /* A DMA call of the Snitch runtime begins. */
@@ -19,7 +19,7 @@ static struct dfz__dropin *enter(struct dfz_site s)
 	struct dfz__dropin *d = dfz__dropin_enter(s);
 
 	if (d)
-		d->apis |= DFZ__API_SNRT;
+		dfz__snrt_begin(d);
 	return d;
 }
 
@@ -59,6 +59,9 @@ snrt_dma_txid_t dfz_dropin_snrt_start(struct dfz_site s, uintptr_t dst,
 	 * size-0 transfer, so the start issues nothing. */
 	if (size == 0 && !dfz__quirk(d, DFZ_QUIRK_SNRT_HEAD))
 		return (snrt_dma_txid_t)-1;
+	if (size && repeat && repeat <= UINT32_MAX && dst_stride <= UINT32_MAX)
+		dst = dfz__snrt_dma_dst(d, dst, (uint64_t)dst_stride *
+					(repeat - 1) + size);
 	if (!side_ok(d->rt, dst, size, dst_stride, repeat) ||
 	    !side_ok(d->rt, src, size, src_stride, repeat)) {
 		dfz__dropin_fail(d, DFZ_CLASS_DMA_BAD_ADDRESS,
@@ -117,22 +120,6 @@ void dfz_dropin_snrt_barrier(struct dfz_site s)
 uint32_t dfz_dropin_snrt_core_idx(void)
 {
 	return dfz__cores_id(dfz__dropin_get()->cores);
-}
-
-/* The runtime's bump allocators, 8-byte granules (Deeploy's patch rounds
- * snrt_l3alloc too); here each block has redzones and is reclaimed when
- * the run ends. */
-void *dfz_dropin_snrt_alloc(struct dfz_site s, int level, size_t size)
-{
-	struct dfz__dropin *d = dfz__dropin_enter(s);
-	void *p = NULL;
-
-	if (!d || size > UINT32_MAX - 7)
-		return NULL;
-	if (dfz_local_alloc(d->rt, (enum dfz_level)level,
-			    (uint32_t)((size + 7) & ~(size_t)7), &p) < 0)
-		return NULL;
-	return p;
 }
 
 void dfz_dropin_spmd(struct dfz_site s, void (*fn)(void *), void *arg)
