@@ -92,7 +92,10 @@ static void observe(void *ctx, const struct dfz_event *ev)
 /* At exit: the memories unmapped, memcheck's ranges restored. */
 void dfz__dropin_teardown(void)
 {
-	if (!state)
+	/* exit() from inside the body (the user's, or a refused SDK name)
+	 * runs this on the fabric controller's or a core's stack, which the
+	 * memories hold: the process ends anyway, nothing is unmapped. */
+	if (!state || state->in_run)
 		return;
 	dfz__cores_destroy(state->cores);
 	dfz_oracles_destroy(state->set);
