@@ -59,8 +59,18 @@ struct dfz__result {
 	uint32_t apis;                   /* DFZ__API_* the run called */
 };
 
+/* The program's statics as they were loaded (memmap.c): restored before
+ * every run, so that a schedule's verdict never depends on the runs
+ * before it. */
+struct dfz__statics {
+	uint8_t *at;                     /* where they live (L2 or L1) */
+	uint8_t *copy;                   /* their bytes at start-up */
+	size_t n;
+};
+
 struct dfz__dropin {
 	struct dfz_rt *rt;
+	struct dfz__statics statics[2];  /* L2's, L1's */
 	struct dfz_oracles *set;
 	struct dfz__cores *cores;
 	struct dfz_observer oracles;     /* the set's observer */
@@ -149,6 +159,11 @@ void dfz__sites_prior(struct dfz__dropin *d, int64_t xfer);
  * statics at their start), make the oracle set and the cores into @d.
  * Return: 0, or a negative DFZ_E* after a one-line message on stderr. */
 int dfz__memmap_create(struct dfz__dropin *d);
+/** dfz__memmap_restore() - a run begins: the program's statics get the
+ * bytes they were loaded with again. */
+void dfz__memmap_restore(struct dfz__dropin *d);
+/** dfz__memmap_fini() - release the copies of the statics. */
+void dfz__memmap_fini(struct dfz__dropin *d);
 
 /**
  * dfz__dropin_usable() - whether the user's pointer @p may be read and

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dropin_int.h"
@@ -152,6 +153,57 @@ static bool layout(struct dfz_rt_layout *lay, uint32_t l2_size,
 	return true;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define NO_ASAN __attribute__((no_sanitize("address")))
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_ASAN __attribute__((no_sanitize("address")))
+#endif
+#endif
+#ifndef NO_ASAN
+#define NO_ASAN
+#endif
+
+/* Copies @n bytes without the sanitizers' checks and without a call the
+ * compiler could turn into memcpy (which ASan intercepts): a program's
+ * statics hold ASan's redzones between its globals. */
+static NO_ASAN void copy_raw(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		dst[i] = src[i];
+		__asm__ volatile("" ::: "memory");
+	}
+}
+
+/* The statics of @level at @at (@n bytes), as loaded. */
+static int snapshot(struct dfz__statics *st, uintptr_t at, size_t n)
+{
+	*st = (struct dfz__statics){ (uint8_t *)at, NULL, n };
+	if (n == 0)
+		return 0;
+	st->copy = malloc(n);
+	if (!st->copy)
+		return DFZ_ENOMEM;
+	copy_raw(st->copy, st->at, n);
+	return 0;
+}
+
+void dfz__memmap_restore(struct dfz__dropin *d)
+{
+	for (unsigned i = 0; i < 2; i++)
+		if (d->statics[i].copy)
+			copy_raw(d->statics[i].at, d->statics[i].copy,
+				 d->statics[i].n);
+}
+
+void dfz__memmap_fini(struct dfz__dropin *d)
+{
+	for (unsigned i = 0; i < 2; i++) {
+		free(d->statics[i].copy);
+		d->statics[i] = (struct dfz__statics){ 0 };
+	}
+}
+
 int dfz__memmap_create(struct dfz__dropin *d)
 {
 	const struct dfz_dropin_memory *m = &dfz_dropin_memory;
@@ -172,6 +224,12 @@ int dfz__memmap_create(struct dfz__dropin *d)
 			strerror(errno));
 		return rc;
 	}
+	if (rc == 0)
+		rc = snapshot(&d->statics[0], DFZ_DROPIN_L2_BASE,
+			      lay.statics[DFZ_L2]);
+	if (rc == 0)
+		rc = snapshot(&d->statics[1], DFZ_DROPIN_L1_BASE,
+			      lay.statics[DFZ_L1]);
 	if (rc == 0)
 		rc = dfz_oracles_create(DROPIN_ORACLES, &d->set);
 	if (rc == 0)

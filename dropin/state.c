@@ -98,6 +98,7 @@ void dfz__dropin_teardown(void)
 	if (!state || state->in_run)
 		return;
 	dfz__cores_destroy(state->cores);
+	dfz__memmap_fini(state);
 	dfz_oracles_destroy(state->set);
 	dfz_rt_destroy(state->rt);
 	free(state);
@@ -145,6 +146,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	cfg.bandwidth = bandwidth[dfz__dropin_take(d, 0, 5)];
 	cfg.quirks = dfz__quirks_start(d);
 	dfz__golden_config(d, &cfg);
+	dfz__memmap_restore(d);
 	dfz_rt_reset(d->rt, &cfg);
 	dfz_oracles_reset(d->set, d->rt);
 	memset(&d->res, 0, sizeof(d->res));
