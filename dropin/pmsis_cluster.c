@@ -1,11 +1,65 @@
 // SPDX-License-Identifier: MIT
 /*
- * The PMSIS cluster names on the drop-in's cores: the core queries, the
- * team fork and barrier, and a task sent to the cluster.
+ * The PMSIS cluster names on the drop-in's cores: the cluster's bring-up
+ * (its conf, pi_open_from_conf, open and close), cluster tasks (sent and
+ * run to their end, then their completion task ended), the core
+ * queries, the team fork, barrier and critical section (the event unit's
+ * one mutex: a core that finds it taken stalls until its holder leaves).
  */
 
-#include "dropin_int.h"
-#include "dmafuzz/dropin/pmsis.h"
+#include "pmsis_int.h"
+
+/* The cluster as the program left it in this run. */
+static struct {
+	int lock_owner;                  /* core in the critical section,
+					  * -1: none */
+	int preset;                      /* pi_cl_team_prepare_fork's team */
+} cl = { -1, 0 };
+
+void dfz__pmsis_cluster_reset(void)
+{
+	cl.lock_owner = -1;
+	cl.preset = 0;
+}
+
+void dfz_dropin_open_from_conf(struct dfz_site s, struct pi_device *device,
+			       void *conf)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	if (d && !dfz__dropin_usable(d, device, sizeof(*device),
+				     "the device of pi_open_from_conf"))
+		return;
+	if (device)
+		*device = (struct pi_device){ .config = conf };
+}
+
+void dfz_dropin_cluster_conf_init(struct dfz_site s,
+				  struct pi_cluster_conf *conf)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	if (d && !dfz__dropin_usable(d, conf, sizeof(*conf),
+				     "the conf of pi_cluster_conf_init"))
+		return;
+	if (conf)
+		*conf = (struct pi_cluster_conf){
+			.device_type = PI_DEVICE_CLUSTER_TYPE,
+			.cc_stack_size = PI_CL_CC_STACK_SIZE,
+		};
+}
+
+int dfz_dropin_cluster_open(struct dfz_site s, struct pi_device *device,
+			    int open)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	if (d && !dfz__dropin_usable(d, device, sizeof(*device), open ?
+				     "the device of pi_cluster_open" :
+				     "the device of pi_cluster_close"))
+		return -1;
+	return 0;
+}
 
 int dfz_dropin_core_id(void)
 {
@@ -19,6 +73,19 @@ int dfz_dropin_nb_cores(void)
 	return DFZ_DROPIN_CORES;
 }
 
+int dfz_dropin_team_nb_cores(void)
+{
+	struct dfz__dropin *d = dfz__dropin_get();
+
+	return d->in_run ? (int)d->team : DFZ_DROPIN_CORES;
+}
+
+void dfz_dropin_team_prepare(struct dfz_site s, int nb_cores)
+{
+	if (dfz__dropin_enter(s))
+		cl.preset = nb_cores;
+}
+
 void dfz_dropin_team_fork(struct dfz_site s, int nb_cores,
 			  void (*entry)(void *), void *arg)
 {
@@ -29,13 +96,16 @@ void dfz_dropin_team_fork(struct dfz_site s, int nb_cores,
 	if (!d)
 		return;
 	/* pulpos: a team of 0 cores keeps the previous team's size (all
-	 * cores before any fork). */
+	 * cores before any fork); a preset fork takes the prepared one. */
+	if (nb_cores == 0 && cl.preset > 0)
+		nb_cores = cl.preset;
 	if (nb_cores > 0)
 		d->team = (unsigned)nb_cores;
 	n = d->team;
 	rc = n > DFZ_DROPIN_CORES ? DFZ_EINVAL :
 				    dfz__dropin_fork(d, n, entry, arg);
 	d->cur = s;
+	cl.lock_owner = -1;
 	if (rc == DFZ_EHANG)
 		dfz__dropin_fail(d, DFZ_CLASS_DMA_HANG,
 				 "pi_cl_team_fork(%u): a team barrier can never "
@@ -56,14 +126,88 @@ void dfz_dropin_team_barrier(struct dfz_site s)
 		dfz__cores_barrier(d->cores);
 }
 
+static void critical_enter(struct dfz__dropin *d, int me)
+{
+	if (!dfz__cores_in_fork(d->cores))
+		cl.lock_owner = -1;
+	if (cl.lock_owner == me) {
+		dfz__dropin_fail(d, DFZ_CLASS_DMA_HANG, "core %d enters the "
+				 "team's critical section it already holds (the "
+				 "event unit's mutex is not recursive)", me);
+		return;
+	}
+	while (cl.lock_owner >= 0) {
+		if (!dfz__cores_stall(d->cores)) {
+			dfz__dropin_fail(d, DFZ_CLASS_DMA_HANG, "core %d waits "
+					 "for the critical section, which core "
+					 "%d never leaves", me, cl.lock_owner);
+			return;
+		}
+	}
+	cl.lock_owner = me;
+}
+
+void dfz_dropin_team_critical(struct dfz_site s, int enter)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	int me;
+
+	if (!d)
+		return;
+	me = (int)dfz__cores_id(d->cores);
+	if (enter) {
+		critical_enter(d, me);
+	} else if (cl.lock_owner != me) {
+		dfz__dropin_fail(d, DFZ_CLASS_DEV_MISUSE, "core %d leaves the "
+				 "team's critical section, which it does not "
+				 "hold (expected a pi_cl_team_critical_enter "
+				 "first)", me);
+	} else {
+		cl.lock_owner = -1;
+	}
+	d->cur = s;
+}
+
+struct pi_cluster_task *dfz_dropin_cluster_task(struct dfz_site s,
+						struct pi_cluster_task *task,
+						void (*entry)(void *),
+						void *arg)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	if (d && !dfz__dropin_usable(d, task, sizeof(*task),
+				     "the task of pi_cluster_task"))
+		return task;
+	if (task)
+		*task = (struct pi_cluster_task){ .entry = entry, .arg = arg,
+						  .nb_cores = DFZ_DROPIN_CORES };
+	return task;
+}
+
+/* The cluster runs @task to its end (its master core: the entry then
+ * forks the team as on the chip); @done, when given, ends after. */
 int dfz_dropin_send_task(struct dfz_site s, struct pi_device *device,
-			 struct pi_cluster_task *task)
+			 struct pi_cluster_task *task, pi_task_t *done)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
 
 	(void)device;
-	if (!d || !task || !task->entry)
+	if (!d || !dfz__dropin_usable(d, task, sizeof(*task),
+				      "the task of pi_cluster_send_task"))
 		return -1;
+	if (done && !dfz__dropin_usable(d, done, sizeof(*done), "the "
+					"completion task of "
+					"pi_cluster_send_task_async"))
+		return -1;
+	if (!task->entry) {
+		dfz__dropin_fail(d, DFZ_CLASS_DEV_MISUSE, "a cluster task "
+				 "without an entry (expected pi_cluster_task() "
+				 "or .entry set)");
+		return -1;
+	}
 	task->entry(task->arg);
+	d->cur = s;
+	if (done)
+		dfz__pmsis_task_push(d, done);
 	return 0;
 }

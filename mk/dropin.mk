@@ -37,18 +37,19 @@ DROPIN_SRC_dropin      := examples/seed000/loop_fixed.c examples/seed000/test_lo
 DROPIN_SRC_dropin-mchan := examples/siracusa-sb/closure.c examples/siracusa-sb/test_closure.c
 DROPIN_SRC_dropin-snrt := examples/snitch-gemm/gemm_db_fixed.c examples/snitch-gemm/test_gemm.c
 DROPIN_CFLAGS    := -std=c11 -Iinclude -Iinclude/dmafuzz/dropin \
-                    -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast
+                    -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast \
+                    -include dmafuzz/dropin/pulp_types.h
 # As dmafuzz-dropin.pc's Libs: statics at the start of L2 and L1.
 DROPIN_LDFLAGS   := -no-pie -Wl,--section-start=dfz_l2=0x1c000000 \
                     -Wl,--section-start=dfz_l1=0x10000000 \
                     -Wl,--section-start=dfz_top=0x40000000
 define DROPIN_BENCH_RULES
-$$(FZ)/afl/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/afl/libfuzz.a
+$$(FZ)/afl/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/afl/libfuzz.a $$(SDK_LIB)
 	$$(FZ_CC_afl) $$(FZ_CFLAGS_afl) $$(DROPIN_CFLAGS) -o $$@ $$(DROPIN_SRC_$(1)) \
-	    $$(FZ)/afl/libfuzz.a $$(DFZ_LDLIBS) $$(DROPIN_LDFLAGS)
-$$(FZ)/libfuzzer/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/libfuzzer/libfuzz.a
+	    $$(SDK_LIB) $$(FZ)/afl/libfuzz.a $$(DFZ_LDLIBS) $$(DROPIN_LDFLAGS)
+$$(FZ)/libfuzzer/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/libfuzzer/libfuzz.a $$(SDK_LIB)
 	$$(FZ_CC_libfuzzer) $$(FZ_CFLAGS_libfuzzer) $$(DROPIN_CFLAGS) $$(FZ_LINK_libfuzzer) \
-	    -o $$@ $$(DROPIN_SRC_$(1)) $$(FZ)/libfuzzer/libfuzz.a $$(DFZ_LDLIBS) \
+	    -o $$@ $$(DROPIN_SRC_$(1)) $$(SDK_LIB) $$(FZ)/libfuzzer/libfuzz.a $$(DFZ_LDLIBS) \
 	    $$(DROPIN_LDFLAGS)
 # Its seeds: the empty schedule and one of every byte value 0x80; after
 # the plan targets' seeds, whose script starts by removing $(FZ)/seeds.
