@@ -126,8 +126,20 @@ void dfz_dropin_team_barrier(struct dfz_site s)
 		dfz__cores_barrier(d->cores);
 }
 
+/*
+ * The critical section: enter and leave are no switch points (the
+ * event unit's mutex is one load), so a section without SDK calls inside
+ * is atomic. A core that finds it held (its holder switched at an SDK
+ * call inside) stalls until the holder leaves; STALL_MAX rounds without
+ * that are a hang (the holder never leaves, or the model's scheduler
+ * keeps to the waiters: docs/porting/pmsis.md).
+ */
+#define STALL_MAX 4096
+
 static void critical_enter(struct dfz__dropin *d, int me)
 {
+	unsigned rounds = 0;
+
 	if (!dfz__cores_in_fork(d->cores))
 		cl.lock_owner = -1;
 	if (cl.lock_owner == me) {
@@ -137,7 +149,7 @@ static void critical_enter(struct dfz__dropin *d, int me)
 		return;
 	}
 	while (cl.lock_owner >= 0) {
-		if (!dfz__cores_stall(d->cores)) {
+		if (rounds++ == STALL_MAX || !dfz__cores_stall(d->cores)) {
 			dfz__dropin_fail(d, DFZ_CLASS_DMA_HANG, "core %d waits "
 					 "for the critical section, which core "
 					 "%d never leaves", me, cl.lock_owner);
@@ -147,13 +159,15 @@ static void critical_enter(struct dfz__dropin *d, int me)
 	cl.lock_owner = me;
 }
 
+/* Not dfz__dropin_enter(): no switch point here. */
 void dfz_dropin_team_critical(struct dfz_site s, int enter)
 {
-	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz__dropin *d = dfz__dropin_get();
 	int me;
 
-	if (!d)
+	if (!d->in_run)
 		return;
+	d->cur = s;
 	me = (int)dfz__cores_id(d->cores);
 	if (enter) {
 		critical_enter(d, me);

@@ -22,6 +22,7 @@
 #include "dmafuzz/dropin/pmsis.h"
 
 #define MAX_PENDING 64
+#define IDLE_MAX 1000
 
 /* The tasks not ended yet, oldest first; valid within the run that
  * queued them (stamp: the run's virtual time at the last change). */
@@ -29,6 +30,7 @@ static struct {
 	pi_task_t *task[MAX_PENDING];
 	unsigned n;
 	uint64_t stamp;
+	unsigned idle;                   /* pi_yield in a row with none */
 } pend;
 
 static struct dfz__pmsis_exit *exits;    /* innermost first */
@@ -56,6 +58,7 @@ void dfz__pmsis_reset(void)
 {
 	pend.n = 0;
 	pend.stamp = 0;
+	pend.idle = 0;
 	memset(&perf, 0, sizeof(perf));
 	dfz__pmsis_cluster_reset();
 }
@@ -91,6 +94,7 @@ bool dfz__pmsis_task_start(struct dfz__dropin *d, pi_task_t *t, bool copy)
 	}
 	t->done = 0;
 	t->dfz_busy = copy ? 1 : 2;
+	pend.idle = 0;
 	pend.task[pend.n++] = t;
 	return true;
 }
@@ -138,6 +142,31 @@ static unsigned run_ended(struct dfz__dropin *d)
 	return ran;
 }
 
+/* The program left by pmsis_exit's way (the verdict is already set). */
+static void leave(void)
+{
+	if (exits) {
+		exits->status = 0;
+		longjmp(exits->env, 1);
+	}
+}
+
+/* pi_yield with nothing pending: nothing can change while the fabric
+ * controller spins (cluster tasks run to their end when sent), so a loop
+ * of them never ends. After IDLE_MAX in a row, or at once when the
+ * run's verdict is already decided, the program is left. */
+static void idle_yield(struct dfz__dropin *d)
+{
+	if (d->sited)
+		leave();
+	if (++pend.idle < IDLE_MAX)
+		return;
+	dfz__dropin_fail(d, DFZ_CLASS_DMA_HANG, "pi_yield %u times with no "
+			 "task pending: the loop around it waits for "
+			 "something that will never happen", IDLE_MAX);
+	leave();
+}
+
 void dfz_dropin_yield(struct dfz_site s)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
@@ -146,8 +175,14 @@ void dfz_dropin_yield(struct dfz_site s)
 		return;
 	pend_check_run(d);
 	dfz_rt_yield(d->rt, DFZ_YIELD_WAIT);
-	if (run_ended(d) == 0 && pend.n > 0)
+	if (run_ended(d) > 0) {
+		pend.idle = 0;
+	} else if (pend.n > 0) {
 		finish(d, 0);  /* sleep until the oldest one ends */
+		pend.idle = 0;
+	} else {
+		idle_yield(d);
+	}
 	d->cur = s;
 }
 

@@ -35,10 +35,12 @@ $(TEST_BIN): CHECK_LIBS += $(SDK_LIB) $(LIB)
 install: install-dropin-libs
 install-dropin-libs: $(SDK_LIB) $(MAIN_LIB) | all
 	install -d $(DESTDIR)$(PREFIX)/lib
-	install -m 644 $(SDK_LIB) $(MAIN_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(SDK_LIB) $(MAIN_LIB) dropin/sdk/dmafuzz-dropin-main.ld \
+	    $(DESTDIR)$(PREFIX)/lib/
 
 uninstall: uninstall-dropin-libs
 .PHONY: uninstall-dropin-libs
 uninstall-dropin-libs:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libdmafuzz-sdk.a \
-	    $(DESTDIR)$(PREFIX)/lib/libdmafuzz-main.a
+	    $(DESTDIR)$(PREFIX)/lib/libdmafuzz-main.a \
+	    $(DESTDIR)$(PREFIX)/lib/dmafuzz-dropin-main.ld

@@ -11,10 +11,68 @@
  * pmsis_exit is a failed check at its line, a non-zero return of main
  * one at main. The program's output goes where it goes (stdout).
  *
- * The program's statics are not re-initialised between schedules: a run
- * starts with the statics the previous one left (docs/porting/pmsis.md).
+ * Every run starts from the statics the program started with: the
+ * module's linker script (dmafuzz-dropin-main.ld) gathers the .data and
+ * .bss of the program's own objects between bounds this file reads; the
+ * first run keeps a copy of them, and every later run starts by putting
+ * it back (statics of the program's own archives are not restored:
+ * docs/porting/pmsis.md).
  */
 #include "pmsis_int.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_ASAN __attribute__((no_sanitize("address")))
+#endif
+#endif
+#if !defined(NO_ASAN) && defined(__SANITIZE_ADDRESS__)
+#define NO_ASAN __attribute__((no_sanitize("address")))
+#endif
+#ifndef NO_ASAN
+#define NO_ASAN
+#endif
+
+extern char __dfz_user_data_start[] __attribute__((weak));
+extern char __dfz_user_data_end[] __attribute__((weak));
+extern char __dfz_user_bss_start[] __attribute__((weak));
+extern char __dfz_user_bss_end[] __attribute__((weak));
+
+static struct {
+	unsigned char *copy;             /* data, then bss, as at the start */
+	size_t data, bss;
+	int state;                       /* 0 not yet, 1 kept, -1 none */
+} statics;
+
+/* Byte by byte, past ASan's redzones between instrumented globals. */
+NO_ASAN static void copy_bytes(volatile unsigned char *dst,
+			       const volatile unsigned char *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = src[i];
+}
+
+static void statics_start(void)
+{
+	unsigned char *d = (unsigned char *)__dfz_user_data_start;
+	unsigned char *b = (unsigned char *)__dfz_user_bss_start;
+
+	if (statics.state == 0) {
+		statics.state = -1;
+		if (!d || !b)
+			return;
+		statics.data = (size_t)(__dfz_user_data_end - __dfz_user_data_start);
+		statics.bss = (size_t)(__dfz_user_bss_end - __dfz_user_bss_start);
+		statics.copy = malloc(statics.data + statics.bss + 1);
+		if (!statics.copy)
+			return;
+		copy_bytes(statics.copy, d, statics.data);
+		copy_bytes(statics.copy + statics.data, b, statics.bss);
+		statics.state = 1;
+	} else if (statics.state == 1) {
+		copy_bytes(d, statics.copy, statics.data);
+		copy_bytes(b, statics.copy + statics.data, statics.bss);
+	}
+}
 
 int dfz_user_main(int argc, char **argv);
 
@@ -28,6 +86,7 @@ static void run_main(void *arg)
 	int rc;
 
 	(void)arg;
+	statics_start();
 	dfz__pmsis_reset();
 	dfz__pmsis_exit_push(&e);
 	if (setjmp(e.env) == 0) {
