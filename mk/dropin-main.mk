@@ -44,3 +44,39 @@ uninstall-dropin-libs:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libdmafuzz-sdk.a \
 	    $(DESTDIR)$(PREFIX)/lib/libdmafuzz-main.a \
 	    $(DESTDIR)$(PREFIX)/lib/dmafuzz-dropin-main.ld
+
+# make dropin-forms (part of make check): the call forms real PMSIS, GAP
+# and Deeploy code uses compile against the drop-in's headers with gcc and
+# clang at -std=c11 -Wall -Wextra -Werror (tests/data/dropin_forms/
+# forms.c, which then runs under the own-main runner, clean); a file that
+# defines Deeploy's memory helpers compiles, and a body that only calls
+# them links and runs on the drop-in's, or on the user's when both are
+# linked.
+FORMS_DIR   := tests/data/dropin_forms
+FORMS_OUT   := $(BUILD)/dropin-forms
+FORMS_FLAGS  = -std=c11 -g -Wall -Wextra -Werror $(DROPIN_CFLAGS)
+FORMS_LIBS   = $(SDK_LIB) $(LIB) -lm $(DROPIN_LDFLAGS)
+FORMS_CCS   := gcc $(if $(shell command -v clang 2>/dev/null),clang)
+
+.PHONY: dropin-forms
+check: dropin-forms
+dropin-forms: $(LIB) $(SDK_LIB) $(MAIN_LIB)
+	@mkdir -p $(FORMS_OUT)
+	@set -e; for cc in $(FORMS_CCS); do \
+	    $$cc $(FORMS_FLAGS) -Dmain=dfz_user_main $(FORMS_DIR)/forms.c \
+	        $(MAIN_LIB) $(FORMS_LIBS) -Wl,-T,dropin/sdk/dmafuzz-dropin-main.ld \
+	        -o $(FORMS_OUT)/forms-$$cc; \
+	    $(FORMS_OUT)/forms-$$cc -n 20 > $(FORMS_OUT)/forms-$$cc.out; \
+	    tail -n 1 $(FORMS_OUT)/forms-$$cc.out | grep -q 'VERDICT: clean'; \
+	    echo "dropin-forms: forms.c ($$cc): compiles, runs clean"; \
+	    $$cc $(FORMS_FLAGS) -c $(FORMS_DIR)/defines_mem.c \
+	        -o $(FORMS_OUT)/defines_mem-$$cc.o; \
+	    $$cc $(FORMS_FLAGS) -DUSER_MEM=0 $(FORMS_DIR)/calls_mem.c \
+	        $(FORMS_LIBS) -o $(FORMS_OUT)/calls-$$cc; \
+	    $(FORMS_OUT)/calls-$$cc -n 5 > /dev/null; \
+	    $$cc $(FORMS_FLAGS) -DUSER_MEM=1 $(FORMS_DIR)/calls_mem.c \
+	        $(FORMS_OUT)/defines_mem-$$cc.o $(FORMS_LIBS) \
+	        -o $(FORMS_OUT)/calls-user-$$cc; \
+	    $(FORMS_OUT)/calls-user-$$cc -n 5 > /dev/null; \
+	    echo "dropin-forms: Deeploy's helpers ($$cc): defined, called, user's win"; \
+	done
