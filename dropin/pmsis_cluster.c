@@ -9,17 +9,27 @@
 
 #include "pmsis_int.h"
 
-/* The cluster as the program left it in this run. */
+enum { PE_READY, PE_BARRIER, PE_DONE };
+
+/* The cluster as the program left it in this run, and the team's cores
+ * as the scheduler sees them (ready, at the barrier, returned), which the
+ * fork's pick function needs to find the critical section's holder. */
 static struct {
 	int lock_owner;                  /* core in the critical section,
 					  * -1: none */
 	int preset;                      /* pi_cl_team_prepare_fork's team */
-} cl = { -1, 0 };
+	unsigned n;                      /* cores of the running fork */
+	unsigned arrived;                /* at the barrier */
+	uint8_t state[DFZ_DROPIN_CORES];
+	void (*entry)(void *);
+	void *arg;
+} cl = { -1, 0, 0, 0, { 0 }, NULL, NULL };
 
 void dfz__pmsis_cluster_reset(void)
 {
 	cl.lock_owner = -1;
 	cl.preset = 0;
+	cl.n = 0;
 }
 
 void dfz_dropin_open_from_conf(struct dfz_site s, struct pi_device *device,
@@ -86,12 +96,69 @@ void dfz_dropin_team_prepare(struct dfz_site s, int nb_cores)
 		cl.preset = nb_cores;
 }
 
+/* The index, among the @nready ready cores the scheduler offers (the
+ * running one left out when it stalls), of core @want; -1 if absent. */
+static int index_of(struct dfz__dropin *d, unsigned nready, int want)
+{
+	unsigned me = dfz__cores_id(d->cores), all = 0, k = 0;
+
+	for (unsigned i = 0; i < cl.n; i++)
+		all += cl.state[i] == PE_READY;
+	for (unsigned i = 0; i < cl.n; i++) {
+		if (cl.state[i] != PE_READY || (nready < all && i == me))
+			continue;
+		if ((int)i == want)
+			return (int)k;
+		k++;
+	}
+	return -1;
+}
+
+/*
+ * The team's scheduler: the schedule's pick, except while a core holds
+ * the critical section and is ready: then it runs (the event unit's
+ * mutex makes every core that wants it sleep, and the drop-in keeps the
+ * others waiting too), so a holder that makes SDK calls inside the
+ * section leaves it before anyone finds it taken.
+ */
+static unsigned team_pick(void *ctx, unsigned nready)
+{
+	struct dfz__dropin *d = ctx;
+	int k = cl.lock_owner >= 0 ? index_of(d, nready, cl.lock_owner) : -1;
+
+	return k >= 0 ? (unsigned)k : dfz__dropin_take(d, 0, nready - 1);
+}
+
+static void team_core(void *arg)
+{
+	(void)arg;
+	cl.entry(cl.arg);
+	cl.state[dfz__cores_id(dfz__dropin_get()->cores)] = PE_DONE;
+}
+
+static int team_run(struct dfz__dropin *d, unsigned n, void (*entry)(void *),
+		    void *arg)
+{
+	int rc;
+
+	if (!entry)
+		return DFZ_EINVAL;
+	cl.n = n;
+	cl.arrived = 0;
+	memset(cl.state, PE_READY, sizeof(cl.state));
+	cl.entry = entry;
+	cl.arg = arg;
+	rc = dfz__cores_fork(d->cores, n, team_core, NULL, team_pick, d);
+	cl.n = 0;
+	return rc;
+}
+
 void dfz_dropin_team_fork(struct dfz_site s, int nb_cores,
 			  void (*entry)(void *), void *arg)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
-	unsigned n;
 	int rc;
+	unsigned n;
 
 	if (!d)
 		return;
@@ -102,8 +169,7 @@ void dfz_dropin_team_fork(struct dfz_site s, int nb_cores,
 	if (nb_cores > 0)
 		d->team = (unsigned)nb_cores;
 	n = d->team;
-	rc = n > DFZ_DROPIN_CORES ? DFZ_EINVAL :
-				    dfz__dropin_fork(d, n, entry, arg);
+	rc = n > DFZ_DROPIN_CORES ? DFZ_EINVAL : team_run(d, n, entry, arg);
 	d->cur = s;
 	cl.lock_owner = -1;
 	if (rc == DFZ_EHANG)
@@ -121,9 +187,20 @@ void dfz_dropin_team_fork(struct dfz_site s, int nb_cores,
 void dfz_dropin_team_barrier(struct dfz_site s)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
+	unsigned me;
 
-	if (d)
-		dfz__cores_barrier(d->cores);
+	if (!d)
+		return;
+	me = dfz__cores_id(d->cores);
+	if (cl.n && me < cl.n) {
+		if (++cl.arrived >= cl.n) {
+			memset(cl.state, PE_READY, cl.n);
+			cl.arrived = 0;
+		} else {
+			cl.state[me] = PE_BARRIER;
+		}
+	}
+	dfz__cores_barrier(d->cores);
 }
 
 /*

@@ -89,14 +89,14 @@ int dfz_dropin_ram_ioctl(struct dfz_site s, struct pi_device *device,
 void dfz_dropin_fc_ram_copy(struct dfz_site s, struct pi_device *device,
 			    uint32_t ram_addr, void *data, uint32_t size,
 			    uint32_t stride, uint32_t length, int ext2loc,
-			    int is_2d, pi_task_t *task)
+			    int is_2d, int async, pi_task_t *task)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
 	struct dfz_ram_req own;
-	struct dfz_ram_req *req = task ? &task->dfz_req : &own;
+	struct dfz_ram_req *req = async ? &task->dfz_req : &own;
 
-	if (!d || (task && !dfz__dropin_usable(d, task, sizeof(*task),
-					       "the task of pi_ram_copy_async")))
+	if (!d || (async && !dfz__dropin_usable(d, task, sizeof(*task),
+						"the task of pi_ram_copy_async")))
 		return;
 	if (task && task->dfz_busy) {
 		dfz__dropin_fail(d, DFZ_CLASS_HANDLE_REUSE, "a task is given "

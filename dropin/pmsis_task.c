@@ -249,10 +249,12 @@ int dfz_dropin_kickoff(struct dfz_site s, void *entry)
 		return -1;
 	memcpy(&fn, &entry, sizeof(fn));
 	dfz__pmsis_exit_push(&e);
-	if (setjmp(e.env) == 0)
+	if (setjmp(e.env) == 0) {
 		fn(NULL);
-	else if (dfz__cores_in_fork(d->cores))
+	} else if (dfz__cores_in_fork(d->cores)) {
 		dfz__cores_abandon(d->cores);
+		dfz__pmsis_cluster_reset();
+	}
 	dfz__pmsis_exit_pop(&e);
 	d->cur = s;
 	return e.status;

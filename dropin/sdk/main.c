@@ -94,6 +94,7 @@ static void run_main(void *arg)
 	} else {
 		if (dfz__cores_in_fork(d->cores))
 			dfz__cores_abandon(d->cores);
+		dfz__pmsis_cluster_reset();
 		rc = 0;  /* pmsis_exit's own verdict is recorded */
 	}
 	dfz__pmsis_exit_pop(&e);

@@ -89,7 +89,7 @@ int dfz_dropin_ram_dealloc(struct dfz_site s, struct pi_device *device,
 void dfz_dropin_fc_ram_copy(struct dfz_site s, struct pi_device *device,
 			    uint32_t ram_addr, void *data, uint32_t size,
 			    uint32_t stride, uint32_t length, int ext2loc,
-			    int is_2d, pi_task_t *task);
+			    int is_2d, int async, pi_task_t *task);
 int dfz_dropin_ram_ioctl(struct dfz_site s, struct pi_device *device,
 			 uint32_t cmd, void *arg);
 
@@ -107,12 +107,12 @@ int dfz_dropin_ram_ioctl(struct dfz_site s, struct pi_device *device,
  * pi_yield or wait). Without _async: the copy and its wait. */
 #define pi_ram_copy_async(dev, ram, data, size, ext2loc, task)                \
 	dfz_dropin_fc_ram_copy(DFZ_SITE, (dev), DFZ__RAM(ram), (void *)(data), \
-			       (uint32_t)(size), 0, 0, (ext2loc), 0, (task))
+			       (uint32_t)(size), 0, 0, (ext2loc), 0, 1, (task))
 #define pi_ram_copy_2d_async(dev, ram, data, size, stride, length, ext2loc,   \
 			     task)                                            \
 	dfz_dropin_fc_ram_copy(DFZ_SITE, (dev), DFZ__RAM(ram), (void *)(data), \
 			       (uint32_t)(size), (uint32_t)(stride),          \
-			       (uint32_t)(length), (ext2loc), 1, (task))
+			       (uint32_t)(length), (ext2loc), 1, 1, (task))
 #define pi_ram_read_async(dev, ram, data, size, task)                         \
 	pi_ram_copy_async(dev, ram, data, size, 1, task)
 #define pi_ram_write_async(dev, ram, data, size, task)                        \
@@ -122,9 +122,12 @@ int dfz_dropin_ram_ioctl(struct dfz_site s, struct pi_device *device,
 #define pi_ram_write_2d_async(dev, ram, data, size, stride, length, task)     \
 	pi_ram_copy_2d_async(dev, ram, data, size, stride, length, 0, task)
 #define pi_ram_copy(dev, ram, data, size, ext2loc)                            \
-	pi_ram_copy_async(dev, ram, data, size, ext2loc, NULL)
+	dfz_dropin_fc_ram_copy(DFZ_SITE, (dev), DFZ__RAM(ram), (void *)(data), \
+			       (uint32_t)(size), 0, 0, (ext2loc), 0, 0, NULL)
 #define pi_ram_copy_2d(dev, ram, data, size, stride, length, ext2loc)         \
-	pi_ram_copy_2d_async(dev, ram, data, size, stride, length, ext2loc, NULL)
+	dfz_dropin_fc_ram_copy(DFZ_SITE, (dev), DFZ__RAM(ram), (void *)(data), \
+			       (uint32_t)(size), (uint32_t)(stride),          \
+			       (uint32_t)(length), (ext2loc), 1, 0, NULL)
 #define pi_ram_read(dev, ram, data, size) pi_ram_copy(dev, ram, data, size, 1)
 #define pi_ram_write(dev, ram, data, size) pi_ram_copy(dev, ram, data, size, 0)
 #define pi_ram_read_2d(dev, ram, data, size, stride, length)                  \
