@@ -13,20 +13,9 @@
 #include <stdio.h>
 
 #include "pmsis_int.h"
-#include "dmafuzz/dropin/bsp/ram/hyperram.h"
+#include "dmafuzz/dropin/bsp/ram.h"
 
 #define REQ_MAGIC 0x52414d51u /* "RAMQ": a request the drop-in served */
-
-void dfz_dropin_ram_conf_init(struct dfz_site s, void *conf, size_t size)
-{
-	struct dfz__dropin *d = dfz__dropin_enter(s);
-
-	if (d && !dfz__dropin_usable(d, conf, size, "the conf of a RAM "
-				     "conf_init"))
-		return;
-	if (conf)
-		memset(conf, 0, size);
-}
 
 int32_t dfz_dropin_ram_open(struct dfz_site s, struct pi_device *device,
 			    int open)

@@ -38,7 +38,7 @@ DROPIN_SRC_dropin-mchan := examples/siracusa-sb/closure.c examples/siracusa-sb/t
 DROPIN_SRC_dropin-snrt := examples/snitch-gemm/gemm_db_fixed.c examples/snitch-gemm/test_gemm.c
 DROPIN_CFLAGS    := -std=c11 -Iinclude -Iinclude/dmafuzz/dropin \
                     -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast \
-                    -include dmafuzz/dropin/pulp_types.h
+                    -include dmafuzz/dropin/pulp_types.h -funsigned-char
 # As dmafuzz-dropin.pc's Libs: statics at the start of L2 and L1.
 DROPIN_LDFLAGS   := -no-pie -Wl,--section-start=dfz_l2=0x1c000000 \
                     -Wl,--section-start=dfz_l1=0x10000000 \

@@ -24,8 +24,9 @@
 #define DMAFUZZ_DROPIN_PMSIS_H
 
 /* What the SDKs' pmsis.h brings: real code calls memcpy, printf and
- * exit with nothing else included. */
+ * exit with nothing else included (and DORY's layers log2). */
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,6 +69,18 @@ void dfz_dropin_open_from_conf(struct dfz_site s, struct pi_device *device,
 			       void *conf);
 #define pi_open_from_conf(device, conf)                                       \
 	dfz_dropin_open_from_conf(DFZ_SITE, (device), (void *)(conf))
+
+/* What the device headers (bsp/) share: a conf_init (the conf zeroed),
+ * an open or close with nothing to set up on the host, and a call the
+ * host cannot give a meaning, refused at its line (rt.refused). */
+void dfz_dropin_conf_init(struct dfz_site s, void *conf, size_t size);
+int dfz_dropin_dev_open(struct dfz_site s, struct pi_device *device,
+			const char *what);
+void dfz_dropin_refuse(struct dfz_site s, const char *name);
+
+/* The GPIO and pad names, as types only (a program's declarations). */
+typedef enum { PI_GPIO_NONE } pi_gpio_e;
+typedef enum { PI_PAD_NONE } pi_pad_e;
 
 /* ---------------------------------------------------------------- tasks */
 
@@ -304,6 +317,9 @@ void dfz_dropin_team_prepare(struct dfz_site s, int nb_cores);
  * whatever the id. */
 #define eu_mutex_lock_from_id(id) ((void)(id), pi_cl_team_critical_enter())
 #define eu_mutex_unlock_from_id(id) ((void)(id), pi_cl_team_critical_exit())
+#define eu_mutex_addr(id) ((uint32_t)(id))
+#define eu_mutex_lock(addr) eu_mutex_lock_from_id(addr)
+#define eu_mutex_unlock(addr) eu_mutex_unlock_from_id(addr)
 #define EU_MutexLock(id) eu_mutex_lock_from_id(id)
 #define EU_MutexUnlock(id) eu_mutex_unlock_from_id(id)
 

@@ -24,7 +24,7 @@ struct pi_aps25xxxn_conf {
 };
 
 #define pi_aps25xxxn_conf_init(conf)                                          \
-	dfz_dropin_ram_conf_init(DFZ_SITE, (conf),                            \
+	dfz_dropin_conf_init(DFZ_SITE, (conf),                            \
 				 sizeof(struct pi_aps25xxxn_conf))
 
 #endif /* DMAFUZZ_DROPIN_BSP_RAM_APS25XXXN_H */

@@ -23,9 +23,8 @@ struct pi_hyperram_conf {
 	int reserve_addr_0;
 };
 
-void dfz_dropin_ram_conf_init(struct dfz_site s, void *conf, size_t size);
 
 #define pi_hyperram_conf_init(conf)                                           \
-	dfz_dropin_ram_conf_init(DFZ_SITE, (conf), sizeof(struct pi_hyperram_conf))
+	dfz_dropin_conf_init(DFZ_SITE, (conf), sizeof(struct pi_hyperram_conf))
 
 #endif /* DMAFUZZ_DROPIN_BSP_RAM_HYPERRAM_H */

@@ -22,6 +22,6 @@ struct pi_spiram_conf {
 };
 
 #define pi_spiram_conf_init(conf)                                             \
-	dfz_dropin_ram_conf_init(DFZ_SITE, (conf), sizeof(struct pi_spiram_conf))
+	dfz_dropin_conf_init(DFZ_SITE, (conf), sizeof(struct pi_spiram_conf))
 
 #endif /* DMAFUZZ_DROPIN_BSP_RAM_SPIRAM_H */
