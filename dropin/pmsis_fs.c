@@ -34,7 +34,7 @@ int dfz_dropin_dev_open(struct dfz_site s, struct pi_device *device,
 	return 0;
 }
 
-void dfz_dropin_refuse(struct dfz_site s, const char *name)
+int dfz_dropin_refuse(struct dfz_site s, const char *name)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
 
@@ -42,6 +42,7 @@ void dfz_dropin_refuse(struct dfz_site s, const char *name)
 		dfz__dropin_fail(d, DFZ_CLASS_RT_REFUSED, "%s has no meaning "
 				 "on the host (docs/porting/pmsis.md lists what "
 				 "the drop-in models)", name);
+	return -1;
 }
 
 int32_t dfz_dropin_fs_mount(struct dfz_site s, struct pi_device *device,

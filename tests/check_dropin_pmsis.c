@@ -8,8 +8,12 @@
  * the SDK tests have; the lines findings must name are taken with
  * __LINE__ on the call itself. Every guard has a body that trips it.
  */
+#define _DEFAULT_SOURCE /* mkdtemp, setenv */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dropin_fixture.h"
 #include "dmafuzz/dropin/pmsis.h"
@@ -425,6 +429,59 @@ START_TEST(test_perf)
 }
 END_TEST
 
+/* -------------------------------------------------------- file system */
+
+static uint8_t fs_got[16];
+static unsigned fs_size;
+
+static void body_fs(void *arg)
+{
+	struct pi_readfs_conf conf;
+	struct pi_device fs;
+	pi_fs_file_t *f;
+	pi_cl_fs_req_t req;
+	uint8_t *buf = pi_l2_malloc(16);
+
+	(void)arg;
+	pi_readfs_conf_init(&conf);
+	pi_open_from_conf(&fs, &conf);
+	ck_assert_int_eq(pi_fs_mount(&fs), 0);
+	ck_assert_ptr_null(pi_fs_open(&fs, "no-such-file", 0));
+	f = pi_fs_open(&fs, "dfz-fs-test.bin", 0);
+	ck_assert_ptr_nonnull(f);
+	fs_size = f->size;
+	pi_fs_seek(f, 4);
+	pi_cl_fs_read(f, buf, 16, &req);
+	ck_assert_int_eq(pi_cl_fs_wait(&req), 16);
+	memcpy(fs_got, buf, 16);
+	want_line = __LINE__ + 1;
+	pi_fs_write(f, buf, 16);
+	pi_fs_close(f);
+}
+
+START_TEST(test_fs)
+{
+	char dir[] = "/tmp/dfz-fs-XXXXXX", path[64];
+	uint8_t data[32];
+	FILE *h;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/dfz-fs-test.bin", dir);
+	fill(data, 32);
+	h = fopen(path, "wb");
+	ck_assert_ptr_nonnull(h);
+	ck_assert_uint_eq(fwrite(data, 1, 32, h), 32);
+	fclose(h);
+	setenv("DFZ_FS_ROOT", dir, 1);
+	check_at(run(body_fs, NULL, 0), "rt.refused");
+	unsetenv("DFZ_FS_ROOT");
+	remove(path);
+	rmdir(dir);
+	ck_assert_uint_eq(fs_size, 32);
+	ck_assert_mem_eq(fs_got, data + 4, 16);
+}
+END_TEST
+
 Suite *suite_dropin_pmsis(void)
 {
 	Suite *s = suite_create("dropin_pmsis");
@@ -439,6 +496,7 @@ Suite *suite_dropin_pmsis(void)
 	tcase_add_test(tc, test_cluster_critical);
 	tcase_add_test(tc, test_cluster_guards);
 	tcase_add_test(tc, test_perf);
+	tcase_add_test(tc, test_fs);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

@@ -72,11 +72,11 @@ void dfz_dropin_open_from_conf(struct dfz_site s, struct pi_device *device,
 
 /* What the device headers (bsp/) share: a conf_init (the conf zeroed),
  * an open or close with nothing to set up on the host, and a call the
- * host cannot give a meaning, refused at its line (rt.refused). */
+ * host cannot give a meaning, refused at its line (rt.refused; -1). */
 void dfz_dropin_conf_init(struct dfz_site s, void *conf, size_t size);
 int dfz_dropin_dev_open(struct dfz_site s, struct pi_device *device,
 			const char *what);
-void dfz_dropin_refuse(struct dfz_site s, const char *name);
+int dfz_dropin_refuse(struct dfz_site s, const char *name);
 
 /* The GPIO and pad names, as types only (a program's declarations). */
 typedef enum { PI_GPIO_NONE } pi_gpio_e;

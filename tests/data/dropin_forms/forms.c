@@ -91,6 +91,37 @@ static void gap9_push(void *loc, void *ext, int n)
 	mchan_transfer_free(tid);
 }
 
+/* Deeploy's dory_mem.c and pulp-trainlib open a file system on the
+ * default flash; a missing file is NULL. */
+static pi_gpio_e gpio_unused;
+
+static void fs_forms(void)
+{
+	struct pi_device flash, fs;
+	struct pi_default_flash_conf flash_conf;
+	struct pi_readfs_conf conf;
+	pi_fs_file_t *fd;
+	pi_cl_fs_req_t req;
+	char b[8];
+
+	(void)gpio_unused;
+	pi_default_flash_conf_init(&flash_conf);
+	pi_open_from_conf(&flash, &flash_conf);
+	if (pi_flash_open(&flash))
+		return;
+	pi_readfs_conf_init(&conf);
+	conf.fs.flash = &flash;
+	pi_open_from_conf(&fs, &conf);
+	if (pi_fs_mount(&fs))
+		return;
+	fd = pi_fs_open(&fs, "no-such-file.bin", 0);
+	if (fd == NULL)
+		return;
+	pi_cl_fs_read(fd, b, sizeof(b), &req);
+	pi_cl_fs_wait(&req);
+	pi_fs_close(fd);
+}
+
 int test_entry()
 {
 	struct pi_device cluster_dev;
@@ -152,6 +183,7 @@ int test_entry()
 	pmsis_l2_malloc_free(buf, 64);
 	pmsis_l2_malloc_free(back, 32);
 	pi_time_wait_us(10);
+	fs_forms();
 	return errors + (weights[0] != (float16alt)0.0f);
 }
 

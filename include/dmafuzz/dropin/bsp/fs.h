@@ -90,15 +90,15 @@ int32_t dfz_dropin_cl_fs_wait(struct dfz_site s, pi_cl_fs_req_t *req);
 	pi_cl_fs_read(file, buffer, size, req)
 #define pi_cl_fs_wait(req) dfz_dropin_cl_fs_wait(DFZ_SITE, (req))
 #define pi_fs_write(file, buffer, size)                                       \
-	(dfz_dropin_refuse(DFZ_SITE, "pi_fs_write"), -1)
+	dfz_dropin_refuse(DFZ_SITE, "pi_fs_write")
 #define pi_fs_copy(file, index, buffer, size, ext2loc)                        \
-	(dfz_dropin_refuse(DFZ_SITE, "pi_fs_copy"), -1)
+	dfz_dropin_refuse(DFZ_SITE, "pi_fs_copy")
 #define pi_fs_copy_2d(file, index, buffer, size, stride, length, ext2loc)     \
-	(dfz_dropin_refuse(DFZ_SITE, "pi_fs_copy_2d"), -1)
+	dfz_dropin_refuse(DFZ_SITE, "pi_fs_copy_2d")
 #define pi_fs_read_async(file, buffer, size, task)                            \
-	(dfz_dropin_refuse(DFZ_SITE, "pi_fs_read_async"), -1)
+	dfz_dropin_refuse(DFZ_SITE, "pi_fs_read_async")
 #define pi_fs_write_async(file, buffer, size, task)                           \
-	(dfz_dropin_refuse(DFZ_SITE, "pi_fs_write_async"), -1)
+	dfz_dropin_refuse(DFZ_SITE, "pi_fs_write_async")
 #define pi_cl_fs_write(file, buffer, size, req)                               \
 	dfz_dropin_refuse(DFZ_SITE, "pi_cl_fs_write")
 #define pi_cl_fs_copy(file, index, buffer, size, ext2loc, req)                \
