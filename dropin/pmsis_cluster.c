@@ -296,6 +296,9 @@ int dfz_dropin_send_task(struct dfz_site s, struct pi_device *device,
 				 "or .entry set)");
 		return -1;
 	}
+	/* The task's team: what a fork of 0 cores in it takes. */
+	if (task->nb_cores > 0 && task->nb_cores <= DFZ_DROPIN_CORES)
+		d->team = (unsigned)task->nb_cores;
 	task->entry(task->arg);
 	d->cur = s;
 	if (done)

@@ -81,12 +81,13 @@ void dfz_dropin_fc_ram_copy(struct dfz_site s, struct pi_device *device,
 			    int is_2d, int async, pi_task_t *task)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
-	struct dfz_ram_req own;
-	struct dfz_ram_req *req = async ? &task->dfz_req : &own;
+	struct dfz_ram_req own, *req = &own;
 
 	if (!d || (async && !dfz__dropin_usable(d, task, sizeof(*task),
 						"the task of pi_ram_copy_async")))
 		return;
+	if (async)
+		req = &task->dfz_req;
 	if (task && task->dfz_busy) {
 		dfz__dropin_fail(d, DFZ_CLASS_HANDLE_REUSE, "a task is given "
 				 "to a new copy while its last one has not "

@@ -18,6 +18,8 @@ struct dfz__pmsis_exit {
 	jmp_buf env;
 	int status;                      /* pmsis_exit's argument */
 	struct dfz__pmsis_exit *next;
+	void *stack;                     /* the stack it is on (ASan) */
+	size_t stack_size;
 };
 
 /** dfz__pmsis_exit_push() - @e (on the caller's stack, set with setjmp()
@@ -25,6 +27,9 @@ struct dfz__pmsis_exit {
 void dfz__pmsis_exit_push(struct dfz__pmsis_exit *e);
 /** dfz__pmsis_exit_pop() - @e, the innermost, is no longer an exit. */
 void dfz__pmsis_exit_pop(struct dfz__pmsis_exit *e);
+/** dfz__pmsis_landed() - control came back to an exit by longjmp, from a
+ * core's stack when @from_core: the fork is abandoned, ASan told. */
+void dfz__pmsis_landed(struct dfz__dropin *d, bool from_core);
 
 /** dfz__pmsis_reset() - a program starts: no task pending, the counters
  * and the cluster's lock and team as at boot. */

@@ -15,11 +15,24 @@
  * a longjmp to the innermost pmsis_kickoff (or the own-main module's
  * runner): a non-zero status is a failed check at its line.
  */
+#define _GNU_SOURCE /* pthread_getattr_np */
+#include <pthread.h>
 #include <setjmp.h>
 
 #include "dropin_int.h"
 #include "pmsis_int.h"
 #include "dmafuzz/dropin/pmsis.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PMSIS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PMSIS_ASAN 1
+#endif
+#endif
+#ifdef PMSIS_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #define MAX_PENDING 64
 #define IDLE_MAX 1000
@@ -44,6 +57,8 @@ static struct {
 	bool running;
 } perf;
 
+
+static void jump_out(int status) __attribute__((noreturn));
 
 static void pend_check_run(struct dfz__dropin *d)
 {
@@ -145,10 +160,8 @@ static unsigned run_ended(struct dfz__dropin *d)
 /* The program left by pmsis_exit's way (the verdict is already set). */
 static void leave(void)
 {
-	if (exits) {
-		exits->status = 0;
-		longjmp(exits->env, 1);
-	}
+	if (exits)
+		jump_out(0);
 }
 
 /* pi_yield with nothing pending: nothing can change while the fabric
@@ -228,9 +241,45 @@ void dfz__pmsis_task_push(struct dfz__dropin *d, pi_task_t *task)
 
 void dfz__pmsis_exit_push(struct dfz__pmsis_exit *e)
 {
+	pthread_attr_t a;
+
 	e->status = 0;
 	e->next = exits;
+	e->stack = NULL;
+	e->stack_size = 0;
+	if (pthread_getattr_np(pthread_self(), &a) == 0) {
+		pthread_attr_getstack(&a, &e->stack, &e->stack_size);
+		pthread_attr_destroy(&a);
+	}
 	exits = e;
+}
+
+/* The longjmp to the innermost exit; from a core's stack, ASan is told
+ * the switch (the core's fiber ends here). */
+static void jump_out(int status)
+{
+	struct dfz__dropin *d = dfz__dropin_get();
+
+	exits->status = status;
+#ifdef PMSIS_ASAN
+	if (dfz__cores_in_fork(d->cores))
+		__sanitizer_start_switch_fiber(NULL, exits->stack,
+					       exits->stack_size);
+#else
+	(void)d;
+#endif
+	longjmp(exits->env, 1);
+}
+
+void dfz__pmsis_landed(struct dfz__dropin *d, bool from_core)
+{
+	if (!from_core)
+		return;
+#ifdef PMSIS_ASAN
+	__sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
+	dfz__cores_abandon(d->cores);
+	dfz__pmsis_cluster_reset();
 }
 
 void dfz__pmsis_exit_pop(struct dfz__pmsis_exit *e)
@@ -249,12 +298,10 @@ int dfz_dropin_kickoff(struct dfz_site s, void *entry)
 		return -1;
 	memcpy(&fn, &entry, sizeof(fn));
 	dfz__pmsis_exit_push(&e);
-	if (setjmp(e.env) == 0) {
+	if (setjmp(e.env) == 0)
 		fn(NULL);
-	} else if (dfz__cores_in_fork(d->cores)) {
-		dfz__cores_abandon(d->cores);
-		dfz__pmsis_cluster_reset();
-	}
+	else
+		dfz__pmsis_landed(d, dfz__cores_in_fork(d->cores));
 	dfz__pmsis_exit_pop(&e);
 	d->cur = s;
 	return e.status;
@@ -273,8 +320,7 @@ void dfz_dropin_pmsis_exit(struct dfz_site s, int err)
 			"ends here\n", err, s.file, s.line);
 		exit(err ? 1 : 0);
 	}
-	exits->status = err;
-	longjmp(exits->env, 1);
+	jump_out(err);
 }
 
 /* -------------------------------------------------------------- time */

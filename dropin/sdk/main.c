@@ -92,9 +92,7 @@ static void run_main(void *arg)
 	if (setjmp(e.env) == 0) {
 		rc = dfz_user_main(1, user_argv);
 	} else {
-		if (dfz__cores_in_fork(d->cores))
-			dfz__cores_abandon(d->cores);
-		dfz__pmsis_cluster_reset();
+		dfz__pmsis_landed(d, dfz__cores_in_fork(d->cores));
 		rc = 0;  /* pmsis_exit's own verdict is recorded */
 	}
 	dfz__pmsis_exit_pop(&e);

@@ -23,6 +23,7 @@
 #include "pmsis/rtos/os_frontend_api/os.h"
 #define MCHAN_VERSION 7
 #include "mchan.h"
+#include "dory_dma.h"
 
 static PI_L2 float16alt weights[16];
 static PI_CL_L1 float16 tile[16];
@@ -122,6 +123,21 @@ static void fs_forms(void)
 	pi_fs_close(fd);
 }
 
+/* DORY's copy struct as a compound literal through the macro. */
+static void dory_forms(void *loc, void *ext)
+{
+	int tid = dory_dma_allocate();
+	DMA_copy w = { .tid = tid };
+
+	dory_dma_memcpy_async(&(DMA_copy){ .ext = ext, .loc = loc,
+					   .number_of_2d_copies = 1,
+					   .number_of_1d_copies = 1,
+					   .length_1d_copy = 8, .dir = 1,
+					   .tid = tid });
+	dory_dma_barrier(&w);
+	dory_dma_free(&w);
+}
+
 int test_entry()
 {
 	struct pi_device cluster_dev;
@@ -177,6 +193,7 @@ int test_entry()
 	printf("cycles %u, instr %u\n", pi_perf_read(PI_PERF_CYCLES),
 	       pi_perf_read(PI_PERF_INSTR));
 	gap9_push(tile, weights, 8);
+	dory_forms(tile, weights);
 	pi_ram_free(&ram_dev, l3[0], 64);
 	pi_ram_free(&ram_dev, l3[1], 64);
 	pi_ram_close(&ram_dev);
