@@ -113,7 +113,8 @@ void dfz_dropin_task_wait(struct dfz_site s, pi_task_t *task);
 void dfz_dropin_task_push(struct dfz_site s, pi_task_t *task);
 void dfz_dropin_yield(struct dfz_site s);
 
-#define pi_task_block(task) dfz_dropin_task_init(DFZ_SITE, (task), 0, NULL, NULL)
+#define pi_task_block(task)                                                   \
+	dfz_dropin_task_init(DFZ_SITE, (task), 0, NULL, NULL)
 #define pi_task_callback(task, fn, arg)                                       \
 	dfz_dropin_task_init(DFZ_SITE, (task), 1, (fn), (void *)(arg))
 #define pi_task_wait_on(task) dfz_dropin_task_wait(DFZ_SITE, (task))
@@ -262,7 +263,8 @@ struct pi_cluster_task *dfz_dropin_cluster_task(struct dfz_site s,
 						void (*entry)(void *),
 						void *arg);
 
-#define pi_cluster_conf_init(conf) dfz_dropin_cluster_conf_init(DFZ_SITE, (conf))
+#define pi_cluster_conf_init(conf)                                            \
+	dfz_dropin_cluster_conf_init(DFZ_SITE, (conf))
 #define pi_cluster_open(dev) dfz_dropin_cluster_open(DFZ_SITE, (dev), 1)
 #define pi_cluster_close(dev) dfz_dropin_cluster_open(DFZ_SITE, (dev), 0)
 #define pi_cluster_open_async(dev, task)                                      \
