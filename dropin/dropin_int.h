@@ -175,6 +175,11 @@ void dfz__memmap_fini(struct dfz__dropin *d);
  */
 bool dfz__dropin_usable(struct dfz__dropin *d, const void *p, size_t n,
 			const char *what);
+/** dfz__dropin_readable() - as dfz__dropin_usable(), for memory the call
+ * only reads (a name, a constant table): the program's read-only image is
+ * fine there. */
+bool dfz__dropin_readable(struct dfz__dropin *d, const void *p, size_t n,
+			  const char *what);
 
 /** dfz__dropin_fork() - run @fn(@arg) on @n cores, the schedule picking
  * the core that runs at each switch point. Return as dfz__cores_fork(). */

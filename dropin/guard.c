@@ -82,8 +82,9 @@ static bool mapped(uintptr_t lo, uintptr_t hi, bool stack)
 	return true;
 }
 
-/* Why [p, p + n) cannot be used, or NULL when it can. */
-static const char *unusable(struct dfz__dropin *d, const void *p, size_t n)
+/* Why [p, p + n) cannot be used (@ro: only read), or NULL when it can. */
+static const char *unusable(struct dfz__dropin *d, const void *p, size_t n,
+			    bool ro)
 {
 	uintptr_t a = (uintptr_t)p, ps = page_size();
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
@@ -98,7 +99,7 @@ static const char *unusable(struct dfz__dropin *d, const void *p, size_t n)
 	if (__data_start && end && a >= (uintptr_t)__data_start &&
 	    a + n <= (uintptr_t)end)
 		return NULL;                /* the program's writable data */
-	if (__executable_start && __data_start &&
+	if (!ro && __executable_start && __data_start &&
 	    a >= (uintptr_t)__executable_start && a < (uintptr_t)__data_start)
 		return "is in the program's read-only image (code or "
 		       "constants)";
@@ -111,12 +112,24 @@ static const char *unusable(struct dfz__dropin *d, const void *p, size_t n)
 bool dfz__dropin_usable(struct dfz__dropin *d, const void *p, size_t n,
 			const char *what)
 {
-	const char *why = unusable(d, p, n);
+	const char *why = unusable(d, p, n, false);
 
 	if (!why)
 		return true;
 	dfz__dropin_fail(d, DFZ_CLASS_DMA_BAD_ADDRESS,
 			 "%s %s (%p; expected a pointer to caller-owned, "
 			 "writable memory)", what, why, p);
+	return false;
+}
+
+bool dfz__dropin_readable(struct dfz__dropin *d, const void *p, size_t n,
+			  const char *what)
+{
+	const char *why = unusable(d, p, n, true);
+
+	if (!why)
+		return true;
+	dfz__dropin_fail(d, DFZ_CLASS_DMA_BAD_ADDRESS, "%s %s (%p; expected "
+			 "a pointer to memory the call can read)", what, why, p);
 	return false;
 }

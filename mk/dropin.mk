@@ -37,17 +37,18 @@ DROPIN_SRC_dropin      := examples/seed000/loop_fixed.c examples/seed000/test_lo
 DROPIN_SRC_dropin-mchan := examples/siracusa-sb/closure.c examples/siracusa-sb/test_closure.c
 DROPIN_SRC_dropin-snrt := examples/snitch-gemm/gemm_db_fixed.c examples/snitch-gemm/test_gemm.c
 DROPIN_CFLAGS    := -std=c11 -Iinclude -Iinclude/dmafuzz/dropin \
-                    -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast
+                    -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast \
+                    -include dmafuzz/dropin/pulp_types.h -funsigned-char
 # As dmafuzz-dropin.pc's Libs: the link layout (the program's statics in
 # L2, the library's, libfuzz.a here, out of it).
 DROPIN_LDFLAGS   := -no-pie -Wl,-T,dmafuzz-dropin.ld
 define DROPIN_BENCH_RULES
-$$(FZ)/afl/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/afl/libfuzz.a
+$$(FZ)/afl/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/afl/libfuzz.a $$(SDK_LIB)
 	$$(FZ_CC_afl) $$(FZ_CFLAGS_afl) $$(DROPIN_CFLAGS) -o $$@ $$(DROPIN_SRC_$(1)) \
-	    $$(FZ)/afl/libfuzz.a $$(DFZ_LDLIBS) $$(DROPIN_LDFLAGS)
-$$(FZ)/libfuzzer/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/libfuzzer/libfuzz.a
+	    $$(SDK_LIB) $$(FZ)/afl/libfuzz.a $$(DFZ_LDLIBS) $$(DROPIN_LDFLAGS)
+$$(FZ)/libfuzzer/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/libfuzzer/libfuzz.a $$(SDK_LIB)
 	$$(FZ_CC_libfuzzer) $$(FZ_CFLAGS_libfuzzer) $$(DROPIN_CFLAGS) $$(FZ_LINK_libfuzzer) \
-	    -o $$@ $$(DROPIN_SRC_$(1)) $$(FZ)/libfuzzer/libfuzz.a $$(DFZ_LDLIBS) \
+	    -o $$@ $$(DROPIN_SRC_$(1)) $$(SDK_LIB) $$(FZ)/libfuzzer/libfuzz.a $$(DFZ_LDLIBS) \
 	    $$(DROPIN_LDFLAGS)
 # Its seeds: the empty schedule and one of every byte value 0x80; after
 # the plan targets' seeds, whose script starts by removing $(FZ)/seeds.

@@ -56,8 +56,8 @@ static void body_scale(void *arg)
 		pi_cl_ram_write_wait(&wr);
 	pi_l2_free(ob, T);
 	pi_l2_free(ib, T);
-	cl_ram_free(out, 2 * T);
-	cl_ram_free(in, 2 * T);
+	cl_ram_free((void *)(uintptr_t)out, 2 * T);
+	cl_ram_free((void *)(uintptr_t)in, 2 * T);
 }
 
 /* Schedules of every kind: empty, slow, one that drains at each yield. */
@@ -195,7 +195,7 @@ static void body_early(void *arg)
 	line_out = __LINE__; DFZ_DROPIN_OUTPUT(p, T);
 	pi_cl_ram_read_wait(&rd);
 	pi_l2_free(p, T);
-	cl_ram_free(in, T);
+	cl_ram_free((void *)(uintptr_t)in, T);
 }
 
 START_TEST(test_ideal_run_drains)

@@ -50,7 +50,7 @@ static void body_race(void *arg)
 	pi_cl_ram_read_wait(&b);
 	pi_l2_free(b1, T);
 	pi_l2_free(b0, T);
-	cl_ram_free(l3, 4 * T);
+	cl_ram_free((void *)(uintptr_t)l3, 4 * T);
 }
 
 START_TEST(test_race_names_raced_transfer)
@@ -137,7 +137,7 @@ static void body_wrapped(void *arg)
 	kernel_wrapped(l3, b0, b1);
 	pi_l2_free(b1, T);
 	pi_l2_free(b0, T);
-	cl_ram_free(l3, 4 * T);
+	cl_ram_free((void *)(uintptr_t)l3, 4 * T);
 }
 
 /* Is there a frame at @line of this file among @fr's frames from @from? */

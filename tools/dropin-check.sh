@@ -32,6 +32,8 @@
 # schedule: hex bytes of one schedule to replay instead of the bare run
 #        (asan, valgrind and plain modes), e.g. one where the engine
 #        finishes a transfer long before the code waits for it.
+# An example folder's `modules` file, when present, names the pkg-config
+# modules its programs build with instead of dmafuzz-dropin.
 # -m picks the modes to run (default plain,asan,valgrind and their
 # -verdict forms); -f sets
 # FUZZ_RUNS (default 100000).
@@ -87,6 +89,9 @@ build() { # CC BIN DIR SOURCES EXTRA...
 	shift 4
 	set -- $(for s in $srcs; do printf '%s ' "$dir/$s"; done) "$@"
 	f=$flags
+	# An example's `modules` file names the pkg-config modules it
+	# builds with (a program with its own main: dmafuzz-dropin-main).
+	[ -f "$dir/modules" ] && f=$(pkgconf --cflags --libs $(cat "$dir/modules"))
 	[ "$mode" = fuzz ] && f=$fuzz_flags
 	[ -n "$pcmod" ] && f=$(pkgconf --cflags --libs "$pcmod")
 	"$cc" -std=c11 -g -Wall -Wextra -Werror "$@" -o "$bin" $f \

@@ -29,7 +29,7 @@ static void body(void *arg)
 		tile[i] = 0;
 	DFZ_DROPIN_CHECK(sum_tile(tile, l3, N) == want);
 	pi_l2_free(tile, N);
-	cl_ram_free(l3, N);
+	cl_ram_free((void *)(uintptr_t)l3, N);
 }
 
 DFZ_DROPIN_MAIN(body, NULL)

@@ -47,7 +47,7 @@ static void body(void *arg)
 				      at(i, O1 + j, O2 + k);
 	DFZ_DROPIN_CHECK(ok);
 	pi_l2_free(tile, D0 * D1 * D2);
-	cl_ram_free(l3, sizeof(host));
+	cl_ram_free((void *)(uintptr_t)l3, sizeof(host));
 }
 
 DFZ_DROPIN_MAIN(body, NULL)

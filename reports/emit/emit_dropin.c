@@ -605,7 +605,7 @@ static void emit_body(struct dfz__dropin_printer *pr)
 	fputs("\tDFZ_DROPIN_CHECK(ok);\n", f);
 	if (x->ext_level == DFZ_L3)
 		fprintf(f, "\tfor (unsigned i = 0; i < %u; i++)\n"
-			"\t\tcl_ram_free(t[i], bytes[i]);\n", n);
+			"\t\tcl_ram_free((void *)(uintptr_t)t[i], bytes[i]);\n", n);
 	else if (hop_engine(pr, 0) != DFZ_ENGINE_IDMA)
 		fprintf(f, "\tfor (unsigned i = 0; i < %u; i++)\n"
 			"\t\tpi_l2_free(t[i], bytes[i]);\n", n);

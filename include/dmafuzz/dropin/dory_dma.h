@@ -48,29 +48,32 @@ enum dfz_dory_op {
 };
 
 void dfz_dropin_dory(struct dfz_site s, enum dfz_dory_op op, DMA_copy *copy);
+
+/* Each takes its argument whole, also a compound literal whose commas
+ * the preprocessor would split (`&(DMA_copy){ .ext = e, .loc = l }`). */
 int dfz_dropin_dory_allocate(struct dfz_site s);
 
-#define dory_dma_memcpy_hwc_to_chw(copy)                                      \
-	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_HWC_TO_CHW, (copy))
-#define dory_dma_memcpy_1d_async(copy)                                        \
-	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_1D, (copy))
-#define dory_dma_memcpy_2d_async(copy)                                        \
-	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_2D, (copy))
-#define dory_dma_memcpy_3d_async(copy)                                        \
-	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_3D, (copy))
-#define dory_dma_memcpy_async(copy)                                           \
-	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_ASYNC, (copy))
-#define dory_dma_memcpy_1d_mindims_async(copy)                                \
-	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_1D_MINDIMS, (copy))
-#define dory_dma_memcpy_2d_mindims_async(copy)                                \
-	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_2D_MINDIMS, (copy))
-#define dory_dma_memcpy_3d_mindims_async(copy)                                \
-	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_3D_MINDIMS, (copy))
-#define dory_dma_memcpy_mindims_async(copy)                                   \
-	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_MINDIMS, (copy))
-#define dory_dma_free(copy) dfz_dropin_dory(DFZ_SITE, DFZ_DORY_FREE, (copy))
-#define dory_dma_barrier(copy)                                                \
-	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_BARRIER, (copy))
+#define dory_dma_memcpy_hwc_to_chw(...)                                      \
+	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_HWC_TO_CHW, (__VA_ARGS__))
+#define dory_dma_memcpy_1d_async(...)                                        \
+	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_1D, (__VA_ARGS__))
+#define dory_dma_memcpy_2d_async(...)                                        \
+	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_2D, (__VA_ARGS__))
+#define dory_dma_memcpy_3d_async(...)                                        \
+	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_3D, (__VA_ARGS__))
+#define dory_dma_memcpy_async(...)                                           \
+	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_ASYNC, (__VA_ARGS__))
+#define dory_dma_memcpy_1d_mindims_async(...)                                \
+	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_1D_MINDIMS, (__VA_ARGS__))
+#define dory_dma_memcpy_2d_mindims_async(...)                                \
+	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_2D_MINDIMS, (__VA_ARGS__))
+#define dory_dma_memcpy_3d_mindims_async(...)                                \
+	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_3D_MINDIMS, (__VA_ARGS__))
+#define dory_dma_memcpy_mindims_async(...)                                   \
+	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_MINDIMS, (__VA_ARGS__))
+#define dory_dma_free(...) dfz_dropin_dory(DFZ_SITE, DFZ_DORY_FREE, (__VA_ARGS__))
+#define dory_dma_barrier(...)                                                \
+	dfz_dropin_dory(DFZ_SITE, DFZ_DORY_BARRIER, (__VA_ARGS__))
 #define dory_dma_allocate() dfz_dropin_dory_allocate(DFZ_SITE)
 
 #endif /* DMAFUZZ_DROPIN_DORY_DMA_H */

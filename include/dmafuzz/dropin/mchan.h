@@ -59,12 +59,14 @@ void dfz_dropin_mchan_push_t(struct dfz_site s, mchan_transfer_t t,
 			     enum dfz_mchan_push_kind kind);
 
 #define mchan_transfer_get_id() ((int)dfz_dropin_mchan_alloc(DFZ_SITE))
-#define mchan_transfer_push_1d(t)                                             \
-	dfz_dropin_mchan_push_t(DFZ_SITE, (t), DFZ_MCHAN_PUSH_1D)
-#define mchan_transfer_push_2d(t)                                             \
-	dfz_dropin_mchan_push_t(DFZ_SITE, (t), DFZ_MCHAN_PUSH_2D)
-#define mchan_transfer_push(t)                                                \
-	dfz_dropin_mchan_push_t(DFZ_SITE, (t), DFZ_MCHAN_PUSH_GENERIC)
+/* The descriptor goes by value, often as a compound literal whose
+ * commas the preprocessor would split: the pushes take it whole. */
+#define mchan_transfer_push_1d(...)                                           \
+	dfz_dropin_mchan_push_t(DFZ_SITE, (__VA_ARGS__), DFZ_MCHAN_PUSH_1D)
+#define mchan_transfer_push_2d(...)                                           \
+	dfz_dropin_mchan_push_t(DFZ_SITE, (__VA_ARGS__), DFZ_MCHAN_PUSH_2D)
+#define mchan_transfer_push(...)                                              \
+	dfz_dropin_mchan_push_t(DFZ_SITE, (__VA_ARGS__), DFZ_MCHAN_PUSH_GENERIC)
 #define mchan_transfer_free(tid) dfz_dropin_mchan_free(DFZ_SITE, (uint32_t)(tid))
 #define mchan_transfer_busy(tid)                                              \
 	((int)dfz_dropin_mchan_busy(DFZ_SITE, (uint32_t)(tid)))

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dmafuzz drop-in at the PMSIS path pmsis/device.h (pulp-sdk
+ * rtos/pmsis/pmsis_api/include, gap_sdk rtos/pmsis/api/include): code
+ * that includes it by name gets the drop-in's PMSIS names (pmsis.h).
+ */
+#ifndef DMAFUZZ_DROPIN_PMSIS_DEVICE_H
+#define DMAFUZZ_DROPIN_PMSIS_DEVICE_H
+
+#include "dmafuzz/dropin/pmsis.h"
+
+#endif /* DMAFUZZ_DROPIN_PMSIS_DEVICE_H */
