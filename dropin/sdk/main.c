@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The own-main runner (pkg-config module dmafuzz-dropin-main): a PMSIS
+ * The own-main runner (pkg-config modules dmafuzz-dropin-main and, for
+ * Snitch programs, dmafuzz-dropin-snrt-main): a PMSIS
  * program with its own main() -- every SDK test is one: main ->
  * pmsis_kickoff(entry) -> pmsis_exit(rc) -- runs under the harness
  * without an edit. The module's Cflags rename the program's main to
@@ -17,7 +18,14 @@
  */
 #include "pmsis_int.h"
 
-int dfz_user_main(int argc, char **argv);
+/* The program's main, renamed by the module's Cflags: a PMSIS program's
+ * (dmafuzz-dropin-main) runs on the fabric controller, a Snitch
+ * program's (dmafuzz-dropin-snrt-main) on every core of the cluster, as
+ * the Snitch runtime's start code runs it. One of the two is defined. */
+int dfz_user_main(int argc, char **argv) __attribute__((weak));
+int dfz_user_snrt_main(void) __attribute__((weak));
+/* snrt.h's, which this file cannot include beside pmsis.h. */
+int dfz_dropin_snrt_main(struct dfz_site s, int (*main_fn)(void));
 
 static char prog_name[] = "main";
 static char *user_argv[] = { prog_name, NULL };
@@ -29,6 +37,12 @@ static void run_main(void *arg)
 	int rc;
 
 	(void)arg;
+	if (dfz_user_snrt_main) {
+		dfz_dropin_snrt_main((struct dfz_site){ "main", 0, "main" },
+				     dfz_user_snrt_main);
+		fflush(stdout);
+		return;
+	}
 	dfz__pmsis_reset();
 	dfz__pmsis_exit_push(&e);
 	if (setjmp(e.env) == 0) {

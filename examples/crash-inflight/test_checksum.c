@@ -29,7 +29,7 @@ static void body(void *arg)
 	pi_cl_ram_copy(get_ram_ptr(), l3, tile, N, 1, &req);
 	pi_cl_ram_copy_wait(&req);
 	DFZ_DROPIN_CHECK(checksum(tile, N) == want);
-	cl_ram_free(l3, N);
+	cl_ram_free((void *)(uintptr_t)l3, N);
 	pi_l2_free(tile, N);
 }
 

@@ -31,7 +31,7 @@ static void body(void *arg)
 	}
 	dfz_dropin_l3_write(l3, host, sizeof(host));
 	DFZ_DROPIN_CHECK(gather_sum(data, idx, l3, N) == want);
-	cl_ram_free(l3, N * 4);
+	cl_ram_free((void *)(uintptr_t)l3, N * 4);
 	pi_l2_free(idx, N * 4);
 	pi_l2_free(data, DATA);
 }

@@ -25,7 +25,7 @@ static void body(void *arg)
 	DFZ_DROPIN_CHECK(kernel_sum(l3, b0, b1) == want);
 	pi_l2_free(b1, TILE);
 	pi_l2_free(b0, TILE);
-	cl_ram_free(l3, sizeof(host));
+	cl_ram_free((void *)(uintptr_t)l3, sizeof(host));
 }
 
 DFZ_DROPIN_MAIN(body, NULL)

@@ -28,8 +28,8 @@ static void body(void *arg)
 	DFZ_DROPIN_OUTPUT_L3(out, N); /* dfz-expect: AT */
 	pi_l2_free(out_buf, TILE);
 	pi_l2_free(in_buf, TILE);
-	cl_ram_free(out, N);
-	cl_ram_free(in, N);
+	cl_ram_free((void *)(uintptr_t)out, N);
+	cl_ram_free((void *)(uintptr_t)in, N);
 }
 
 DFZ_DROPIN_MAIN(body, NULL)
