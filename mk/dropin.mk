@@ -38,7 +38,7 @@ DROPIN_SRC_dropin-mchan := examples/siracusa-sb/closure.c examples/siracusa-sb/t
 DROPIN_SRC_dropin-snrt := examples/snitch-gemm/gemm_db_fixed.c examples/snitch-gemm/test_gemm.c
 DROPIN_CFLAGS    := -std=c11 -Iinclude -Iinclude/dmafuzz/dropin \
                     -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast \
-                    -include dmafuzz/dropin/pulp_types.h -funsigned-char
+                    -include dmafuzz/dropin/pulp_types.h -funsigned-char -fcommon
 # As dmafuzz-dropin.pc's Libs: the link layout (the program's statics in
 # L2, the library's, libfuzz.a here, out of it).
 DROPIN_LDFLAGS   := -no-pie -Wl,-T,dmafuzz-dropin.ld
