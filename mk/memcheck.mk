@@ -25,9 +25,11 @@ $(VG_BUILD)/dmafuzz: $(CLI_OBJ) $(VG_LIB)
 	$(CC) $(DFZ_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(VG_LIB) $(DFZ_LDLIBS) \
 	    $(CAPSTONE_LIBS) $(JANSSON_LIBS)
 
-$(VG_BUILD)/check_dmafuzz: $(TEST_OBJ) $(VG_LIB)
-	$(CC) $(DFZ_LDFLAGS) $(ALLOC_FAIL_WRAP) $(LDFLAGS) -o $@ $(TEST_OBJ) $(VG_LIB) $(CHECK_LIBS) \
-	    $(DFZ_LDLIBS) $(CAPSTONE_LIBS) $(JANSSON_LIBS)
+# The tests call Deeploy's memory helpers (libdmafuzz-sdk.a, mk/dropin-main.mk),
+# which call into the library again.
+$(VG_BUILD)/check_dmafuzz: $(TEST_OBJ) $(VG_LIB) $(SDK_LIB)
+	$(CC) $(DFZ_LDFLAGS) $(ALLOC_FAIL_WRAP) $(LDFLAGS) -o $@ $(TEST_OBJ) $(VG_LIB) \
+	    $(SDK_LIB) $(VG_LIB) $(CHECK_LIBS) $(DFZ_LDLIBS) $(CAPSTONE_LIBS) $(JANSSON_LIBS)
 
 # The triage tests run the broken test program of the normal build.
 memcheck: deps-memcheck $(VG_BUILD)/check_dmafuzz $(VG_BUILD)/dmafuzz $(BROKEN)
