@@ -206,9 +206,19 @@ void dfz_dropin_output_l3(struct dfz_site s, uint32_t l3, size_t n);
 
 #ifdef __AFL_COMPILER
 #include <unistd.h> /* read(), in __AFL_FUZZ_TESTCASE_LEN */
+/* AFL++'s input buffer for runs without shared memory (1 MiB) is host
+ * memory, not one of the program's statics in L2 (dmafuzz-dropin.ld). */
+#ifdef __clang__
+#define DFZ__AFL_FUZZ_INIT()                                                 \
+	_Pragma("clang section bss=\"dfz_host_bss\"")                      \
+	__AFL_FUZZ_INIT();                                                   \
+	_Pragma("clang section bss=\"\"")
+#else
+#define DFZ__AFL_FUZZ_INIT() __AFL_FUZZ_INIT();
+#endif
 #define DFZ_DROPIN_MAIN(body, arg)                                           \
 	DFZ__DROPIN_TEST(body, arg)                                          \
-	__AFL_FUZZ_INIT();                                                   \
+	DFZ__AFL_FUZZ_INIT()                                                 \
 	int main(int argc, char **argv)                                      \
 	{                                                                    \
 		unsigned char *dfz__buf;                                     \
