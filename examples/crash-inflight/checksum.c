@@ -11,7 +11,7 @@ uint32_t checksum(const uint8_t *p, uint32_t n)
 {
 	uint32_t sum = 0;
 
-	for (uint8_t i = 0; i < n; i++) /* dfz-expect: AT */
-		sum += p[i]; /* dfz-expect: BODY */
+	/* One line: the time limit names a line the loop runs, sampled. */
+	for (uint8_t i = 0; i < n; i++) sum += p[i]; /* dfz-expect: AT */
 	return sum;
 }
