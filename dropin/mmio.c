@@ -410,6 +410,11 @@ static void on_segv(int signo, siginfo_t *si, void *uctx)
 	errno = saved;
 }
 
+bool dfz__mmio_mapped(void)
+{
+	return mm.mapped;
+}
+
 const struct sigaction *dfz__mmio_below(const struct sigaction *sa)
 {
 	if ((sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_segv)

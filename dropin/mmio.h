@@ -25,6 +25,10 @@ struct dfz__dropin;
  */
 void dfz__mmio_init(void);
 
+/** dfz__mmio_mapped() - whether the window is there (dfz__mmio_init()
+ * found its page free). */
+bool dfz__mmio_mapped(void);
+
 /**
  * dfz__mmio_fault() - serve @si (a SIGSEGV) when it is an access to the
  * window: the access performed on the model, the registers in @uctx

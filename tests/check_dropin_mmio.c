@@ -9,6 +9,7 @@
  */
 #include <check.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,6 +30,19 @@
 		       MCHAN_CMD_FLAG_INCREMENTAL))
 
 static int want_line;
+
+/* Whether the window is there to test. It always is, except under
+ * `make memcheck` (DFZ_MEMCHECK set): valgrind loads this PIE test
+ * binary at 0x108000, over the window's page (a user's program links
+ * -no-pie and starts at 0x400000; its examples run under valgrind). */
+static bool window(void)
+{
+	dfz__dropin_get();
+	if (!dfz__mmio_mapped() && getenv("DFZ_MEMCHECK"))
+		return false;
+	ck_assert(dfz__mmio_mapped());
+	return true;
+}
 
 /* The accessors at -O0 (the suite itself builds at -O2: the others). */
 #if defined(__clang__)
@@ -71,6 +85,8 @@ static void body_clean(void *arg)
 
 START_TEST(test_register_protocol)
 {
+	if (!window())
+		return;
 	ck_assert_int_eq(run_with(body_clean, "").finding.cls, DFZ_CLASS_NONE);
 }
 END_TEST
@@ -94,6 +110,8 @@ static void body_event(void *arg)
 
 START_TEST(test_event_wait)
 {
+	if (!window())
+		return;
 	ck_assert_int_eq(run_with(body_event, "").finding.cls, DFZ_CLASS_NONE);
 }
 END_TEST
@@ -116,8 +134,11 @@ static void body_no_wait(void *arg)
 
 START_TEST(test_missing_wait)
 {
-	struct dfz__result r = run_with(body_no_wait, "");
+	struct dfz__result r;
 
+	if (!window())
+		return;
+	r = run_with(body_no_wait, "");
 	ck_assert_int_ne(r.finding.cls, DFZ_CLASS_NONE);
 	ck_assert_ptr_nonnull(r.site.file);
 	ck_assert_ptr_nonnull(strstr(r.site.file, "check_dropin_mmio.c"));
@@ -160,8 +181,11 @@ static void body_short(void *arg)
 
 START_TEST(test_short_command)
 {
-	struct dfz__result r = run_with(body_short, "");
+	struct dfz__result r;
 
+	if (!window())
+		return;
+	r = run_with(body_short, "");
 	ck_assert_str_eq(dfz_class_name(r.finding.cls), "cmd.encoding");
 	ck_assert_int_eq(r.site.line, want_line);
 }
@@ -297,8 +321,11 @@ static void wild_access(void)
  * wrong model access. */
 START_TEST(test_refused_instruction_exits)
 {
-	int st = child_status(rmw_access);
+	int st;
 
+	if (!window())
+		return;
+	st = child_status(rmw_access);
 	ck_assert(WIFEXITED(st));
 	ck_assert_int_eq(WEXITSTATUS(st), 2);
 }
@@ -307,8 +334,11 @@ END_TEST
 /* A fault outside the window goes to the action below (the default). */
 START_TEST(test_other_faults_chain)
 {
-	int st = child_status(wild_access);
+	int st;
 
+	if (!window())
+		return;
+	st = child_status(wild_access);
 	ck_assert(WIFSIGNALED(st));
 	ck_assert_int_eq(WTERMSIG(st), SIGSEGV);
 }
@@ -317,6 +347,8 @@ END_TEST
 /* Outside a test body a read gives 0, a write is dropped. */
 START_TEST(test_outside_a_body)
 {
+	if (!window())
+		return;
 	dfz__dropin_get();
 	WR(CMD_REG, 5);
 	ck_assert_uint_eq(RD(STATUS_REG), 0);
@@ -329,6 +361,8 @@ START_TEST(test_below)
 {
 	struct sigaction cur;
 
+	if (!window())
+		return;
 	dfz__mmio_init();
 	sigaction(SIGSEGV, NULL, &cur);
 	ck_assert_ptr_ne(dfz__mmio_below(&cur), &cur);
