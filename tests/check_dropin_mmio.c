@@ -16,6 +16,7 @@
 
 #define MCHAN_VERSION 7
 #include "dropin_fixture.h"
+#include "crash.h"
 #include "mmio.h"
 #include "x86_decode.h"
 #include "dmafuzz/dropin/pmsis.h"
@@ -187,6 +188,35 @@ START_TEST(test_short_command)
 		return;
 	r = run_with(body_short, "");
 	ck_assert_str_eq(dfz_class_name(r.finding.cls), "cmd.encoding");
+	ck_assert_int_eq(r.site.line, want_line);
+}
+END_TEST
+
+/* A wild pointer in a body, outside the window. */
+static void body_wild(void *arg)
+{
+	volatile uintptr_t wild = 0x10;
+
+	(void)arg;
+	want_line = __LINE__ + 1;
+	(void)RD(wild);
+}
+
+/* Under the crash guard (dfz_dropin_main's runs): the guard asks the
+ * window first, so register accesses still run on the model, and a
+ * fault elsewhere is still the guard's crash at its line. */
+START_TEST(test_under_crash_guard)
+{
+	struct dfz__result r;
+
+	if (!window())
+		return;
+	ck_assert_int_eq(dfz__crash_install(0), 0);
+	r = run_with(body_clean, "");
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
+	r = run_with(body_wild, "");
+	dfz__crash_uninstall();
+	ck_assert_str_eq(dfz_class_name(r.finding.cls), "crash");
 	ck_assert_int_eq(r.site.line, want_line);
 }
 END_TEST
@@ -381,6 +411,7 @@ Suite *suite_dropin_mmio(void)
 	tcase_add_test(tc, test_missing_wait);
 	tcase_add_test(tc, test_event_never_comes);
 	tcase_add_test(tc, test_short_command);
+	tcase_add_test(tc, test_under_crash_guard);
 	tcase_add_loop_test(tc, test_decode_forms, 0,
 			    sizeof(forms) / sizeof(forms[0]));
 	tcase_add_loop_test(tc, test_decode_refuses, 0,
