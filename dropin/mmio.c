@@ -326,6 +326,13 @@ unsigned int dfz_dropin_eu_evt_wait(struct dfz_site s, unsigned int mask)
 
 /* ----------------------------------------------------------- fault */
 
+/* Valgrind's defaults keep only sp, bp and ip precise at a memory
+ * access, and not even ip in a callee it chased into: what the handler
+ * reads is stale. */
+#define VG_IMPRECISE "valgrind's registers are not precise at memory "       \
+		     "accesses: run it with --vex-iropt-register-updates="    \
+		     "allregs-at-mem-access --vex-guest-chase=no"
+
 /* An access we cannot model: one line, then exit 2 (a limit of the
  * harness, not a finding). */
 static void refuse(uintptr_t pc, uintptr_t addr, const char *why)
@@ -346,7 +353,7 @@ bool dfz__mmio_fault(const siginfo_t *si, void *uctx)
 	greg_t *g;
 	uintptr_t addr, pc;
 	uint64_t regs[16];
-	struct dfz__x86_access a;
+	struct dfz__x86_access a = { 0 };
 	size_t n;
 	uint32_t v;
 
@@ -361,14 +368,10 @@ bool dfz__mmio_fault(const siginfo_t *si, void *uctx)
 		regs[i] = (uint64_t)g[greg_of[i]];
 	n = PAGE - (pc & (PAGE - 1));
 	if (dfz__x86_decode((const uint8_t *)pc, n < 15 ? n : 15, pc, regs,
-			    &a) < 0)
-		refuse(pc, addr, "only a 32-bit mov load or store "
-		       "(opcodes 8B, 89, C7) is");
-	if (a.addr != addr)
-		refuse(pc, addr, RUNNING_ON_VALGRIND ?
-		       "valgrind's registers are not precise at memory "
-		       "accesses: run it with --vex-iropt-register-updates="
-		       "allregs-at-mem-access" :
+			    &a) < 0 || a.addr != addr)
+		refuse(pc, addr, RUNNING_ON_VALGRIND ? VG_IMPRECISE :
+		       a.len == 0 ? "only a 32-bit mov load or store "
+		       "(opcodes 8B, 89, C7) is" :
 		       "the decoded address differs");
 	if (addr != DFZ__MMIO_MCHAN && addr != DFZ__MMIO_MCHAN + 4)
 		refuse(pc, addr, "only the command (+0) and status (+4) "

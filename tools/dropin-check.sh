@@ -53,7 +53,7 @@ runs=200
 modes=plain,asan,valgrind,asan-verdict,valgrind-verdict
 # Precise registers at each memory access: the drop-in's MCHAN register
 # window (docs/porting/registers.md) reads them in its SIGSEGV handler.
-vgregs=--vex-iropt-register-updates=allregs-at-mem-access
+vgregs="--vex-iropt-register-updates=allregs-at-mem-access --vex-guest-chase=no"
 fuzz_runs=100000
 while getopts r:c:n:m:f: o; do
 	case $o in
