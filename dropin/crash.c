@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "crash.h"
+#include "mmio.h"
 
 #define SAMPLES 16          /* pc samples of a body past its time limit */
 #define FRAMES 32           /* return addresses kept per sample */
@@ -206,6 +207,10 @@ static void on_signal(int signo, siginfo_t *si, void *uctx)
 
 	if (!cr.armed && signo == SIGVTALRM)
 		return;
+	if (signo == SIGSEGV && dfz__mmio_fault(si, uctx)) {
+		errno = saved;   /* an MCHAN register access, served */
+		return;
+	}
 	if (!cr.armed) {
 		/* Outside a body: the signal's own action, as without us. */
 		signal(signo, SIG_DFL);
@@ -286,6 +291,7 @@ int dfz__crash_install(unsigned timeout)
 	cr.timeout = timeout;
 	if (cr.installed)
 		return 0;
+	dfz__mmio_init();   /* first: its handler below ours */
 	if (prepare() < 0)
 		return DFZ_ENOMEM;
 	memset(&sa, 0, sizeof(sa));
@@ -294,8 +300,9 @@ int dfz__crash_install(unsigned timeout)
 	sigemptyset(&sa.sa_mask);
 	for (unsigned i = 0; i < NCAUGHT; i++) {
 		sigaction(caught[i], NULL, &cr.old[i]);
-		/* A handler already there (a sanitizer's) keeps the signal. */
-		cr.ours[i] = cr.old[i].sa_handler == SIG_DFL;
+		/* A handler already there (a sanitizer's) keeps the signal;
+		 * the MCHAN window's counts as what it passes faults to. */
+		cr.ours[i] = dfz__mmio_below(&cr.old[i])->sa_handler == SIG_DFL;
 		if (cr.ours[i])
 			sigaction(caught[i], &sa, NULL);
 	}

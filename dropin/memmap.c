@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dropin_int.h"
+#include "mmio.h"
 
 /* The oracles of user code: every engine oracle. The reference, output
  * and errcode oracles judge a plan's own program, which user code is not. */
@@ -199,6 +200,7 @@ static int snapshot(struct dfz__statics *st, uintptr_t at, size_t n)
 
 void dfz__memmap_restore(struct dfz__dropin *d)
 {
+	dfz__mmio_new_run();
 	for (unsigned i = 0; i < 2; i++)
 		if (d->statics[i].copy)
 			copy_raw(d->statics[i].at, d->statics[i].copy,
@@ -224,6 +226,7 @@ int dfz__memmap_create(struct dfz__dropin *d)
 	int rc;
 
 	(void)top_guard;
+	dfz__mmio_init();    /* the MCHAN register window, once */
 	if (!l2_size || !l1_size || !layout(&lay, l2_size, l1_size))
 		return DFZ_EINVAL;
 	rc = dfz_rt_create_at(&lay, &d->rt);

@@ -377,4 +377,8 @@ unsigned int dfz_dropin_perf_read(int event);
  * helpers) compiles with pmsis.h as its one include. */
 #include "dmafuzz/dropin/bsp/ram.h"
 
+/* The register-level names (ARCHI_MCHAN_DEMUX_ADDR, CL_IRQ_DMA0,
+ * eu_evt_maskWaitAndClr) of code that ships its own mchan.h. */
+#include "dmafuzz/dropin/archi/dfz_cluster_regs.h"
+
 #endif /* DMAFUZZ_DROPIN_PMSIS_H */
