@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The cluster's cores as deterministic cooperative contexts (DROPIN 5):
- * each core of a fork runs on a stack of its own (ucontext), and control
+ * each core of a fork runs on a stack of its own (ctx.h), and control
  * passes between them only at switch points (a DMA call, a barrier, a
  * core's end), the next core chosen by the caller's pick function, which
  * draws from the schedule's bytes. One thread: valgrind and ASan see one
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <ucontext.h>
 
 #include "cores.h"
+#include "ctx.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define CORES_ASAN 1
@@ -46,7 +46,7 @@
 enum core_state { C_IDLE, C_READY, C_BARRIER, C_DONE };
 
 struct core {
-	ucontext_t ctx;
+	struct dfz__ctx ctx;
 	uint8_t *stack;               /* usable stack, above its guard page */
 	unsigned vg_id;
 	uint8_t state;                /* enum core_state */
@@ -63,8 +63,8 @@ struct dfz__cores {
 		uint8_t *stack;       /* NULL: it runs on its caller's */
 		size_t bytes;
 		unsigned vg_id;
-		ucontext_t ctx;       /* parked between calls */
-		ucontext_t caller;    /* who called dfz__cores_fc() */
+		struct dfz__ctx ctx;  /* parked between calls */
+		struct dfz__ctx caller; /* who called dfz__cores_fc() */
 		void *fake, *caller_fake;   /* ASan's, while switched away */
 		const void *caller_bottom;  /* the caller's stack, as ASan saw it */
 		size_t caller_size;
@@ -74,7 +74,7 @@ struct dfz__cores {
 		void *arg;
 	} fc;
 	struct core *core;
-	ucontext_t main_ctx;          /* the fork's caller */
+	struct dfz__ctx main_ctx;     /* the fork's caller */
 	void *main_fake;
 	const void *main_bottom;      /* its stack, as ASan saw it */
 	size_t main_size;
@@ -91,32 +91,13 @@ struct dfz__cores {
 
 /* ------------------------------------------------------------- switching */
 
-/*
- * swapcontext() without ASan's interceptor of it, which at every switch
- * clears the shadow of the whole target stack (madvise and mmap: 15 us a
- * switch to the fabric controller's megabyte; and it would unpoison an
- * in-flight destination on a core's stack) and warns of false positives:
- * the fiber annotations already tell ASan. getcontext() returns twice.
- */
-static __attribute__((noinline)) void ctx_switch(ucontext_t *from,
-						 ucontext_t *to)
-{
-	volatile bool back = false;
-
-	getcontext(from);
-	if (back)
-		return;
-	back = true;
-	setcontext(to);
-}
-
 /* From the running context (@from_fake: where ASan keeps its fake stack;
  * NULL when it ends for good) to core @to, or to the fork's caller when
  * @to is -1. */
-static void switch_to(struct dfz__cores *c, ucontext_t *from, void **from_fake,
+static void switch_to(struct dfz__cores *c, struct dfz__ctx *from, void **from_fake,
 		      int to)
 {
-	ucontext_t *dst = to < 0 ? &c->main_ctx : &c->core[to].ctx;
+	struct dfz__ctx *dst = to < 0 ? &c->main_ctx : &c->core[to].ctx;
 #ifdef CORES_ASAN
 	const void *bottom = to < 0 ? c->main_bottom : c->core[to].stack;
 	size_t size = to < 0 ? c->main_size : c->stack_bytes;
@@ -127,7 +108,7 @@ static void switch_to(struct dfz__cores *c, ucontext_t *from, void **from_fake,
 #endif
 	if (to >= 0)
 		c->cur = (unsigned)to;
-	ctx_switch(from, dst);
+	dfz__ctx_switch(from, dst);
 #ifdef CORES_ASAN
 	__sanitizer_finish_switch_fiber(from_fake ? *from_fake : NULL, NULL,
 					NULL);
@@ -205,19 +186,15 @@ static void core_main(void)
 #endif
 	if (to >= 0)
 		c->cur = (unsigned)to;
-	setcontext(to < 0 ? &c->main_ctx : &c->core[to].ctx);
+	dfz__ctx_jump(to < 0 ? &c->main_ctx : &c->core[to].ctx);
 }
 
 static int make_core(struct dfz__cores *c, unsigned i)
 {
 	struct core *k = &c->core[i];
 
-	if (getcontext(&k->ctx) < 0)
+	if (dfz__ctx_make(&k->ctx, k->stack, c->stack_bytes, core_main) < 0)
 		return DFZ_ENOMEM;
-	k->ctx.uc_stack.ss_sp = k->stack;
-	k->ctx.uc_stack.ss_size = c->stack_bytes;
-	k->ctx.uc_link = NULL;
-	makecontext(&k->ctx, core_main, 0);
 	k->state = C_READY;
 	k->fake_stack = NULL;
 	return 0;
@@ -402,18 +379,14 @@ static void fc_main(void)
 		__sanitizer_start_switch_fiber(&c->fc.fake, c->fc.caller_bottom,
 					       c->fc.caller_size);
 #endif
-		ctx_switch(&c->fc.ctx, &c->fc.caller);
+		dfz__ctx_switch(&c->fc.ctx, &c->fc.caller);
 	}
 }
 
 static int make_fc(struct dfz__cores *c)
 {
-	if (getcontext(&c->fc.ctx) < 0)
+	if (dfz__ctx_make(&c->fc.ctx, c->fc.stack, c->fc.bytes, fc_main) < 0)
 		return DFZ_ENOMEM;
-	c->fc.ctx.uc_stack.ss_sp = c->fc.stack;
-	c->fc.ctx.uc_stack.ss_size = c->fc.bytes;
-	c->fc.ctx.uc_link = NULL;
-	makecontext(&c->fc.ctx, fc_main, 0);
 	c->fc.fake = NULL;
 	c->fc.made = true;
 	return 0;
@@ -447,7 +420,7 @@ int dfz__cores_fc(struct dfz__cores *c, void (*fn)(void *), void *arg)
 	__sanitizer_start_switch_fiber(&c->fc.caller_fake, c->fc.stack,
 				       c->fc.bytes);
 #endif
-	ctx_switch(&c->fc.caller, &c->fc.ctx);
+	dfz__ctx_switch(&c->fc.caller, &c->fc.ctx);
 #ifdef CORES_ASAN
 	__sanitizer_finish_switch_fiber(c->fc.caller_fake, NULL, NULL);
 #endif
