@@ -22,6 +22,21 @@
 #include "dmafuzz/dropin/pmsis.h"
 #include "dmafuzz/dropin/mchan.h"
 
+/* Under ASan (make SAN=asan), ASan holds SIGSEGV below the window: its
+ * report ends the process with exit status 1 instead of the signal. */
+#if defined(__SANITIZE_ADDRESS__)
+#define MMIO_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MMIO_ASAN 1
+#endif
+#endif
+#ifdef MMIO_ASAN
+static const bool asan_signals = true;
+#else
+static const bool asan_signals = false;
+#endif
+
 #define CMD_REG ((uintptr_t)ARCHI_MCHAN_DEMUX_ADDR)
 #define STATUS_REG (CMD_REG + 4)
 #define RD(a) (*(volatile uint32_t *)(a))
@@ -214,6 +229,10 @@ START_TEST(test_under_crash_guard)
 	ck_assert_int_eq(dfz__crash_install(0), 0);
 	r = run_with(body_clean, "");
 	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
+	if (asan_signals) { /* the wild access would be ASan's report */
+		dfz__crash_uninstall();
+		return;
+	}
 	r = run_with(body_wild, "");
 	dfz__crash_uninstall();
 	ck_assert_str_eq(dfz_class_name(r.finding.cls), "crash");
@@ -369,8 +388,13 @@ START_TEST(test_other_faults_chain)
 	if (!window())
 		return;
 	st = child_status(wild_access);
+#ifdef MMIO_ASAN
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 1);
+#else
 	ck_assert(WIFSIGNALED(st));
 	ck_assert_int_eq(WTERMSIG(st), SIGSEGV);
+#endif
 }
 END_TEST
 
