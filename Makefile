@@ -142,7 +142,7 @@ deps:
 # toolchain or a package of DEPS_BUILD, and every kind of object waits for
 # the deps step (tools/deps-check.sh).
 deps-check: | deps
-	sh tools/deps-check.sh $(DEPS_BUILD)
+	BUILD=$(BUILD) SAN=$(SAN) sh tools/deps-check.sh $(DEPS_BUILD)
 
 deps-memcheck:
 	@sh tools/deps.sh check valgrind

@@ -12,7 +12,8 @@
 #     (make -n -B of one object of each rule).
 #  3. Sabotage: the header check run with the last NAME left out must fail,
 #     naming a source that includes its header, or the check proves nothing.
-# Usage: deps-check.sh NAME...   (the Makefile's DEPS_BUILD)
+# Usage: [BUILD=DIR SAN=S] deps-check.sh NAME...   (the Makefile's
+#        DEPS_BUILD; BUILD and SAN those of the build being checked)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 [ $# -gt 0 ] || { echo "usage: deps-check.sh NAME..." >&2; exit 2; }
@@ -99,11 +100,13 @@ else
 	fail=1
 fi
 
-# 2. Every compile rule runs the deps step first.
-for obj in build/runtime/mem.o build/cli/main.o build/tests/check_report.o \
+# 2. Every compile rule runs the deps step first (in the build of SAN=,
+# whose objects are under BUILD).
+b=${BUILD:-build}
+for obj in $b/runtime/mem.o $b/cli/main.o $b/tests/check_report.o \
 	build/fuzz/afl/obj/runtime/mem.o build/fuzz/libfuzzer/obj/dropin/state.o \
-	build/vg/runtime/mem.o; do
-	MAKEFLAGS= make -n -B "$obj" 2> /dev/null > "$tmp/dry"
+	$b/vg/runtime/mem.o; do
+	MAKEFLAGS= make -n -B SAN="${SAN:-}" "$obj" 2> /dev/null > "$tmp/dry"
 	d=$(grep -n 'tools/deps.sh' "$tmp/dry" | head -n 1 | cut -d: -f1)
 	c=$(grep -n -- "-o $obj\$" "$tmp/dry" | head -n 1 | cut -d: -f1)
 	if [ -z "$c" ] || [ -z "$d" ] || [ "$d" -gt "$c" ]; then
