@@ -41,7 +41,12 @@ static const int caught[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 			      SIGVTALRM };
 #define NCAUGHT (sizeof(caught) / sizeof(caught[0]))
 
-sigjmp_buf dfz__crash_jmp;
+static sigjmp_buf crash_jmp;
+
+sigjmp_buf *dfz__crash_jmp(void)
+{
+	return &crash_jmp;
+}
 
 struct sample {
 	unsigned n;
@@ -196,7 +201,7 @@ static void escape(int signo)
 	if (cr.main_size && __sanitizer_start_switch_fiber)
 		__sanitizer_start_switch_fiber(NULL, cr.main_bottom,
 					       cr.main_size);
-	siglongjmp(dfz__crash_jmp, 1);
+	siglongjmp(crash_jmp, 1);
 }
 
 static void on_signal(int signo, siginfo_t *si, void *uctx)

@@ -177,7 +177,7 @@ static bool run_body(struct dfz__dropin *d, const struct dfz_dropin_test *t)
 		body_on_fc(d, t);
 		return false;
 	}
-	if (sigsetjmp(dfz__crash_jmp, 1) == 0) {
+	if (sigsetjmp(*dfz__crash_jmp(), 1) == 0) {
 		dfz__crash_arm(d);
 		body_on_fc(d, t);
 		dfz__crash_disarm();
