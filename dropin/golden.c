@@ -22,7 +22,6 @@
 
 #include "dropin_int.h"
 #include "golden.h"
-#include "../oracles/oracle_int.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define NO_ASAN __attribute__((no_sanitize("address")))
@@ -121,8 +120,7 @@ static int64_t last_writer(int64_t nissue, int level, uint64_t off)
 	if (nissue > DFZ__DROPIN_SITES)
 		nissue = DFZ__DROPIN_SITES;
 	while (nissue-- > 0)
-		if (dfz__fp_contains(&g.desc[nissue], !g.desc[nissue].ext2loc,
-				     &s))
+		if (dfz_desc_writes(&g.desc[nissue], &s))
 			return nissue;
 	return -1;
 }
@@ -159,9 +157,9 @@ static void where(const struct out *o, size_t i, char *buf, size_t n)
 		snprintf(buf, n, "host memory");
 	else
 		snprintf(buf, n, "%s[0x%llx] (the output is the %zu bytes "
-			 "from %s[0x%x])", dfz__level_name((unsigned)o->level),
+			 "from %s[0x%x])", dfz_level_name((unsigned)o->level),
 			 (unsigned long long)o->off + i, o->n,
-			 dfz__level_name((unsigned)o->level), o->off);
+			 dfz_level_name((unsigned)o->level), o->off);
 }
 
 /* A run names output @o (bytes @b): compare it with the reference. */

@@ -104,6 +104,11 @@ struct dfz_evidence dfz__evidence_of(const struct dfz_event *ev, int64_t xfer)
 	return x;
 }
 
+bool dfz_desc_writes(const struct dfz_desc *d, const struct dfz_span *s)
+{
+	return d && s && dfz__fp_contains(d, !d->ext2loc, s);
+}
+
 const char *dfz__level_name(unsigned level)
 {
 	return level < DFZ_NLEVELS ? dfz_level_name(level) : "L?";

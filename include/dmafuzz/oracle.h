@@ -178,4 +178,11 @@ void dfz_oracle_fail(struct dfz_oracles *set, const char *oracle,
 /** dfz_evidence_none() - evidence with every field "does not apply". */
 struct dfz_evidence dfz_evidence_none(void);
 
+/**
+ * dfz_desc_writes() - whether the transfer @d (as issued; borrowed)
+ * writes every byte of @s (borrowed): its destination side's footprint,
+ * line by line, as the oracles judge it.
+ */
+bool dfz_desc_writes(const struct dfz_desc *d, const struct dfz_span *s);
+
 #endif /* DMAFUZZ_ORACLE_H */
