@@ -9,6 +9,14 @@
  * cluster DMA writes each tile back to L2; the fabric controller checks
  * the result and exits with the number of errors. Our own writing. Built
  * with `pkg-config dmafuzz-dropin-main`, unchanged: clean.
+ *
+ * Two bugs, each built by a file that defines its name and includes this
+ * one. REUSE (test_reuse.c): one request for the tile in use and the
+ * prefetch; the next tile's read re-issues it while the current tile's
+ * read is still queued on it (handle.reuse at the prefetch). EARLY
+ * (test_early.c): the wait on a tile's read comes after the team used
+ * the tile (an invalid read at the kernel's line under ASan and valgrind;
+ * in plain builds the program's own check fails at pmsis_exit).
  */
 #include "pmsis.h"
 #include "bsp/bsp.h"
@@ -37,7 +45,7 @@ static void pe_add_one(void *arg)
 	int lo = pi_core_id() * chunk;
 
 	for (int i = lo; i < lo + chunk; i++)
-		t->out[i] = (uint8_t)(t->in[i] + 1);
+		t->out[i] = (uint8_t)(t->in[i] + 1); /* dfz-expect: READ */
 	pi_cl_team_barrier();
 }
 
@@ -48,15 +56,25 @@ static void cluster_entry(void *arg)
 	uint8_t *out = pmsis_l1_malloc(TILE);
 	pi_cl_ram_req_t req[2];
 	pi_cl_dma_cmd_t cmd;
+#ifdef REUSE
+#define REQ(i) (&req[0])
+#else
+#define REQ(i) (&req[(i) % 2])
+#endif
 
-	pi_cl_ram_read(&ram, job->l3, in[0], TILE, &req[0]);
+	pi_cl_ram_read(&ram, job->l3, in[0], TILE, REQ(0));
 	for (int t = 0; t < NB_TILES; t++) {
 		struct tile tile = { in[t % 2], out };
 
 		if (t + 1 < NB_TILES)
-			pi_cl_ram_read(&ram, job->l3 + (t + 1) * TILE, in[(t + 1) % 2], TILE, &req[(t + 1) % 2]);
-		pi_cl_ram_read_wait(&req[t % 2]);
+			pi_cl_ram_read(&ram, job->l3 + (t + 1) * TILE, in[(t + 1) % 2], TILE, REQ(t + 1)); /* dfz-expect: AT */
+#ifndef EARLY
+		pi_cl_ram_read_wait(REQ(t));
+#endif
 		pi_cl_team_fork(pi_cl_cluster_nb_cores(), pe_add_one, &tile);
+#ifdef EARLY
+		pi_cl_ram_read_wait(REQ(t));
+#endif
 		pi_cl_dma_cmd((uint32_t)(job->out + t * TILE), (uint32_t)out, TILE, PI_CL_DMA_DIR_LOC2EXT, &cmd);
 		pi_cl_dma_cmd_wait(&cmd);
 	}
@@ -118,7 +136,7 @@ static void test_kickoff(void *arg)
 	int ret = test_entry();
 
 	(void)arg;
-	pmsis_exit(ret);
+	pmsis_exit(ret); /* dfz-expect: EXIT */
 }
 
 int main(void)
