@@ -89,6 +89,7 @@ struct dfz_evidence dfz_evidence_none(void)
 	struct dfz_evidence ev = {
 		.handle = NULL, .step = -1, .xfer = -1,
 		.elem = -1, .level = -1, .off = -1, .other = -1,
+		.block = -1,
 	};
 
 	return ev;

@@ -64,6 +64,16 @@ uint8_t dfz_mem_canary_byte(enum dfz_level level, uint32_t off)
 	return c == dfz_mem_fill_byte(level, off) ? (uint8_t)~c : c;
 }
 
+uint8_t dfz_mem_freed_byte(enum dfz_level level, uint32_t off)
+{
+	uint8_t f = (uint8_t)(mix(off * 0x2545f491u + (uint32_t)level) >> 16);
+
+	while (f == dfz_mem_fill_byte(level, off) ||
+	       f == dfz_mem_canary_byte(level, off))
+		f = (uint8_t)(f * 5u + 1u);
+	return f;
+}
+
 /* --------------------------------------------------------------- templates */
 
 /*
@@ -344,6 +354,9 @@ void dfz__mem_fini(struct dfz_rt *rt)
 		if (a->own_fill)
 			fill_free(a->fill);
 		free(a->ready);
+		free(a->obj);
+		a->obj = NULL;
+		a->nobj = 0;
 		a->base = NULL;
 		a->fill = NULL;
 		a->ready = NULL;

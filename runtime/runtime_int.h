@@ -108,6 +108,8 @@ struct dfz_arena {
 	uint32_t high;        /* high-water mark of bytes possibly written */
 	uint32_t nblocks;
 	struct dfz_block block[DFZ_MAX_ALLOCS]; /* live blocks, by address */
+	struct dfz_span *obj; /* declared static objects, by offset (heap) */
+	uint32_t nobj;
 };
 
 /* ------------------------------------------------------------- ram engine */

@@ -35,7 +35,11 @@
 	X(CRASH, "crash")                                 \
 	X(DMA_EARLY_WAIT, "dma.early-wait")               \
 	X(DMA_BAD_ADDRESS, "dma.bad-address")             \
-	X(RT_REFUSED, "rt.refused")
+	X(RT_REFUSED, "rt.refused")                       \
+	X(MEM_OOB, "mem.oob")                             \
+	X(MEM_UAF, "mem.use-after-free")                  \
+	X(MEM_UNDEFINED, "mem.undefined")                 \
+	X(MEM_LEAK, "mem.leak")
 
 enum dfz_class {
 	DFZ_CLASS_NONE = 0,
@@ -62,6 +66,9 @@ struct dfz_evidence {
 	int64_t other;            /* the earlier pending transfer it
 				   * conflicts with (issue sequence
 				   * number), when not @xfer; or -1 */
+	int64_t block;            /* the block of @level it is about:
+				   * offset of its first usable byte
+				   * (mem.* classes), or -1 */
 };
 
 #define DFZ_MSG_MAX 256

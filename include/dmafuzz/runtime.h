@@ -166,6 +166,9 @@ enum dfz_ev_kind {
 	DFZ_EV_ID_FREE,       /* engine id released: id; aux = rc */
 	DFZ_EV_API_ENTER,     /* a host-runtime call begins (runtime_host.h) */
 	DFZ_EV_API_RET,       /* a driver or host-runtime call returns */
+	DFZ_EV_RECLAIM,       /* dst = a freed block's user region whose
+			       * storage an allocation is about to reuse
+			       * (before any byte of it is written) */
 	DFZ_EV_COUNT
 };
 
@@ -261,6 +264,13 @@ struct dfz_rt_config {
 	 * pattern until the engine moves its bytes, and (ASan builds) is
 	 * poisoned until it has landed and a covering wait returned. */
 	bool poison_inflight;
+	/* User code: the allocators are a sanitizer's. A fresh block holds
+	 * the fill pattern (never written: undefined to valgrind); a freed
+	 * block holds the freed pattern (dfz_mem_freed_byte()), is poisoned
+	 * (ASan, valgrind) and sits in a quarantine, reused only when an
+	 * allocation finds no other room (oldest first, DFZ_EV_RECLAIM);
+	 * redzones are poisoned under ASan as under valgrind. */
+	bool sanitize;
 	/* Hardware behaviours that differ between versions (DFZ_RTQ_*): the
 	 * drop-in's quirks that live in an engine. 0: the design's model. */
 	uint32_t quirks;
@@ -391,6 +401,10 @@ uint8_t dfz_mem_fill_byte(enum dfz_level level, uint32_t off);
 /** The canary byte at offset @off of @level (redzones). */
 uint8_t dfz_mem_canary_byte(enum dfz_level level, uint32_t off);
 
+/** The freed byte at offset @off of @level (cfg.sanitize: a freed block's
+ * bytes), distinct from the fill and canary bytes there. */
+uint8_t dfz_mem_freed_byte(enum dfz_level level, uint32_t off);
+
 /**
  * dfz_l3_alloc() - allocate @size bytes of L3 with redzones.
  * @off: out, the L3 offset of the first usable byte.
@@ -431,6 +445,42 @@ uint8_t *dfz_mem_ptr(const struct dfz_rt *rt, enum dfz_level level,
 
 /** dfz_mem_size() - usable bytes of @level in this run. */
 uint32_t dfz_mem_size(const struct dfz_rt *rt, enum dfz_level level);
+
+/*
+ * struct dfz_mem_regions - the parts of a level that are not allocations:
+ * the program's statics at its start (with the objects declared in them)
+ * and the cores' stacks at its end. Offsets into the level.
+ */
+struct dfz_mem_regions {
+	uint32_t statics;              /* [0, statics): the loader's */
+	const struct dfz_span *obj;    /* declared static objects, by offset,
+					* disjoint (borrowed from the runtime
+					* until the next declaration) */
+	uint32_t nobj;
+	uint32_t nstacks;              /* stacks, each [stack[i], +stack_len) */
+	uint32_t stack0;               /* offset of stack 0's lowest byte */
+	uint32_t stack_step;           /* from one stack's lowest byte to the
+					* next's (its guard page between) */
+	uint32_t stack_len;            /* usable bytes of one stack */
+};
+
+/** dfz_mem_regions() - the statics and stacks of @level. @out: filled
+ * (all zero for a level that has none). */
+void dfz_mem_regions(const struct dfz_rt *rt, enum dfz_level level,
+		     struct dfz_mem_regions *out);
+
+/**
+ * dfz_mem_declare_statics() - the objects (variables, arrays) of @level's
+ * statics, each a span of @level inside [0, statics): oracles judge a
+ * transfer into the statics against them as against blocks. Replaces the
+ * previous declaration; @n 0 clears it.
+ * @obj: borrowed for the call, any order; overlapping or empty objects
+ * are dropped (an alias is not an object of its own).
+ * Return: 0, DFZ_EINVAL (a level without statics, an object outside
+ * them), or DFZ_ENOMEM.
+ */
+int dfz_mem_declare_statics(struct dfz_rt *rt, enum dfz_level level,
+			    const struct dfz_span *obj, uint32_t n);
 
 /**
  * dfz_mem_stack() - stack @i of @level (struct dfz_rt_layout's stacks).
