@@ -159,6 +159,11 @@ void dfz__sites_prior(struct dfz__dropin *d, int64_t xfer);
  * statics at their start), make the oracle set and the cores into @d.
  * Return: 0, or a negative DFZ_E* after a one-line message on stderr. */
 int dfz__memmap_create(struct dfz__dropin *d);
+/** dfz__statics_declare() - the program's static objects in L2 and L1,
+ * from its symbol table, declared to @rt (statics.c). Return: 0 (also
+ * when the program has no symbol table), or DFZ_ENOMEM. */
+int dfz__statics_declare(struct dfz_rt *rt);
+
 /** dfz__memmap_restore() - a run begins: the program's statics get the
  * bytes they were loaded with again. */
 void dfz__memmap_restore(struct dfz__dropin *d);

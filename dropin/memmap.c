@@ -243,6 +243,8 @@ int dfz__memmap_create(struct dfz__dropin *d)
 		rc = snapshot(&d->statics[1], DFZ_DROPIN_L1_BASE,
 			      lay.statics[DFZ_L1]);
 	if (rc == 0)
+		rc = dfz__statics_declare(d->rt);
+	if (rc == 0)
 		rc = dfz_oracles_create(DROPIN_ORACLES, &d->set);
 	if (rc == 0)
 		rc = dfz__cores_create_on(d->rt, DFZ__DROPIN_MAX_CORES,

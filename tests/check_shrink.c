@@ -108,7 +108,7 @@ START_TEST(test_signature_fields)
 	v.finding.cls = DFZ_CLASS_HANDLE_REUSE;
 	snprintf(v.finding.oracle, sizeof(v.finding.oracle), "handle");
 	snprintf(v.finding.msg, sizeof(v.finding.msg), "request L2+0x230 ...");
-	v.finding.ev = (struct dfz_evidence){ NULL, 2, 1, -1, DFZ_L2, 560, -1 };
+	v.finding.ev = (struct dfz_evidence){ NULL, 2, 1, -1, DFZ_L2, 560, -1, -1 };
 	dfz_signature_of(&v, &a);
 	ck_assert_str_eq(dfz_signature_format(&a, text, sizeof(text)),
 			 "handle.reuse/handle@L2");
