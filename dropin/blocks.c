@@ -281,8 +281,9 @@ static bool not_heap(struct dfz__dropin *d, const struct dfz__free_call *c)
 		       "a static (PI_L2 or the program's statics), which no "
 		       "allocator handed out");
 	else if (rg.nstacks && c->off >= rg.stack0 && c->off < top)
-		misuse(d, c, -1, "an address on a core's stack, which no "
-		       "allocator handed out");
+		misuse(d, c, -1, "an address on a stack (the fabric "
+		       "controller's or a core's), which no allocator handed "
+		       "out");
 	else
 		return false;
 	return true;
