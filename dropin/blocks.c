@@ -14,9 +14,10 @@
  * before it is done (dfz__blocks_free()).
  *
  * The records are bounded (DFZ__DROPIN_BLOCKS a run, the first
- * DFZ__DROPIN_BLOCK_STACKS with stacks); past the bound a block is still
- * judged by the runtime's own list of live blocks, only its lines are
- * unknown.
+ * DFZ__DROPIN_BLOCK_STACKS with stacks); when they are full the freed
+ * blocks are forgotten, the live ones kept. A block without a record is
+ * still judged by the runtime's own list of live blocks, only its lines
+ * are unknown.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,24 @@ static void keep_stack(struct dfz__dropin *d, uint32_t i, int which)
 	dfz__stack_capture(&blk->stk[i][which]);
 }
 
+/* The record is full: forget the freed blocks, keep the live ones (in
+ * order, with their stacks where the new place has room for one). */
+static void compact(void)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < blk->n; i++) {
+		if (blk->rec[i].freed)
+			continue;
+		if (k < DFZ__DROPIN_BLOCK_STACKS && i < DFZ__DROPIN_BLOCK_STACKS)
+			blk->stk[k][0] = blk->stk[i][0];
+		else if (k < DFZ__DROPIN_BLOCK_STACKS)
+			blk->stk[k][0].n = 0;
+		blk->rec[k++] = blk->rec[i];
+	}
+	blk->n = k;
+}
+
 void dfz__blocks_event(struct dfz__dropin *d, const struct dfz_event *ev)
 {
 	struct rec *r;
@@ -118,6 +137,8 @@ void dfz__blocks_event(struct dfz__dropin *d, const struct dfz_event *ev)
 		keep_stack(d, (uint32_t)i, 1);
 		return;
 	}
+	if (blk->n >= DFZ__DROPIN_BLOCKS)
+		compact();
 	if (blk->n >= DFZ__DROPIN_BLOCKS)
 		return;
 	r = &blk->rec[blk->n];

@@ -23,7 +23,7 @@
 #include "dmafuzz/dropin/bsp/ram.h"
 #include "dmafuzz/dropin/snrt.h"
 
-static int line_alloc, line_free, line_bad;
+static int line_alloc, line_free, line_bad, line_keep;
 static int bad;                      /* 0: the body's sabotage, clean */
 
 static struct dfz__result run_bad(void (*body)(void *), int misuse)
@@ -220,6 +220,36 @@ START_TEST(test_double_free)
 	ck_assert_int_eq(r.block.free.line, line_free);
 	ck_assert_int_eq(run_bad(body_double, 0).finding.cls,
 			 DFZ_CLASS_NONE);
+}
+END_TEST
+
+/* More allocations than a run's record holds: the freed ones make room,
+ * so a block allocated after them is still named. */
+static void body_many(void *arg)
+{
+	uint8_t *keep, *p;
+
+	(void)arg;
+	line_keep = __LINE__; keep = pi_l2_malloc(8);
+	for (int i = 0; i < DFZ__DROPIN_BLOCKS + 500; i++)
+		pi_l2_free(pi_l2_malloc(16), 16);
+	line_alloc = __LINE__; p = pi_l2_malloc(24);
+	if (bad) { line_bad = __LINE__; pi_l2_free(keep, 9); }
+	else { line_bad = __LINE__; pi_l2_free(p, 25); }
+}
+
+START_TEST(test_record_full)
+{
+	struct dfz__result r = run_bad(body_many, 0);
+
+	misuse_at(&r, "size 25, but the L2 block holds 24 bytes", DFZ_L2, 24);
+	/* The live block from before the flood keeps its record too. */
+	r = run_bad(body_many, 1);
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_DEV_MISUSE);
+	ck_assert(r.block.known);
+	ck_assert_uint_eq(r.block.size, 8);
+	ck_assert_int_eq(r.block.alloc.line, line_keep);
+	ck_assert_uint_gt(r.block.alloc_stack.n, 0);
 }
 END_TEST
 
@@ -465,6 +495,7 @@ Suite *suite_dropin_alloc(void)
 	tcase_add_test(tc, test_interior_pointer);
 	tcase_add_test(tc, test_stack_free);
 	tcase_add_test(tc, test_double_free);
+	tcase_add_test(tc, test_record_full);
 	tcase_add_test(tc, test_leaks);
 	tcase_add_test(tc, test_snrt_heap_no_leak);
 	tcase_add_test(tc, test_uaf_names_block);
