@@ -23,14 +23,21 @@ uint32_t dfz_dropin_at_ram_alloc(struct dfz_site s, uint32_t size)
 		return 0;
 	if (off == 0 && dfz_l3_alloc(d->rt, size, &off) < 0)
 		return 0;
+	dfz__blocks_user(d, DFZ_L3, off);
 	return off;
 }
 
+/* The macros drop the size (AT_*RAM_FREE(dev, ptr, size)), so only the
+ * address is judged: an interior pointer, a double free. */
 void dfz_dropin_at_ram_free(struct dfz_site s, uint32_t addr)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz__free_call c = { "AT RAM free", DFZ_L3, addr, addr, 0,
+				    false };
 
-	if (d && dfz_l3_free(d->rt, addr) < 0)
+	if (!d || !dfz__blocks_free(d, &c))
+		return;
+	if (dfz_l3_free(d->rt, addr) < 0)
 		dfz__dropin_fail(d, DFZ_CLASS_DEV_MISUSE,
 				 "AT RAM free of 0x%x, which is not a live L3 "
 				 "block (expected an address AT_*RAM_ALLOC "

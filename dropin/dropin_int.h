@@ -13,6 +13,7 @@
 
 #include "dmafuzz/dropin.h"
 #include "dmafuzz/oracle.h"
+#include "blocks.h"
 #include "cores.h"
 #include "golden.h"
 #include "stack.h"
@@ -57,6 +58,8 @@ struct dfz__result {
 	uint32_t quirks;                 /* the run's quirks (bit per enum
 					  * dfz_quirk) */
 	uint32_t apis;                   /* DFZ__API_* the run called */
+	struct dfz__block_note block;    /* the block a mem.* or allocator
+					  * finding is about (blocks.c) */
 };
 
 /* The program's statics as they were loaded (memmap.c): restored before

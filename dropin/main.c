@@ -27,6 +27,7 @@ struct opts {
 	unsigned long long seed;
 	unsigned timeout;
 	bool json;
+	bool leaks;
 	const char *sarif;
 	const char *srcroot;
 	const char *save;
@@ -51,6 +52,10 @@ static const char usage[] =
 	"      --sarif FILE also write the first finding as SARIF 2.1.0\n"
 	"      --srcroot DIR  SARIF locations are relative to DIR (default .)\n"
 	"  -q, --quirks LIST  quirk settings, over DFZ_QUIRKS (below)\n"
+	"      --leaks      a block an SDK allocator handed out and the body\n"
+	"                   still holds at its end is a finding (mem.leak) at\n"
+	"                   the line that allocated it (default $DFZ_LEAKS,\n"
+	"                   else off)\n"
 	"  -t, --timeout S  seconds of CPU time one run may take before it is\n"
 	"                   a finding (dma.hang) at the line where the body\n"
 	"                   spins (default $DFZ_TIMEOUT, else 10; 0: none)\n"
@@ -93,6 +98,8 @@ static int parse_opt(struct opts *o, int argc, char **argv, int *i)
 
 	if (!strcmp(a, "--json")) {
 		o->json = true;
+	} else if (!strcmp(a, "--leaks")) {
+		o->leaks = true;
 	} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 		printf(usage, argv[0]);
 		dfz__quirks_help(stdout);
@@ -344,6 +351,8 @@ int dfz_dropin_main(const struct dfz_dropin_test *t, int argc, char **argv)
 		dfz__dropin_get();
 		if (o.quirks && dfz_dropin_quirks(o.quirks) < 0)
 			rc = EXIT_USAGE;
+		if (o.leaks)
+			dfz_dropin_leaks(1);
 	}
 	if (rc == 0 && dfz__crash_install(o.timeout) < 0) {
 		fprintf(stderr, "%s: cannot guard the body: %s\n", prog,

@@ -3,7 +3,8 @@
  * The fabric controller's side of the PMSIS RAM API (bsp/ram.h) on the
  * ram engine: the device's conf and open, L3 allocation, the copies and
  * their _async forms (the task's own request is the driver's queue
- * node), the cluster's allocation requests, and the call site of a
+ * node), the cluster's allocation requests (a free judged first:
+ * blocks.c), and the call site of a
  * caller that reached the drop-in through a plain function (Deeploy's
  * helpers), symbolized from the binary's debug info.
  */
@@ -38,25 +39,39 @@ int dfz_dropin_ram_alloc(struct dfz_site s, struct pi_device *device,
 	if (!d || !dfz__dropin_usable(d, addr, sizeof(*addr),
 				      "the address out of pi_ram_alloc"))
 		return -1;
-	return dfz_l3_alloc(d->rt, size, addr) < 0 ? -1 : 0;
+	if (dfz_l3_alloc(d->rt, size, addr) < 0)
+		return -1;
+	dfz__blocks_user(d, DFZ_L3, *addr);
+	return 0;
+}
+
+/* pi_ram_free or pi_cl_ram_free (@call) of @addr: judged (blocks.c),
+ * then done. Return 0, or -1 when refused. */
+static int dealloc(struct dfz_site s, const char *call, uint32_t addr,
+		   uint32_t size)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz__free_call c = { call, DFZ_L3, addr, addr, size, true };
+
+	if (!d)
+		return -1;
+	if (!dfz__blocks_free(d, &c))
+		return -1;
+	if (dfz_l3_free(d->rt, addr) == 0)
+		return 0;
+	dfz__dropin_fail(d, DFZ_CLASS_DEV_MISUSE, "%s of 0x%x, which is not "
+			 "a live L3 block (expected an address pi_ram_alloc "
+			 "returned)", call, (unsigned)addr);
+	return -1;
 }
 
 int dfz_dropin_ram_dealloc(struct dfz_site s, struct pi_device *device,
 			   uint32_t addr, uint32_t size)
 {
-	struct dfz__dropin *d = dfz__dropin_enter(s);
-
 	(void)device;
-	(void)size;
-	if (!d)
-		return -1;
-	if (dfz_l3_free(d->rt, addr) == 0)
-		return 0;
-	dfz__dropin_fail(d, DFZ_CLASS_DEV_MISUSE, "pi_ram_free of 0x%x, which "
-			 "is not a live L3 block (expected an address "
-			 "pi_ram_alloc returned)", (unsigned)addr);
-	return -1;
+	return dealloc(s, "pi_ram_free", addr, size);
 }
+
 
 int dfz_dropin_ram_ioctl(struct dfz_site s, struct pi_device *device,
 			 uint32_t cmd, void *arg)
@@ -119,6 +134,8 @@ void dfz_dropin_cl_ram_alloc(struct dfz_site s, struct pi_device *device,
 	req->size = size;
 	req->result = 0;
 	req->error = dfz_l3_alloc(d->rt, size, &req->result) < 0 ? -1 : 0;
+	if (!req->error)
+		dfz__blocks_user(d, DFZ_L3, req->result);
 	req->done = 1;
 	req->dfz_magic = REQ_MAGIC;
 }
@@ -137,7 +154,7 @@ void dfz_dropin_cl_ram_free(struct dfz_site s, struct pi_device *device,
 	req->size = size;
 	req->done = 1;
 	req->dfz_magic = REQ_MAGIC;
-	req->error = (char)dfz_dropin_ram_dealloc(s, device, chunk, size);
+	req->error = (char)dealloc(s, "pi_cl_ram_free", chunk, size);
 }
 
 /* A wait on a request no call served is the user's bug: on the chip it

@@ -4,7 +4,9 @@
  * runtime: the L2/L1 allocators (redzones around every block), Deeploy's
  * cl_ram_malloc over L3, and pi_cl_ram_copy(_2d) / pi_cl_ram_copy_wait on
  * the ram engine, the caller's request being the driver's queue node.
- * A local address outside L1/L2 is dma.bad-address at the caller's line.
+ * A local address outside L1/L2 is dma.bad-address at the caller's line;
+ * a free is judged against the block it names first (blocks.c: the size,
+ * an interior pointer, a static, a double free).
  */
 #include "dropin_int.h"
 #include "dmafuzz/dropin/bsp/ram.h"
@@ -14,30 +16,44 @@ static const char *const level_names[] = { "L3", "L2", "L1" };
 void *dfz_dropin_malloc(struct dfz_site s, int level, uint32_t size)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
+	struct dfz_span sp;
 	void *p = NULL;
 
 	if (!d || (level != DFZ_L2 && level != DFZ_L1))
 		return NULL;
 	if (dfz_local_alloc(d->rt, (enum dfz_level)level, size, &p) < 0)
 		return NULL;
+	if (dfz_mem_locate(d->rt, p, 1, &sp))
+		dfz__blocks_user(d, sp.level, sp.off);
 	return p;
+}
+
+/* The free of a live block of @level, judged first (blocks.c): whether
+ * it was done or judged a misuse. */
+static bool local_free(struct dfz__dropin *d, int level, void *ptr,
+		       uint32_t size)
+{
+	struct dfz_span sp;
+	struct dfz__free_call c;
+
+	if (!dfz_mem_locate(d->rt, ptr, 1, &sp) || sp.level != level)
+		return false;
+	c = (struct dfz__free_call){ level == DFZ_L2 ? "pi_l2_free" :
+				     "pi_cl_l1_free", sp.level, sp.off,
+				     (uintptr_t)ptr, size, true };
+	return !dfz__blocks_free(d, &c) || dfz_local_free(d->rt, ptr) == 0;
 }
 
 void dfz_dropin_free(struct dfz_site s, int level, void *ptr, uint32_t size)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
-	struct dfz_span sp;
 
-	(void)size;
-	if (!d || !ptr)
+	if (!d || !ptr || local_free(d, level, ptr, size))
 		return;
-	if (!dfz_mem_locate(d->rt, ptr, 1, &sp) || sp.level != level ||
-	    dfz_local_free(d->rt, ptr) < 0)
-		dfz__dropin_fail(d, DFZ_CLASS_DEV_MISUSE,
-				 "free of %p, which is not a live %s block "
-				 "(expected a pointer the %s allocator returned)",
-				 ptr, level_names[level % 3],
-				 level_names[level % 3]);
+	dfz__dropin_fail(d, DFZ_CLASS_DEV_MISUSE,
+			 "free of %p, which is not a live %s block "
+			 "(expected a pointer the %s allocator returned)",
+			 ptr, level_names[level % 3], level_names[level % 3]);
 }
 
 void *dfz_dropin_ram_malloc(struct dfz_site s, uint32_t size)
@@ -47,19 +63,24 @@ void *dfz_dropin_ram_malloc(struct dfz_site s, uint32_t size)
 
 	if (!d || dfz_l3_alloc(d->rt, size, &off) < 0)
 		return NULL;
+	dfz__blocks_user(d, DFZ_L3, off);
 	return (void *)(uintptr_t)off;
 }
 
 void dfz_dropin_ram_free(struct dfz_site s, void *ptr, uint32_t size)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
+	uint32_t off = (uint32_t)(uintptr_t)ptr;
+	struct dfz__free_call c = { "cl_ram_free", DFZ_L3, off, off, size,
+				    true };
 
-	(void)size;
-	if (d && dfz_l3_free(d->rt, (uint32_t)(uintptr_t)ptr) < 0)
+	if (!d || !dfz__blocks_free(d, &c))
+		return;
+	if (dfz_l3_free(d->rt, off) < 0)
 		dfz__dropin_fail(d, DFZ_CLASS_DEV_MISUSE,
 				 "cl_ram_free of 0x%x, which is not a live L3 "
 				 "block (expected an address cl_ram_malloc "
-				 "returned)", (unsigned)(uintptr_t)ptr);
+				 "returned)", (unsigned)off);
 }
 
 struct pi_device *dfz_dropin_ram_device(void)

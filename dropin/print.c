@@ -6,7 +6,10 @@
  * earlier call it conflicts with, as physical locations relative to the
  * user's source root (uriBaseId SRCROOT), each with the user's frames of
  * its call stack (stack.c): text CALLED FROM lines, a JSON "stack", and
- * SARIF related locations, call stacks and code flows.
+ * SARIF related locations, call stacks and code flows; and, for a finding
+ * about a block, the block with the calls that allocated and freed it
+ * (BLOCK, ALLOCATED AT and FREED AT lines, a JSON "block", SARIF related
+ * locations "allocated here" and "freed here").
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include <stdlib.h>
@@ -48,6 +51,17 @@ static void text_site(FILE *f, const char *key, const struct dfz_site *s,
 			fr.f[i].line, fr.f[i].func);
 }
 
+/* The block the finding is about (none: nothing). */
+static void text_block(FILE *f, const struct dfz__block_note *b)
+{
+	if (!b->known)
+		return;
+	fprintf(f, "BLOCK: %s 0x%llx, %u bytes%s\n", dfz_level_name(b->level),
+		(unsigned long long)b->addr, b->size, b->freed ? ", freed" : "");
+	text_site(f, "ALLOCATED AT", &b->alloc, &b->alloc_stack);
+	text_site(f, "FREED AT", &b->free, &b->free_stack);
+}
+
 static void json_frame(FILE *f, const char *file, int line, const char *func)
 {
 	fputs("{\"file\":", f);
@@ -78,6 +92,21 @@ static void json_site(FILE *f, const char *key, const struct dfz_site *s,
 	fputs("]}", f);
 }
 
+/* "block": level, address, size, and the calls that allocated and freed
+ * it (null: unknown, not freed). */
+static void json_block(FILE *f, const struct dfz__block_note *b)
+{
+	if (!b->known)
+		return;
+	fprintf(f, ",\"block\":{\"level\":\"%s\",\"address\":\"0x%llx\","
+		"\"size\":%u,\"freed\":%s", dfz_level_name(b->level),
+		(unsigned long long)b->addr, b->size,
+		b->freed ? "true" : "false");
+	json_site(f, "allocated_at", &b->alloc, &b->alloc_stack);
+	json_site(f, "freed_at", &b->free, &b->free_stack);
+	fputc('}', f);
+}
+
 /* "quirks": the settings of the quirks of the SDK families it called. */
 static void json_quirks(FILE *f, const struct dfz__result *r)
 {
@@ -104,6 +133,7 @@ static void print_json(const struct dfz__result *r, const char *name, FILE *f)
 		dfz_json_string(fi->msg, f);
 		json_site(f, "site", &r->site, &r->site_stack);
 		json_site(f, "prior", &r->prior, &r->prior_stack);
+		json_block(f, &r->block);
 	}
 	json_quirks(f, r);
 	fprintf(f, ",\"steps\":%llu,\"xfers\":%u}\n",
@@ -130,6 +160,7 @@ void dfz__dropin_print(const struct dfz__result *r, const char *name,
 		text_site(f, "AT", &r->site, &r->site_stack);
 		text_site(f, "CONFLICTS WITH", &r->prior, &r->prior_stack);
 		fprintf(f, "MESSAGE: %s\n", fi->msg);
+		text_block(f, &r->block);
 	}
 	if (dfz__quirks_describe(r->quirks, r->apis, quirks, sizeof(quirks)))
 		fprintf(f, "QUIRKS: %s\n", quirks);
@@ -212,9 +243,26 @@ static void sarif_frames(const struct dfz_site *s, const struct dfz__stack *st,
 		       s->func ? s->func : "");
 }
 
-/* "relatedLocations": the earlier call, then each stack's callers. */
+/* The call that allocated or freed the block (@what): "allocated here". */
+static bool sarif_block_call(FILE *f, const struct dfz_site *s,
+			     const struct dfz__stack *st, const char *root,
+			     const char *what, bool any)
+{
+	struct dfz__frames fr;
+
+	sarif_frames(s, st, &fr);
+	if (!fr.n)
+		return any;
+	fputs(any ? "," : "", f);
+	sarif_location(f, &fr.f[0], root, what);
+	return true;
+}
+
+/* "relatedLocations": the earlier call, then each stack's callers, then
+ * the calls that allocated and freed the block. */
 static void sarif_related(FILE *f, const struct dfz__frames *site,
-			  const struct dfz__frames *prior, const char *root)
+			  const struct dfz__frames *prior,
+			  const struct dfz__block_note *b, const char *root)
 {
 	bool any = false;
 
@@ -229,6 +277,12 @@ static void sarif_related(FILE *f, const struct dfz__frames *site,
 		fputs(any ? "," : "", f);
 		sarif_location(f, &site->f[i], root, "the offending call, "
 			       "called from here");
+	}
+	if (b->known) {
+		any = sarif_block_call(f, &b->alloc, &b->alloc_stack, root,
+				       "allocated here", any);
+		sarif_block_call(f, &b->free, &b->free_stack, root,
+				 "freed here", any);
 	}
 	fputs("]", f);
 }
@@ -286,8 +340,8 @@ static void sarif_result(const struct dfz__result *r, const char *root,
 	if (site.n)
 		sarif_location(f, &site.f[0], root, NULL);
 	fputs("]", f);
-	if (prior.n || site.n > 1)
-		sarif_related(f, &site, &prior, root);
+	if (prior.n || site.n > 1 || r->block.known)
+		sarif_related(f, &site, &prior, &r->block, root);
 	if (site.n)
 		sarif_stacks(f, both, root);
 	fputs("}", f);

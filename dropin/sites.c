@@ -4,7 +4,7 @@
  * user's file:line: the site of every issue in this run (and, outside
  * fuzz executions, its call stack), the last issue on each handle, and,
  * when the first finding arrives, the offending call and the earlier call
- * it conflicts with.
+ * it conflicts with, and the block it is about (blocks.c).
  *
  * The earlier call is the transfer the finding's evidence names: the
  * pending transfer it conflicts with (ev.other: a race between two
@@ -101,6 +101,7 @@ void dfz__sites_finding(struct dfz__dropin *d, const struct dfz_event *ev)
 			d->res.site_stack.n = 0;
 		}
 	}
+	dfz__blocks_name(d);
 }
 
 void dfz__sites_prior(struct dfz__dropin *d, int64_t xfer)
@@ -114,4 +115,5 @@ void dfz__sites_here(struct dfz__dropin *d)
 	d->res.site_stack.n = 0;
 	if (stacks(d))
 		dfz__stack_capture(&d->res.site_stack);
+	dfz__blocks_name(d);
 }

@@ -85,6 +85,7 @@ static void observe(void *ctx, const struct dfz_event *ev)
 	}
 	if (ev->kind == DFZ_EV_ISSUE)
 		dfz__sites_issue(d, ev);
+	dfz__blocks_event(d, ev);
 }
 
 /* -------------------------------------------------------------- state */
@@ -156,6 +157,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	d->nemul = 0;
 	d->apis = 0;
 	d->team = DFZ_DROPIN_CORES;
+	dfz__blocks_reset(d);
 	for (unsigned i = 0; i < DFZ__DROPIN_MAX_CORES; i++)
 		d->last_tid[i] = -1;
 }
@@ -210,6 +212,7 @@ void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
 		d->cur = (struct dfz_site){ t->file, 0,
 					    "the end of the test body" };
 		dfz_oracles_end(d->set);
+		dfz__blocks_leaks(d);
 	}
 	if (!d->sited && dfz_oracles_finding(d->set)) {
 		dfz__sites_finding(d, NULL);

@@ -4,7 +4,9 @@
  * struct dfz_mem_regions): the program's statics at the start of a fixed
  * level, with the objects the program declared in them, and the cores'
  * stacks at its end. Oracles read them to judge a transfer that lies
- * there as they judge one in a block.
+ * there as they judge one in a block. And the one query of the blocks
+ * themselves (dfz_mem_block()): which live block holds an offset, for
+ * the drop-in's allocator checks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,5 +84,22 @@ int dfz_mem_declare_statics(struct dfz_rt *rt, enum dfz_level level,
 	free(a->obj);
 	a->obj = o;
 	a->nobj = n ? tidy(o, n) : 0;
+	return 0;
+}
+
+int dfz_mem_block(const struct dfz_rt *rt, enum dfz_level level, uint32_t off,
+		  uint32_t *user_off, uint32_t *size)
+{
+	const struct dfz_block *b;
+
+	if (!rt || (unsigned)level >= DFZ_NLEVELS)
+		return DFZ_EINVAL;
+	b = dfz__mem_block_at(rt, level, off);
+	if (!b)
+		return DFZ_EFAULT;
+	if (user_off)
+		*user_off = b->off;
+	if (size)
+		*size = b->size;
 	return 0;
 }

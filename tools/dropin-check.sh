@@ -22,6 +22,9 @@
 #        pc=MODULE: the build takes its flags from that pkg-config module
 #        instead of dmafuzz-dropin (e.g. pc=dmafuzz-dropin-dory).
 #        timeout=S: DFZ_TIMEOUT=S, the runs' time limit (no dmafuzz min).
+#        leaks=on: the leak check on (docs/porting/allocators.md): the
+#        binary gets --leaks in the plain and -verdict modes, the runs
+#        DFZ_LEAKS=1 in the others.
 # site:  FILE:MARK, the line of FILE holding "dfz-expect: MARK", which the
 #        verdict (plain) or the report (asan, valgrind) must name; "-" for
 #        none. Plain mode only, it may go on with "from FILE:MARK" (a
@@ -151,7 +154,7 @@ judge_frames() { # OUT WORD...
 }
 
 judge_plain() { # BIN CLASS SITE [WORD...]
-	$runner "$1" --json $(run_args "$1" "$runs") > "$1.out" 2> "$1.err"
+	$runner "$1" --json $leaks_arg $(run_args "$1" "$runs") > "$1.out" 2> "$1.err"
 	rc=$?
 	j_verdict=$(json_str "$1.out" verdict)
 	j_class=$(json_str "$1.out" class)
@@ -242,6 +245,9 @@ judge_fuzz() { # BIN CLASS
 # runs clean, the bare run's saved finding): it shrinks, keeps the class
 # and the site that schedule's replay shows, and the result replays them.
 judge_min() { # BIN
+	# The shrinker runs the binary without options: the leak check by
+	# the environment.
+	[ -n "$leaks" ] && export DFZ_LEAKS=1
 	i=0
 	: > "$1.long"
 	while [ $i -lt 48 ]; do
@@ -289,8 +295,18 @@ EOF
 	quirks=$(printf '%s' "$mode" | sed -n 's/.* quirks=\([^ ]*\).*/\1/p')
 	pcmod=$(printf '%s' "$mode" | sed -n 's/.* pc=\([^ ]*\).*/\1/p')
 	tmo=$(printf '%s' "$mode" | sed -n 's/.* timeout=\([0-9]*\).*/\1/p')
+	leaks=$(printf '%s' "$mode" | sed -n 's/.* leaks=\(on\).*/\1/p')
 	mode=${mode%% *}
 	runner=
+	leaks_arg=
+	case $mode in
+	plain|*-verdict) [ -n "$leaks" ] && leaks_arg=--leaks ;;
+	esac
+	if [ -n "$leaks" ] && [ -z "$leaks_arg" ]; then
+		export DFZ_LEAKS=1
+	else
+		unset DFZ_LEAKS
+	fi
 	if [ -n "$tmo" ]; then
 		export DFZ_TIMEOUT="$tmo"
 	else
@@ -309,7 +325,7 @@ EOF
 		line=$(mark_line "$dir/${site%%:*}" "${site#*:}")
 		site="$(basename "${site%%:*}"):$line"
 	fi
-	name=$(basename "$dir")-$variant${sched:+-sched}${quirks:+-$(printf '%s' "$quirks" | tr ',=' '+-')}
+	name=$(basename "$dir")-$variant${sched:+-sched}${quirks:+-$(printf '%s' "$quirks" | tr ',=' '+-')}${leaks:+-leaks}
 	case $mode in
 	plain) ccs="gcc"; command -v clang > /dev/null 2>&1 && ccs="gcc clang"
 	       extra= ;;
@@ -382,7 +398,7 @@ for dir in "$@"; do
 		check_line "$dir" "$l"
 	done < "$dir/expect"
 done
-unset DFZ_QUIRKS DFZ_TIMEOUT
+unset DFZ_QUIRKS DFZ_TIMEOUT DFZ_LEAKS
 # The test binary's bad use: one line on stderr, exit 2, nothing run.
 bad_use() { # BIN ARGS...
 	b=$1

@@ -112,6 +112,17 @@ enum dfz_quirk {
  */
 int dfz_dropin_quirks(const char *list);
 
+/**
+ * dfz_dropin_leaks() - the leak check (docs/porting/allocators.md): with
+ * @on, a block an SDK allocator handed out (pi_l2_malloc, pi_cl_l1_malloc,
+ * cl_ram_malloc, pi_ram_alloc, AT_*_ALLOC) and still held when the body
+ * ends is a finding (mem.leak) at the line that allocated it. Off by
+ * default (firmware often never frees); the DFZ_LEAKS environment
+ * variable (1: on) and the binary's --leaks option set it too; this call,
+ * from the body or before a run, is over both.
+ */
+void dfz_dropin_leaks(int on);
+
 /** dfz_dropin_quirk_on() - whether @q is on in the current run. */
 int dfz_dropin_quirk_on(enum dfz_quirk q);
 

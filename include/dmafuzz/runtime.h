@@ -470,6 +470,17 @@ void dfz_mem_regions(const struct dfz_rt *rt, enum dfz_level level,
 		     struct dfz_mem_regions *out);
 
 /**
+ * dfz_mem_block() - the live block of @level whose user region holds
+ * offset @off (its redzones are not part of it).
+ * @user_off: out (may be NULL), the offset of the block's first usable byte.
+ * @size: out (may be NULL), its usable bytes.
+ * Return: 0, DFZ_EFAULT when no live block holds @off (a freed block, the
+ * statics, a stack, a redzone), DFZ_EINVAL for a NULL @rt or a bad @level.
+ */
+int dfz_mem_block(const struct dfz_rt *rt, enum dfz_level level, uint32_t off,
+		  uint32_t *user_off, uint32_t *size);
+
+/**
  * dfz_mem_declare_statics() - the objects (variables, arrays) of @level's
  * statics, each a span of @level inside [0, statics): oracles judge a
  * transfer into the statics against them as against blocks. Replaces the
