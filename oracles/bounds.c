@@ -11,9 +11,16 @@
  * spans two, or lies in a redzone is mem.oob; a row that touches a freed
  * block still recorded is mem.use-after-free. Rows are judged one by one,
  * never by their bounding box; a run of rows inside one region costs one
- * lookup. A level is judged once it has had an allocation this run (the
- * model's raw offsets into a level nobody allocates in are its own);
- * rows reaching past the level are the engines' (dma.bad-address).
+ * lookup. A level is judged once it has had an allocation this run, or
+ * has statics or stacks (tests write raw offsets into a level nobody
+ * allocates in); rows reaching past the level are the engines'
+ * (dma.bad-address).
+ *
+ * Transfers are judged in the runs of a program with a memory map (a
+ * level with statics or stacks: the drop-in's layout), not in the model's
+ * own runs, whose bug zoo the redzone and data oracles judge by the
+ * consequences (edge-tile, a true out-of-bounds read of the model's tile
+ * executor, would become mem.oob at its ISSUE): see judges_runs().
  *
  * When the run fills freed blocks with the freed byte (cfg.sanitize: a
  * RECLAIM came, or a freed block of at least BD_PROBE_MIN bytes was seen
@@ -71,6 +78,7 @@ struct bounds {
 	bool allocd[DFZ_NLEVELS];    /* had an ALLOC this run */
 	bool lost[DFZ_NLEVELS];      /* a block could not be tracked */
 	bool poisons;                /* the run fills freed blocks */
+	bool mapped;                 /* the program has a memory map */
 	uint32_t unprobed;           /* freed blocks not yet probed */
 	struct dfz_mem_regions reg[DFZ_NLEVELS]; /* at the current ISSUE */
 };
@@ -120,6 +128,23 @@ static void bd_reset(void *st, struct dfz_oracles *set, struct dfz_rt *rt)
 	memset(b->lost, 0, sizeof(b->lost));
 	b->poisons = false;
 	b->unprobed = 0;
+	b->mapped = false;
+	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
+		dfz_mem_regions(rt, (enum dfz_level)l, &b->reg[l]);
+		b->mapped |= b->reg[l].statics || b->reg[l].nstacks;
+	}
+}
+
+/*
+ * judges_runs() - whether the transfers of this run are judged: those of
+ * a program with a memory map (the drop-in). The model's runs (the
+ * harness, dfz_rt_create()) are left to the other oracles so that its
+ * bug zoo keeps its classes; returning true here judges them too (measured
+ * clean on every correct model run; edge-tile turns mem.oob).
+ */
+static bool judges_runs(const struct bounds *b)
+{
+	return b->mapped;
 }
 
 /* ------------------------------------------------------------- blocks */
@@ -454,82 +479,82 @@ static bool uaf_row(struct bounds *b, const struct bd_side *s, uint64_t row,
 	return false;
 }
 
-/* A row in no region at all, or in a redzone: true when it is a finding. */
-static bool gap_row(struct bounds *b, const struct bd_side *s, uint64_t row,
-		    uint64_t off, uint64_t len)
+/* Row @row [@off, @off + @len) of @s leaves region @g of its level: past
+ * its end, or (when it ends inside or before it) before its start; @into:
+ * a second region it runs into, or NULL. */
+static void outside(struct bounds *b, const struct bd_side *s, uint64_t row,
+		    uint64_t off, uint64_t len, const struct bd_reg *g,
+		    const struct bd_reg *into)
+{
+	uint64_t end = off + len, gend = g->off + g->len;
+	char what[192], n1[64], n2[64];
+	int k;
+
+	if (end > gend)
+		k = snprintf(what, sizeof(what),
+			     "runs %llu bytes past the end of %s",
+			     (unsigned long long)(end - gend),
+			     reg_name(b, s->level, g, n1, sizeof(n1)));
+	else
+		k = snprintf(what, sizeof(what),
+			     "starts %llu bytes before the start of %s",
+			     (unsigned long long)(g->off - off),
+			     reg_name(b, s->level, g, n1, sizeof(n1)));
+	if (into && k > 0 && (size_t)k < sizeof(what))
+		snprintf(what + k, sizeof(what) - (size_t)k, " into %s",
+			 reg_name(b, s->level, into, n2, sizeof(n2)));
+	fail_row(b, s, row, off, len, DFZ_CLASS_MEM_OOB,
+		 end > gend && off < gend ? gend : off, (int64_t)g->off, what);
+}
+
+/* The live block of @l whose redzones [@off, @off + @len) touches (it
+ * lies in no region), as a region; false when none. */
+static bool redzone_of(const struct bounds *b, unsigned l, uint64_t off,
+		       uint64_t len, struct bd_reg *g)
+{
+	uint32_t i = live_upto(b, l, off);
+	const struct bd_blk *p = i > 0 ? &b->live[l][i - 1] : NULL;
+	const struct bd_blk *q = i < b->nlive[l] ? &b->live[l][i] : NULL;
+
+	if (q && off + len + q->rz > q->off)
+		p = q;                   /* before its start, or over it */
+	else if (!p || off >= (uint64_t)p->off + p->len + p->rz)
+		return false;
+	*g = (struct bd_reg){ .off = p->off, .len = p->len,
+			      .kind = BD_BLOCK };
+	return true;
+}
+
+/*
+ * Row @row [@off, @off + @len) of @s lies in no one region: the finding
+ * names the region it starts in, else the one it ends in, else the one
+ * the transfer starts in (a 2-D row far from its block), else the block
+ * whose redzone it touches; else it lies in no region at all.
+ */
+static void judge_row(struct bounds *b, const struct bd_side *s,
+		      uint64_t row, uint64_t off, uint64_t len)
 {
 	unsigned l = s->level;
-	uint32_t i = live_upto(b, l, off), n = b->nlive[l];
-	const struct bd_blk *p = i > 0 ? &b->live[l][i - 1] : NULL;
-	const struct bd_blk *q = i < n ? &b->live[l][i] : NULL;
-	const struct bd_blk *at = NULL;
-	uint64_t end = off + len, far = 0;
-	char what[160], g[64];
-	bool past = false;
+	struct bd_reg g, h;
+	char what[128];
 
-	if (q && (q->off < end || end + q->rz > q->off)) {
-		at = q;                  /* before its start, or over it */
-		far = q->off - off;
-	} else if (p && off < (uint64_t)p->off + p->len + p->rz) {
-		at = p;                  /* in its trailing redzone */
-		far = end - ((uint64_t)p->off + p->len);
-		past = true;
+	if (uaf_row(b, s, row, off, len))
+		return;
+	if (find_region(b, l, off, &g)) {
+		outside(b, s, row, off, len, &g,
+			find_region(b, l, off + len - 1, &h) ? &h : NULL);
+		return;
 	}
-	if (at) {
-		struct bd_reg r = { .off = at->off, .len = at->len };
-
-		snprintf(what, sizeof(what), "%s %llu bytes %s %s",
-			 past ? "runs" : "starts", (unsigned long long)far,
-			 past ? "past the end of" : "before the start of",
-			 reg_name(b, l, &r, g, sizeof(g)));
-		fail_row(b, s, row, off, len, DFZ_CLASS_MEM_OOB, off, at->off,
-			 what);
-		return true;
+	if (find_region(b, l, off + len - 1, &g) ||
+	    find_region(b, l, s->base, &g) || redzone_of(b, l, off, len, &g)) {
+		outside(b, s, row, off, len, &g, NULL);
+		return;
 	}
 	snprintf(what, sizeof(what), "lies in no %s of %s",
 		 off < b->reg[l].statics ? "declared static object"
 					 : "block, static object or stack",
 		 dfz__level_name(l));
 	fail_row(b, s, row, off, len, DFZ_CLASS_MEM_OOB, off, -1, what);
-	return true;
-}
-
-/* Row @row [@off, @off + @len) of @s lies in no one region: true when it
- * is a finding. */
-static bool judge_row(struct bounds *b, const struct bd_side *s,
-		      uint64_t row, uint64_t off, uint64_t len)
-{
-	unsigned l = s->level;
-	uint64_t end = off + len;
-	struct bd_reg g, h;
-	char what[192], n1[64], n2[64];
-	int k;
-
-	if (uaf_row(b, s, row, off, len))
-		return true;
-	if (find_region(b, l, off, &g)) {
-		k = snprintf(what, sizeof(what),
-			     "runs %llu bytes past the end of %s",
-			     (unsigned long long)(end - g.off - g.len),
-			     reg_name(b, l, &g, n1, sizeof(n1)));
-		if (find_region(b, l, end - 1, &h) && k > 0 &&
-		    (size_t)k < sizeof(what))
-			snprintf(what + k, sizeof(what) - (size_t)k,
-				 " into %s", reg_name(b, l, &h, n2, sizeof(n2)));
-		fail_row(b, s, row, off, len, DFZ_CLASS_MEM_OOB, g.off + g.len,
-			 (int64_t)g.off, what);
-		return true;
-	}
-	if (find_region(b, l, end - 1, &g)) {
-		snprintf(what, sizeof(what),
-			 "starts %llu bytes before the start of %s",
-			 (unsigned long long)(g.off - off),
-			 reg_name(b, l, &g, n1, sizeof(n1)));
-		fail_row(b, s, row, off, len, DFZ_CLASS_MEM_OOB, off,
-			 (int64_t)g.off, what);
-		return true;
-	}
-	return gap_row(b, s, row, off, len);
 }
 
 /* The first row after @i that may leave region end @rend (row @i is a
@@ -579,8 +604,10 @@ static bool walk(struct bounds *b, const struct bd_side *s)
 			i = next_row(s, i, nrows, g.off + g.len);
 			continue;
 		}
-		if (off + len <= lim && judge_row(b, s, i, off, len))
+		if (off + len <= lim) {
+			judge_row(b, s, i, off, len);
 			return false;
+		}
 		i++;
 	}
 	return true;
@@ -617,6 +644,8 @@ static void on_issue(struct bounds *b, const struct dfz_event *ev)
 	bool src_ext = ev->desc.ext2loc != 0;
 	struct bd_side s;
 
+	if (!judges_runs(b))
+		return;
 	if (side_of(b, ev, src_ext, &s) && !walk(b, &s))
 		return;
 	if (side_of(b, ev, !src_ext, &s))
