@@ -293,9 +293,9 @@ static uint64_t addr(const struct bounds *b, unsigned l, uint64_t off)
 	return base && base + off <= UINT32_MAX ? base + off : off;
 }
 
-/* Freed block @f of @l must still hold the freed byte; @when: "at its
- * reclaim", "at the end of the run". False when it does not. */
-static bool freed_intact(struct bounds *b, unsigned l,
+/* Freed block @f of @l must still hold the freed byte; @when: "when it
+ * was reclaimed", "at the end of the run". False when it does not. */
+BD_NO_ASAN static bool freed_intact(struct bounds *b, unsigned l,
 			 const struct bd_blk *f, const char *when)
 {
 	uint64_t at = first_changed(b, l, f);
