@@ -52,7 +52,7 @@ struct dfz_oracle_ops {
 	X(REF, ref) X(REDZONE, redzone) X(HANDLE, handle) X(TID, tid)	\
 	X(QUEUE, queue) X(CMD, cmd) X(DESC, desc) X(HANG, hang)		\
 	X(HAZARD, hazard) X(DEV, dev) X(OUTPUT, output)			\
-	X(ERRCODE, errcode) X(INFLIGHT, inflight)
+	X(ERRCODE, errcode) X(INFLIGHT, inflight) X(BOUNDS, bounds)
 #define DFZ__ORACLE_OPS_DECL(id, name)					\
 	const struct dfz_oracle_ops *dfz__oracle_##name(void);
 DFZ__ORACLE_OPS(DFZ__ORACLE_OPS_DECL)

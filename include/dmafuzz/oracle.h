@@ -99,7 +99,8 @@ struct dfz_finding {
 	X(DEV, "dev")         \
 	X(OUTPUT, "output")   \
 	X(ERRCODE, "errcode") \
-	X(INFLIGHT, "inflight")
+	X(INFLIGHT, "inflight") \
+	X(BOUNDS, "bounds")
 
 enum dfz_oracle_id {
 #define DFZ_ORACLE_ENUM(id, name) DFZ_ORACLE_##id,
