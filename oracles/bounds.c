@@ -357,11 +357,18 @@ static void bd_end(void *st)
 
 /* ------------------------------------------------------------ regions */
 
-/* The declared static object of @r holding @off (@r->nobj > 0). */
+/*
+ * The declared static object of @r holding @off (@r->nobj > 0), else the
+ * gap between two objects that holds it: bytes no symbol names (string
+ * literals, constant pools, padding) are a region of their own, so a row
+ * that stays in a gap is accepted and one that runs from a gap into an
+ * object (or from an object into a gap) is not.
+ */
 static bool find_object(const struct dfz_mem_regions *r, uint64_t off,
 			struct bd_reg *out)
 {
 	uint32_t lo = 0, hi = r->nobj;
+	uint64_t from, to;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -371,10 +378,17 @@ static bool find_object(const struct dfz_mem_regions *r, uint64_t off,
 		else
 			hi = mid;
 	}
-	if (lo == 0 || off - r->obj[lo - 1].off >= r->obj[lo - 1].len)
-		return false;
-	*out = (struct bd_reg){ .off = r->obj[lo - 1].off,
-				.len = r->obj[lo - 1].len, .kind = BD_OBJECT };
+	if (lo > 0 && off - r->obj[lo - 1].off < r->obj[lo - 1].len) {
+		*out = (struct bd_reg){ .off = r->obj[lo - 1].off,
+					.len = r->obj[lo - 1].len,
+					.kind = BD_OBJECT };
+		return true;
+	}
+	from = lo > 0 ? (uint64_t)r->obj[lo - 1].off + r->obj[lo - 1].len : 0;
+	to = lo < r->nobj ? r->obj[lo].off : r->statics;
+	*out = (struct bd_reg){ .off = (uint32_t)from,
+				.len = (uint32_t)(to - from),
+				.kind = BD_STATICS };
 	return true;
 }
 

@@ -514,9 +514,11 @@ START_TEST(test_statics)
 	ck_assert_int_eq(set->finding.ev.block, 0x100);
 	start(ALL);
 	a = l3(8192);
-	ram(a, base + 0x300, 16, 0);          /* between two objects */
+	ram(a, base + 0x300, 16, 0);          /* bytes no symbol names */
+	ck_class(DFZ_CLASS_NONE);
+	ram(a, base + 0x3f8, 16, 0);          /* from those into an object */
 	ck_class(DFZ_CLASS_MEM_OOB);
-	ck_msg_has("lies in no declared static object of L2");
+	ck_msg_has("L2 statics 0x2c000200+512");
 	ck_assert_int_eq(dfz_mem_declare_statics(rt, DFZ_L2, NULL, 0), 0);
 }
 END_TEST
