@@ -570,7 +570,9 @@ static void refill(struct dfz_rt *rt, struct dfz_arena *a)
 	}
 }
 
-/* The device arena is always usable whole: its budget is accounting. */
+/* The device arena is always usable whole: its budget is accounting.
+ * The quarantine empties; ASan's poisoning of the last run was lifted by
+ * dfz__poison_reset(), which runs first. */
 void dfz__mem_reset(struct dfz_rt *rt)
 {
 	for (unsigned l = 0; l < DFZ__NARENAS; l++) {
@@ -580,8 +582,36 @@ void dfz__mem_reset(struct dfz_rt *rt)
 		refill(rt, a);
 		a->high = 0;
 		a->nblocks = 0;
+		a->nquar = 0;
+		a->qseq = 0;
+		a->qcap = DFZ__QUARANTINE;
 		a->size = l < DFZ_NLEVELS ? rt->cfg.mem_size[l] : a->cap;
 	}
+	rt->san_lifted = false;
+}
+
+/* Volatile byte copies: never a memcpy that ASan intercepts. */
+DFZ__NO_ASAN static void raw_put(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	volatile uint8_t *d = dst;
+
+	for (uint32_t i = 0; i < n; i++)
+		d[i] = src[i];
+}
+
+void dfz__mem_fill(struct dfz_rt *rt, unsigned level, uint32_t off,
+		   uint32_t len)
+{
+	struct dfz_arena *a = &rt->arena[level];
+	const uint8_t *t;
+
+	if (len == 0 || off >= a->stacks || len > a->stacks - off)
+		return;
+	t = fill_range(a->fill, off, off + len) + off;
+	if (dfz__asan_on())
+		raw_put(a->base + off, t, len);
+	else
+		memcpy(a->base + off, t, len);
 }
 
 void dfz__mem_touch(struct dfz_rt *rt, unsigned level, uint32_t off,

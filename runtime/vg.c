@@ -33,6 +33,7 @@
 #define VG_NOP2(a, b) ((void)(a), (void)(b))
 #define VALGRIND_MAKE_MEM_NOACCESS(a, n) VG_NOP2(a, n)
 #define VALGRIND_MAKE_MEM_DEFINED(a, n) VG_NOP2(a, n)
+#define VALGRIND_MAKE_MEM_UNDEFINED(a, n) VG_NOP2(a, n)
 #define VALGRIND_DISABLE_ADDR_ERROR_REPORTING_IN_RANGE(a, n) VG_NOP2(a, n)
 #define VALGRIND_ENABLE_ADDR_ERROR_REPORTING_IN_RANGE(a, n) VG_NOP2(a, n)
 #define VALGRIND_CHECK_MEM_IS_ADDRESSABLE(a, n) VG_NOP2(a, n)
@@ -41,6 +42,11 @@
 #define VALGRIND_MALLOCLIKE_BLOCK(a, n, rz, z) (VG_NOP2(a, n), VG_NOP2(rz, z))
 #define VALGRIND_FREELIKE_BLOCK(a, rz) VG_NOP2(a, rz)
 #define VALGRIND_DO_ADDED_LEAK_CHECK ((void)0)
+#endif
+
+/* cfg.sanitize: a fresh block's user bytes are undefined to memcheck. */
+#ifndef VG_FRESH_UNDEFINED
+#define VG_FRESH_UNDEFINED 1
 #endif
 
 /* In-flight destinations tracked at once; more are left unmarked (never a
@@ -550,6 +556,10 @@ void dfz__vg_alloc(struct dfz_rt *rt, unsigned level, struct dfz_block *b)
 		return;
 	VALGRIND_MAKE_MEM_NOACCESS(p - DFZ_REDZONE, DFZ_REDZONE);
 	VALGRIND_MAKE_MEM_NOACCESS(p + b->size, DFZ_REDZONE);
+	/* cfg.sanitize: never written is undefined (the fill pattern's
+	 * bytes are there, but no program wrote them) */
+	if (rt->cfg.sanitize && level < DFZ_NLEVELS && VG_FRESH_UNDEFINED)
+		VALGRIND_MAKE_MEM_UNDEFINED(p, b->size);
 	if (level == DFZ_DEV_LEVEL && rt->vg->dev_owner)
 		VALGRIND_MALLOCLIKE_BLOCK(dev_addr(b->off), b->size, 0, 1);
 	name_blockf(rt, level, b, "%s allocation",
