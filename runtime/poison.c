@@ -160,7 +160,19 @@ static bool painting(const struct dfz_rt *rt, unsigned level)
 	       (level == DFZ_L2 || level == DFZ_L1) && asan_on();
 }
 
-/* [lo, hi) of @level clipped to the heap, (un)poisoned by @fn. */
+/* ASan's shadow has one byte for 8: it can hold the first bytes of a
+ * granule addressable and the rest not, never the reverse. */
+#define GRANULE 8u
+
+static uint64_t granule_up(uint64_t x)
+{
+	return (x + GRANULE - 1) & ~(uint64_t)(GRANULE - 1);
+}
+
+/* [lo, hi) of @level clipped to the heap, (un)poisoned by @fn. A block's
+ * storage starts on a granule and the next one on the granule after its
+ * end (mem.c), so a range that ends a block ends on a granule too: the
+ * padding there is never handed out. */
 static void paint(struct dfz_rt *rt, unsigned level, uint64_t lo, uint64_t hi,
 		  void (*fn)(void const volatile *, size_t))
 {
@@ -195,13 +207,14 @@ static void san_blocks(struct dfz_rt *rt, unsigned level, uint64_t lo,
 		if (end + DFZ_REDZONE <= lo || off - DFZ_REDZONE >= hi)
 			continue;
 		poison_in(rt, level, lo, hi, off - DFZ_REDZONE, off);
-		poison_in(rt, level, lo, hi, end, end + DFZ_REDZONE);
+		poison_in(rt, level, lo, hi, end,
+			  granule_up(end + DFZ_REDZONE));
 	}
 	for (uint32_t q = 0; q < a->nquar; q++) {
 		uint64_t off = a->quar[q].off, end = off + a->quar[q].size;
 
 		poison_in(rt, level, lo, hi, off - DFZ_REDZONE,
-			  end + DFZ_REDZONE);
+			  granule_up(end + DFZ_REDZONE));
 	}
 }
 
@@ -233,7 +246,7 @@ void dfz__san_poison(struct dfz_rt *rt, unsigned level, uint64_t lo,
 	if (!painting(rt, level))
 		return;
 	rt->san_painted = true;
-	paint(rt, level, lo, hi, __asan_poison_memory_region);
+	paint(rt, level, lo, granule_up(hi), __asan_poison_memory_region);
 }
 
 void dfz__san_unpoison(struct dfz_rt *rt, unsigned level, uint64_t lo,
@@ -249,6 +262,7 @@ void dfz__san_repaint(struct dfz_rt *rt, unsigned level, uint64_t lo,
 	if (!painting(rt, level))
 		return;
 	rt->san_painted = true;
+	hi = granule_up(hi);
 	paint(rt, level, lo, hi, __asan_unpoison_memory_region);
 	san_blocks(rt, level, lo, hi);
 	san_marks(rt, level, lo, hi);
