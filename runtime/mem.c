@@ -86,14 +86,6 @@ DFZ__NO_ASAN static void write_canaries(struct dfz_arena *a, unsigned level,
 		p[k] = dfz_mem_canary_byte((enum dfz_level)level, k);
 }
 
-DFZ__NO_ASAN static void write_freed(struct dfz_arena *a, unsigned level,
-				     const struct dfz_block *b)
-{
-	volatile uint8_t *p = a->base;
-
-	for (uint32_t k = b->off; k < b->off + b->size; k++)
-		p[k] = dfz_mem_freed_byte((enum dfz_level)level, k);
-}
 
 /* ------------------------------------------------------------ quarantine */
 
@@ -340,7 +332,7 @@ int dfz__mem_free(struct dfz_rt *rt, unsigned level, uint32_t off)
 	if (sanitized(rt, level)) {
 		/* memcheck: writable for the pattern, whatever is in flight */
 		dfz__vg_block_open(rt, level, b.off, b.size);
-		write_freed(a, level, &b);
+		dfz__mem_freed(rt, level, b.off, b.size);
 	}
 	dfz__vg_free(rt, level, &a->block[i]);
 	a->nblocks--;

@@ -334,6 +334,10 @@ int dfz__mem_free(struct dfz_rt *rt, unsigned level, uint32_t off);
  * (materialized), written past ASan's checks. */
 void dfz__mem_fill(struct dfz_rt *rt, unsigned level, uint32_t off,
 		   uint32_t len);
+/** dfz__mem_freed() - the freed pattern (dfz_mem_freed_byte()) into
+ * [@off, @off + @len) of SoC level @level, the same way. */
+void dfz__mem_freed(struct dfz_rt *rt, unsigned level, uint32_t off,
+		    uint32_t len);
 /** dfz__mem_block_at() - the live block of @level whose user region holds
  * offset @off, or NULL. */
 const struct dfz_block *dfz__mem_block_at(const struct dfz_rt *rt,
