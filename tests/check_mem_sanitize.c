@@ -158,6 +158,18 @@ START_TEST(test_off_unchanged)
 }
 END_TEST
 
+/* The device arena (the host side's) is served as without sanitize. */
+START_TEST(test_dev_untouched)
+{
+	uint32_t a = alloc(DFZ_DEV_LEVEL, 64), offs[4];
+
+	release(DFZ_DEV_LEVEL, a);
+	ck_assert_uint_eq(alloc(DFZ_DEV_LEVEL, 64), a);
+	ck_assert_uint_eq(rt->arena[DFZ_DEV_LEVEL].nquar, 0);
+	ck_assert_uint_eq(offs_of(0, DFZ_EV_RECLAIM, offs, 4), 0);
+}
+END_TEST
+
 /* --------------------------------------------------------- quarantine */
 
 /* Free a block, allocate the same size: true when the new block keeps
@@ -428,6 +440,7 @@ Suite *suite_mem_sanitize(void)
 	tcase_add_test(tc, test_freed_byte_distinct);
 	tcase_add_loop_test(tc, test_patterns, DFZ_L3, DFZ_L1 + 1);
 	tcase_add_test(tc, test_off_unchanged);
+	tcase_add_test(tc, test_dev_untouched);
 	tcase_add_loop_test(tc, test_no_reuse_while_room, DFZ_L3, DFZ_L1 + 1);
 	tcase_add_loop_test(tc, test_sabotage_no_quarantine, DFZ_L3,
 			    DFZ_L1 + 1);
