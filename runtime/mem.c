@@ -166,6 +166,7 @@ static void release(struct dfz_rt *rt, unsigned level, uint32_t q)
 	};
 
 	dfz_rt_emit(rt, &ev);
+	dfz__vg_reclaim(rt, &a->quar[q]);
 	a->nquar--;
 	memmove(&a->quar[q], &a->quar[q + 1],
 		(a->nquar - q) * sizeof(a->quar[0]));
@@ -307,8 +308,9 @@ static void quarantine(struct dfz_rt *rt, unsigned level,
 		q++;
 	memmove(&a->quar[q + 1], &a->quar[q],
 		(a->nquar - q) * sizeof(a->quar[0]));
-	a->quar[q] = (struct dfz__qblock){ b->off, b->size, a->qseq++ };
+	a->quar[q] = (struct dfz__qblock){ b->off, b->size, a->qseq++, 0 };
 	a->nquar++;
+	dfz__vg_quarantine(rt, level, &a->quar[q]);
 	dfz__san_poison(rt, level, q_lo(&a->quar[q]), q_hi(&a->quar[q]));
 	while (a->nquar > a->qcap || a->nquar > DFZ__QUARANTINE)
 		release(rt, level, oldest(a, 0, 0, UINT64_MAX));

@@ -82,6 +82,7 @@ struct dfz__qblock {
 	uint32_t off;
 	uint32_t size;
 	uint64_t seq;
+	uint32_t vg;          /* memcheck's description of it (vg.c), or 0 */
 };
 /* Freed blocks a level holds in quarantine at most: the oldest leaves
  * (with its DFZ_EV_RECLAIM) when one more arrives. */

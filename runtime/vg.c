@@ -567,6 +567,8 @@ void dfz__vg_arena_reset(struct dfz_rt *rt, unsigned level)
 		forget_desc(&a->block[i]);
 		a->block[i].vg = 0;
 	}
+	for (uint32_t q = 0; q < a->nquar; q++)
+		dfz__vg_reclaim(rt, &a->quar[q]);
 	/* A destination still in flight in the statics or a stack is the
 	 * program's again (the heap's all goes below). */
 	for (unsigned i = vg->nmarks; i-- > 0;)
@@ -612,6 +614,26 @@ void dfz__vg_free(struct dfz_rt *rt, unsigned level, struct dfz_block *b)
 	forget_desc(b);
 	drop_marks_in(rt->vg, level, b->off, b->size);
 	VALGRIND_MAKE_MEM_NOACCESS(arena_base(rt, level) + b->off, b->size);
+}
+
+void dfz__vg_quarantine(struct dfz_rt *rt, unsigned level,
+			struct dfz__qblock *e)
+{
+	e->vg = 0;
+	if (!rt->vg)
+		return;
+	e->vg = 1 + describef(arena_base(rt, level) + e->off - DFZ_REDZONE,
+			      (uint64_t)e->size + 2 * DFZ_REDZONE,
+			      "freed memory-model block (%s block +0x%x, %u "
+			      "bytes, %u-byte redzones), in quarantine",
+			      level_names[level], e->off, e->size, DFZ_REDZONE);
+}
+
+void dfz__vg_reclaim(struct dfz_rt *rt, struct dfz__qblock *e)
+{
+	if (rt->vg && e->vg)
+		VALGRIND_DISCARD(e->vg - 1);
+	e->vg = 0;
 }
 
 void dfz__vg_dev_retire(struct dfz_rt *rt, uint64_t addr)

@@ -76,6 +76,12 @@ void dfz__vg_alloc(struct dfz_rt *rt, unsigned level, struct dfz_block *b);
 /** dfz__vg_free() - block @b of @level is released: its marks dropped, its
  * bytes unaddressable. */
 void dfz__vg_free(struct dfz_rt *rt, unsigned level, struct dfz_block *b);
+/** dfz__vg_quarantine() - freed block @e of @level waits in the quarantine
+ * (cfg.sanitize): described as such, for a read of it. */
+void dfz__vg_quarantine(struct dfz_rt *rt, unsigned level,
+			struct dfz__qblock *e);
+/** dfz__vg_reclaim() - @e left the quarantine: its description goes. */
+void dfz__vg_reclaim(struct dfz_rt *rt, struct dfz__qblock *e);
 /** dfz__vg_dev_retire() - the host hands device block @addr back to the
  * device context (which frees it at teardown): not the host's to lose any
  * more. */
