@@ -86,7 +86,6 @@ DFZ__NO_ASAN static void write_canaries(struct dfz_arena *a, unsigned level,
 		p[k] = dfz_mem_canary_byte((enum dfz_level)level, k);
 }
 
-
 /* ------------------------------------------------------------ quarantine */
 
 static bool sanitized(const struct dfz_rt *rt, unsigned level)
@@ -154,7 +153,7 @@ static int find_room(const struct dfz_arena *a, uint64_t need, uint64_t thr,
 }
 
 /* Quarantined block @q of @level leaves: DFZ_EV_RECLAIM, then its storage
- * is free storage (ASan: addressable but what else lies there). */
+ * is free storage (ASan: addressable, but for what else lies there). */
 static void release(struct dfz_rt *rt, unsigned level, uint32_t q)
 {
 	struct dfz_arena *a = &rt->arena[level];
