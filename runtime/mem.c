@@ -6,7 +6,12 @@
  * arena that a run always uses whole. Allocations are first-fit by
  * address, carry canary redzones on both sides, and are not poisoned when
  * freed (like a stack, storage keeps its bytes until it is handed out
- * again). The arenas themselves, their fill pattern and their pages,
+ * again), unless cfg.sanitize is set: then (L3, L2, L1) a fresh block
+ * holds the fill pattern, a freed one the freed pattern, and freed blocks
+ * wait in a quarantine, reused only when no other room is left (oldest
+ * first, each with a DFZ_EV_RECLAIM before a byte of it is rewritten);
+ * ASan's view follows (poison.c). The arenas themselves, their fill
+ * pattern and their pages,
  * which come into being when first used (and dfz_mem_ptr(), which brings
  * its page), are in mem_arena.c.
  */
@@ -70,26 +75,181 @@ static int find_gap(const struct dfz_arena *a, uint64_t need, uint64_t *start,
 	return 0;
 }
 
-static void write_canaries(struct dfz_arena *a, unsigned level, uint32_t from)
+/* Past ASan's checks: the storage may be poisoned (sanitize: a reclaimed
+ * block, an in-flight destination). A byte loop, never a memset. */
+DFZ__NO_ASAN static void write_canaries(struct dfz_arena *a, unsigned level,
+					uint32_t from)
 {
+	volatile uint8_t *p = a->base;
+
 	for (uint32_t k = from; k < from + DFZ_REDZONE; k++)
-		a->base[k] = dfz_mem_canary_byte((enum dfz_level)level, k);
+		p[k] = dfz_mem_canary_byte((enum dfz_level)level, k);
+}
+
+/* ------------------------------------------------------------ quarantine */
+
+static bool sanitized(const struct dfz_rt *rt, unsigned level)
+{
+	return rt->cfg.sanitize && level < DFZ_NLEVELS;
+}
+
+/* Storage of quarantined block @e: its user region and redzones. */
+static uint64_t q_lo(const struct dfz__qblock *e)
+{
+	return (uint64_t)e->off - DFZ_REDZONE;
+}
+
+static uint64_t q_hi(const struct dfz__qblock *e)
+{
+	return (uint64_t)e->off + e->size + DFZ_REDZONE;
+}
+
+/* The next quarantined block from index *@q on still held back when those
+ * of seq below @thr are let go, or NULL. */
+static const struct dfz__qblock *next_held(const struct dfz_arena *a,
+					   uint32_t *q, uint64_t thr)
+{
+	while (*q < a->nquar && a->quar[*q].seq < thr)
+		(*q)++;
+	return *q < a->nquar ? &a->quar[*q] : NULL;
+}
+
+/*
+ * First fit by address as find_gap(), with the quarantined blocks of seq
+ * @thr or more in the way as well as the live ones. The two tables are
+ * sorted and disjoint: one merged walk.
+ */
+static int find_room(const struct dfz_arena *a, uint64_t need, uint64_t thr,
+		     uint64_t *start, uint32_t *idx)
+{
+	uint64_t cur = a->statics > DFZ__MEM_RESERVED ? a->statics :
+						       DFZ__MEM_RESERVED;
+	uint32_t i = 0, q = 0;
+
+	for (;;) {
+		const struct dfz_block *b = i < a->nblocks ? &a->block[i] : NULL;
+		const struct dfz__qblock *e = next_held(a, &q, thr);
+		bool live = b && (!e || b->off < e->off);
+		uint64_t lo, hi;
+
+		if (!b && !e)
+			break;
+		lo = live ? (uint64_t)b->off - DFZ_REDZONE : q_lo(e);
+		hi = live ? block_end(b) : q_hi(e);
+		if (cur + need <= lo)
+			break;
+		if (live)
+			i++;
+		else
+			q++;
+		if (align_up(hi) > cur)
+			cur = align_up(hi);
+	}
+	if (cur + need > (a->size < a->stacks ? a->size : a->stacks))
+		return DFZ_ENOMEM;
+	*start = cur;
+	*idx = i;
+	return 0;
+}
+
+/* Quarantined block @q of @level leaves: DFZ_EV_RECLAIM, then its storage
+ * is free storage (ASan: addressable, but for what else lies there). */
+static void release(struct dfz_rt *rt, unsigned level, uint32_t q)
+{
+	struct dfz_arena *a = &rt->arena[level];
+	struct dfz__qblock e = a->quar[q];
+	struct dfz_event ev = {
+		.kind = DFZ_EV_RECLAIM,
+		.step = dfz_rt_now(rt),
+		.dst = { .level = (uint8_t)level, .off = e.off, .len = e.size },
+	};
+
+	dfz_rt_emit(rt, &ev);
+	dfz__vg_reclaim(rt, &a->quar[q]);
+	a->nquar--;
+	memmove(&a->quar[q], &a->quar[q + 1],
+		(a->nquar - q) * sizeof(a->quar[0]));
+	dfz__san_repaint(rt, level, q_lo(&e), q_hi(&e));
+}
+
+/* Index of the oldest quarantined block of seq below @thr whose storage
+ * meets [lo, hi) (@thr 0 and [0, max): the oldest of all), or nquar. */
+static uint32_t oldest(const struct dfz_arena *a, uint64_t thr, uint64_t lo,
+		       uint64_t hi)
+{
+	uint32_t best = a->nquar;
+
+	for (uint32_t q = 0; q < a->nquar; q++) {
+		const struct dfz__qblock *e = &a->quar[q];
+
+		if ((thr && e->seq >= thr) || q_hi(e) <= lo || q_lo(e) >= hi)
+			continue;
+		if (best == a->nquar || e->seq < a->quar[best].seq)
+			best = q;
+	}
+	return best;
+}
+
+/* The seq of the oldest quarantined block of seq @thr or more, plus one
+ * (what to let go next), or 0 when there is none. */
+static uint64_t next_thr(const struct dfz_arena *a, uint64_t thr)
+{
+	uint64_t next = UINT64_MAX;
+
+	for (uint32_t q = 0; q < a->nquar; q++)
+		if (a->quar[q].seq >= thr && a->quar[q].seq < next)
+			next = a->quar[q].seq;
+	return next == UINT64_MAX ? 0 : next + 1;
+}
+
+/*
+ * Where a block of @need bytes goes: the first fit that keeps clear of
+ * the quarantine, else of all but its oldest blocks, one more at a time.
+ * Only the blocks let go that the new one overlaps leave the quarantine
+ * (oldest first, each with its RECLAIM); the others stay held.
+ */
+static int place(struct dfz_rt *rt, unsigned level, uint64_t need,
+		 uint64_t *start, uint32_t *idx)
+{
+	struct dfz_arena *a = &rt->arena[level];
+	uint64_t thr = 0;
+	uint32_t q;
+
+	if (!sanitized(rt, level))
+		return find_gap(a, need, start, idx);
+	while (find_room(a, need, thr, start, idx) < 0)
+		if ((thr = next_thr(a, thr)) == 0)
+			return DFZ_ENOMEM;
+	if (thr && dfz__mem_ready(rt, level, *start, need) < 0)
+		return DFZ_ENOMEM;
+	while (thr && (q = oldest(a, thr, *start, *start + need)) < a->nquar)
+		release(rt, level, q);
+	return 0;
+}
+
+/* A fresh block's bytes under cfg.sanitize: the fill pattern, whatever
+ * the storage held before. */
+static void open_user(struct dfz_rt *rt, unsigned level,
+		      const struct dfz_block *b)
+{
+	if (sanitized(rt, level))
+		dfz__mem_fill(rt, level, b->off, b->size);
 }
 
 int dfz__mem_alloc(struct dfz_rt *rt, unsigned level, uint32_t size,
 		   uint8_t tag, uint32_t *off)
 {
 	struct dfz_arena *a = &rt->arena[level];
+	uint64_t start, need = (uint64_t)size + 2 * DFZ_REDZONE;
 	struct dfz_block *b;
-	uint64_t start;
 	uint32_t i;
 
 	if (size == 0)
 		return DFZ_EINVAL;
 	if (a->nblocks == DFZ_MAX_ALLOCS)
 		return DFZ_ENOMEM;
-	if (find_gap(a, (uint64_t)size + 2 * DFZ_REDZONE, &start, &i) < 0 ||
-	    dfz__mem_ready(rt, level, start, (uint64_t)size + 2 * DFZ_REDZONE) < 0)
+	if (place(rt, level, need, &start, &i) < 0 ||
+	    dfz__mem_ready(rt, level, start, need) < 0)
 		return DFZ_ENOMEM;
 	memmove(&a->block[i + 1], &a->block[i],
 		(a->nblocks - i) * sizeof(a->block[0]));
@@ -101,9 +261,12 @@ int dfz__mem_alloc(struct dfz_rt *rt, unsigned level, uint32_t size,
 	dfz__vg_block_open(rt, level, (uint32_t)start, size + 2 * DFZ_REDZONE);
 	write_canaries(a, level, (uint32_t)start);
 	write_canaries(a, level, b->off + size);
+	open_user(rt, level, b);
 	dfz__vg_alloc(rt, level, b);
 	dfz__mem_touch(rt, level, (uint32_t)start, size + 2 * DFZ_REDZONE);
 	emit_span(rt, DFZ_EV_ALLOC, level, b);
+	if (sanitized(rt, level))
+		dfz__san_repaint(rt, level, start, start + need);
 	*off = b->off;
 	return 0;
 }
@@ -132,18 +295,52 @@ static int find_block(const struct dfz_arena *a, uint32_t off)
 	return n > 0 && a->block[n - 1].off == off ? (int)(n - 1) : -1;
 }
 
+/* Freed block @b of @level joins the quarantine, poisoned whole; the
+ * oldest leave while it holds more than its capacity. */
+static void quarantine(struct dfz_rt *rt, unsigned level,
+		       const struct dfz_block *b)
+{
+	struct dfz_arena *a = &rt->arena[level];
+	uint32_t q = 0;
+
+	while (q < a->nquar && a->quar[q].off < b->off)
+		q++;
+	memmove(&a->quar[q + 1], &a->quar[q],
+		(a->nquar - q) * sizeof(a->quar[0]));
+	a->quar[q] = (struct dfz__qblock){ b->off, b->size, a->qseq++, 0 };
+	a->nquar++;
+	dfz__vg_quarantine(rt, level, &a->quar[q]);
+	dfz__san_poison(rt, level, q_lo(&a->quar[q]), q_hi(&a->quar[q]));
+	while (a->nquar > a->qcap || a->nquar > DFZ__QUARANTINE)
+		release(rt, level, oldest(a, 0, 0, UINT64_MAX));
+}
+
 int dfz__mem_free(struct dfz_rt *rt, unsigned level, uint32_t off)
 {
 	struct dfz_arena *a = &rt->arena[level];
 	int i = find_block(a, off);
+	struct dfz_block b;
 
 	if (i < 0)
 		return DFZ_EINVAL;
-	emit_span(rt, DFZ_EV_FREE, level, &a->block[i]);
+	b = a->block[i];
+	/* The FREE's observers (the redzone oracle) read the redzones: the
+	 * whole block is poisoned again below. */
+	if (sanitized(rt, level))
+		dfz__san_unpoison(rt, level, (uint64_t)b.off - DFZ_REDZONE,
+				  block_end(&b));
+	emit_span(rt, DFZ_EV_FREE, level, &b);
+	if (sanitized(rt, level)) {
+		/* memcheck: writable for the pattern, whatever is in flight */
+		dfz__vg_block_open(rt, level, b.off, b.size);
+		dfz__mem_freed(rt, level, b.off, b.size);
+	}
 	dfz__vg_free(rt, level, &a->block[i]);
 	a->nblocks--;
 	memmove(&a->block[i], &a->block[i + 1],
 		(a->nblocks - (uint32_t)i) * sizeof(a->block[0]));
+	if (sanitized(rt, level))
+		quarantine(rt, level, &b);
 	return 0;
 }
 

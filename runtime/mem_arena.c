@@ -91,12 +91,15 @@ enum { TPAGE_EMPTY, TPAGE_BUILDING, TPAGE_BUILT };
 
 struct dfz__fill {
 	unsigned level;
+	bool freed;                     /* dfz_mem_freed_byte(), not the fill */
 	uint32_t cap;
 	uint8_t *bytes;                 /* cap bytes of address space */
 	_Atomic unsigned char *state;   /* a TPAGE_* a page */
 };
 
 static _Atomic(struct dfz__fill *) templates[DFZ__NARENAS];
+/* The freed pattern's (cfg.sanitize), the same way. */
+static _Atomic(struct dfz__fill *) freed_templates[DFZ_NLEVELS];
 
 static void fill_free(struct dfz__fill *f)
 {
@@ -128,18 +131,26 @@ static struct dfz__fill *fill_create(unsigned l, uint32_t cap)
 	return f;
 }
 
-static struct dfz__fill *template_of(unsigned l)
+static struct dfz__fill *shared_template(_Atomic(struct dfz__fill *) *at,
+					 unsigned l, bool freed)
 {
-	struct dfz__fill *t = atomic_load(&templates[l]), *none = NULL;
+	struct dfz__fill *t = atomic_load(at), *none = NULL;
 
 	if (t)
 		return t;
 	t = fill_create(l, caps[l]);
-	if (t && !atomic_compare_exchange_strong(&templates[l], &none, t)) {
+	if (t)
+		t->freed = freed;
+	if (t && !atomic_compare_exchange_strong(at, &none, t)) {
 		fill_free(t);
 		t = none;
 	}
 	return t;
+}
+
+static struct dfz__fill *template_of(unsigned l)
+{
+	return shared_template(&templates[l], l, false);
 }
 
 static void build_page(struct dfz__fill *f, uint32_t page)
@@ -148,6 +159,12 @@ static void build_page(struct dfz__fill *f, uint32_t page)
 	uint32_t end = f->cap - off < TPAGE ? f->cap : off + TPAGE;
 	uint32_t key = (f->level + 1u) * 0x9e3779b9u;
 
+	if (f->freed) {
+		for (; off < end; off++)
+			f->bytes[off] =
+				dfz_mem_freed_byte((enum dfz_level)f->level, off);
+		return;
+	}
 	for (; off < end; off++)
 		f->bytes[off] = (uint8_t)mix(off ^ key);
 }
@@ -570,7 +587,9 @@ static void refill(struct dfz_rt *rt, struct dfz_arena *a)
 	}
 }
 
-/* The device arena is always usable whole: its budget is accounting. */
+/* The device arena is always usable whole: its budget is accounting.
+ * The quarantine empties; ASan's poisoning of the last run was lifted by
+ * dfz__poison_reset(), which runs first. */
 void dfz__mem_reset(struct dfz_rt *rt)
 {
 	for (unsigned l = 0; l < DFZ__NARENAS; l++) {
@@ -580,8 +599,69 @@ void dfz__mem_reset(struct dfz_rt *rt)
 		refill(rt, a);
 		a->high = 0;
 		a->nblocks = 0;
+		a->nquar = 0;
+		a->qseq = 0;
+		a->qcap = DFZ__QUARANTINE;
 		a->size = l < DFZ_NLEVELS ? rt->cfg.mem_size[l] : a->cap;
 	}
+	rt->san_lifted = false;
+}
+
+/* Volatile byte copies: never a memcpy that ASan intercepts. */
+DFZ__NO_ASAN static void raw_put(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	volatile uint8_t *d = dst;
+
+	for (uint32_t i = 0; i < n; i++)
+		d[i] = src[i];
+}
+
+void dfz__mem_fill(struct dfz_rt *rt, unsigned level, uint32_t off,
+		   uint32_t len)
+{
+	struct dfz_arena *a = &rt->arena[level];
+	const uint8_t *t;
+
+	if (len == 0 || off >= a->stacks || len > a->stacks - off)
+		return;
+	t = fill_range(a->fill, off, off + len) + off;
+	if (dfz__asan_on())
+		raw_put(a->base + off, t, len);
+	else
+		memcpy(a->base + off, t, len);
+}
+
+/* Byte by byte where no template reaches (an arena above its default
+ * cap), or when the template cannot be made. */
+DFZ__NO_ASAN static void freed_slow(uint8_t *base, unsigned level,
+				    uint32_t off, uint32_t len)
+{
+	volatile uint8_t *p = base;
+
+	for (uint32_t k = off; k < off + len; k++)
+		p[k] = dfz_mem_freed_byte((enum dfz_level)level, k);
+}
+
+void dfz__mem_freed(struct dfz_rt *rt, unsigned level, uint32_t off,
+		    uint32_t len)
+{
+	struct dfz_arena *a = &rt->arena[level];
+	struct dfz__fill *f;
+	const uint8_t *t;
+
+	if (level >= DFZ_NLEVELS || len == 0 || off >= a->stacks ||
+	    len > a->stacks - off)
+		return;
+	f = shared_template(&freed_templates[level], level, true);
+	if (!f || len > caps[level] || off > caps[level] - len) {
+		freed_slow(a->base, level, off, len);
+		return;
+	}
+	t = fill_range(f, off, off + len) + off;
+	if (dfz__asan_on())
+		raw_put(a->base + off, t, len);
+	else
+		memcpy(a->base + off, t, len);
 }
 
 void dfz__mem_touch(struct dfz_rt *rt, unsigned level, uint32_t off,

@@ -10,6 +10,11 @@
  * (WAITED), so such a read is an invalid read at the user's line. Valgrind
  * gets the same view from vg.c. The engines' own copies go through
  * dfz__poison_copy(), which ASan does not judge.
+ *
+ * The allocators' side (cfg.sanitize, mem.c) is here too, as the two
+ * compose: in L2 and L1 the bytes ASan holds poisoned are always the
+ * redzones of the live blocks, the storage of the quarantined blocks and
+ * the in-flight destinations, whichever came or went last.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +35,11 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size)
 static bool asan_on(void)
 {
 	return __asan_poison_memory_region && __asan_unpoison_memory_region;
+}
+
+bool dfz__asan_on(void)
+{
+	return asan_on();
 }
 
 /* Destinations tracked at once; more are filled but not poisoned (a
@@ -76,7 +86,7 @@ DFZ__NO_ASAN static void raw_copy(void *dst, const void *src, size_t n)
 /* Plain memmove while nothing is poisoned (plan runs, any build). */
 void dfz__poison_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)
 {
-	if (rt->poison && rt->poison->n && asan_on())
+	if (((rt->poison && rt->poison->n) || rt->san_painted) && asan_on())
 		raw_copy(dst, src, n);
 	else
 		memmove(dst, src, n);
@@ -142,6 +152,134 @@ static void unpoison_line(uint8_t *p, uint32_t n)
 		__asan_unpoison_memory_region(p, n);
 }
 
+/* ------------------------------------------------------------ sanitize */
+
+static bool painting(const struct dfz_rt *rt, unsigned level)
+{
+	return rt->cfg.sanitize && !rt->san_lifted &&
+	       (level == DFZ_L2 || level == DFZ_L1) && asan_on();
+}
+
+/* ASan's shadow has one byte for 8: it can hold the first bytes of a
+ * granule addressable and the rest not, never the reverse. */
+#define GRANULE 8u
+
+static uint64_t granule_up(uint64_t x)
+{
+	return (x + GRANULE - 1) & ~(uint64_t)(GRANULE - 1);
+}
+
+/* [lo, hi) of @level clipped to the heap, (un)poisoned by @fn. A block's
+ * storage starts on a granule and the next one on the granule after its
+ * end (mem.c), so a range that ends a block ends on a granule too: the
+ * padding there is never handed out. */
+static void paint(struct dfz_rt *rt, unsigned level, uint64_t lo, uint64_t hi,
+		  void (*fn)(void const volatile *, size_t))
+{
+	const struct dfz_arena *a = &rt->arena[level];
+
+	if (hi > a->stacks)
+		hi = a->stacks;
+	if (lo < hi)
+		fn(a->base + lo, hi - lo);
+}
+
+/* Poison the part of [x, y) inside [lo, hi). */
+static void poison_in(struct dfz_rt *rt, unsigned level, uint64_t lo,
+		      uint64_t hi, uint64_t x, uint64_t y)
+{
+	paint(rt, level, x > lo ? x : lo, y < hi ? y : hi,
+	      __asan_poison_memory_region);
+}
+
+/* The redzones of live blocks and the storage of quarantined blocks of
+ * @level, where they meet [lo, hi), poisoned. */
+static void san_blocks(struct dfz_rt *rt, unsigned level, uint64_t lo,
+		       uint64_t hi)
+{
+	const struct dfz_arena *a = &rt->arena[level];
+
+	if (!painting(rt, level))
+		return;
+	for (uint32_t i = 0; i < a->nblocks; i++) {
+		uint64_t off = a->block[i].off, end = off + a->block[i].size;
+
+		if (end + DFZ_REDZONE <= lo || off - DFZ_REDZONE >= hi)
+			continue;
+		poison_in(rt, level, lo, hi, off - DFZ_REDZONE, off);
+		poison_in(rt, level, lo, hi, end,
+			  granule_up(end + DFZ_REDZONE));
+	}
+	for (uint32_t q = 0; q < a->nquar; q++) {
+		uint64_t off = a->quar[q].off, end = off + a->quar[q].size;
+
+		poison_in(rt, level, lo, hi, off - DFZ_REDZONE,
+			  granule_up(end + DFZ_REDZONE));
+	}
+}
+
+/* The in-flight destinations of @level, where they meet [lo, hi),
+ * poisoned. */
+static void san_marks(struct dfz_rt *rt, unsigned level, uint64_t lo,
+		      uint64_t hi)
+{
+	const struct dfz__poison *p = rt->poison;
+
+	for (unsigned k = 0; p && k < p->n; k++) {
+		const struct mark *m = &p->mark[k];
+
+		if (m->level != level)
+			continue;
+		for (uint64_t at = 0, off = m->off; at < m->size;
+		     at += m->length, off += m->stride) {
+			uint64_t n = m->size - at < m->length ? m->size - at :
+								 m->length;
+
+			poison_in(rt, level, lo, hi, off, off + n);
+		}
+	}
+}
+
+void dfz__san_poison(struct dfz_rt *rt, unsigned level, uint64_t lo,
+		     uint64_t hi)
+{
+	if (!painting(rt, level))
+		return;
+	rt->san_painted = true;
+	paint(rt, level, lo, granule_up(hi), __asan_poison_memory_region);
+}
+
+void dfz__san_unpoison(struct dfz_rt *rt, unsigned level, uint64_t lo,
+		       uint64_t hi)
+{
+	if (painting(rt, level))
+		paint(rt, level, lo, hi, __asan_unpoison_memory_region);
+}
+
+void dfz__san_repaint(struct dfz_rt *rt, unsigned level, uint64_t lo,
+		      uint64_t hi)
+{
+	if (!painting(rt, level))
+		return;
+	rt->san_painted = true;
+	hi = granule_up(hi);
+	paint(rt, level, lo, hi, __asan_unpoison_memory_region);
+	san_blocks(rt, level, lo, hi);
+	san_marks(rt, level, lo, hi);
+}
+
+/* Every poisoning of the allocators lifted (a reset, or the verdict is
+ * decided): the heaps of L2 and L1 as far as a run wrote. */
+static void san_lift(struct dfz_rt *rt)
+{
+	if (!rt->san_painted || !asan_on())
+		return;
+	for (unsigned l = DFZ_L2; l <= DFZ_L1; l++)
+		paint(rt, l, rt->arena[l].statics, rt->arena[l].high,
+		      __asan_unpoison_memory_region);
+	rt->san_painted = false;
+}
+
 /* ISSUE: the destination on the CPU's side, line by line. A transfer
  * nobody waits for (an idma dummy) is not marked. */
 static void on_issue(struct dfz_rt *rt, struct dfz__poison *p,
@@ -191,6 +329,8 @@ static void release(struct dfz_rt *rt, struct dfz__poison *p, unsigned i)
 	for (unsigned k = 0; k < p->n; k++)
 		if (overlaps(&p->mark[k], &m))
 			each_line(rt, &p->mark[k], poison_line);
+	if (rt->san_painted)
+		san_blocks(rt, m.level, m.off, m.off + extent(&m));
 }
 
 static bool covers(const struct dfz_event *ev, const struct mark *m)
@@ -262,6 +402,8 @@ void dfz__poison_event(struct dfz_rt *rt, const struct dfz_event *ev)
 
 void dfz__poison_reset(struct dfz_rt *rt)
 {
+	san_lift(rt);
+	rt->san_lifted = true; /* until dfz__mem_reset() */
 	if (!rt->poison)
 		return;
 	/* The marks alone: the statics and stacks in the arenas keep the

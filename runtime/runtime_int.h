@@ -75,6 +75,19 @@ struct dfz_block {
  * read as the device address DFZ_DEV_BASE + off, a reference memcheck's
  * leak check would count (vg.c registers device blocks there). */
 
+/* cfg.sanitize: a freed block held back from reuse (its user region;
+ * the storage is the block's with its redzones), @seq its place in the
+ * FIFO (lower: older). */
+struct dfz__qblock {
+	uint32_t off;
+	uint32_t size;
+	uint64_t seq;
+	uint32_t vg;          /* memcheck's description of it (vg.c), or 0 */
+};
+/* Freed blocks a level holds in quarantine at most: the oldest leaves
+ * (with its DFZ_EV_RECLAIM) when one more arrives. */
+#define DFZ__QUARANTINE DFZ_MAX_ALLOCS
+
 /*
  * struct dfz_arena - one memory level. The address space is reserved once
  * at the cap; a run uses [0, size). A page is materialized (accessible,
@@ -108,6 +121,12 @@ struct dfz_arena {
 	uint32_t high;        /* high-water mark of bytes possibly written */
 	uint32_t nblocks;
 	struct dfz_block block[DFZ_MAX_ALLOCS]; /* live blocks, by address */
+	/* cfg.sanitize (the SoC levels): the quarantine, by address */
+	uint32_t nquar;
+	uint32_t qcap;        /* its capacity (a reset sets DFZ__QUARANTINE;
+			       * a test may lower it) */
+	uint64_t qseq;        /* the next freed block's seq */
+	struct dfz__qblock quar[DFZ__QUARANTINE + 1]; /* + the one arriving */
 	struct dfz_span *obj; /* declared static objects, by offset (heap) */
 	uint32_t nobj;
 };
@@ -203,6 +222,10 @@ struct dfz_rt {
 	struct dfz__poison *poison;   /* in-flight marks (poison.c), made on
 				       * first use */
 	char refusal[200];            /* dfz_rt_refusal(), "" when none */
+	bool san_painted;             /* cfg.sanitize poisoned something for
+				       * ASan since the last lift (poison.c) */
+	bool san_lifted;              /* dfz_rt_poison_stop(): no more until
+				       * the next reset */
 };
 
 /**
@@ -241,6 +264,22 @@ void dfz__poison_reset(struct dfz_rt *rt);
 void dfz__poison_destroy(struct dfz_rt *rt);
 /** dfz__poison_copy() - an engine's copy, allowed through poisoned bytes. */
 void dfz__poison_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n);
+
+/* poison.c: cfg.sanitize for ASan (L2 and L1, in ASan builds). The
+ * poisoned bytes of a level are always: the redzones of its live blocks,
+ * the storage of its quarantined blocks, the in-flight destinations. */
+/** dfz__asan_on() - the process runs with ASan (built in, or linked). */
+bool dfz__asan_on(void);
+/** dfz__san_poison() - poison [@lo, @hi) of @level (a quarantined block). */
+void dfz__san_poison(struct dfz_rt *rt, unsigned level, uint64_t lo,
+		     uint64_t hi);
+/** dfz__san_unpoison() - unpoison [@lo, @hi) of @level, nothing else. */
+void dfz__san_unpoison(struct dfz_rt *rt, unsigned level, uint64_t lo,
+		       uint64_t hi);
+/** dfz__san_repaint() - [@lo, @hi) of @level poisoned exactly as the rule
+ * above says (after a block came or left). */
+void dfz__san_repaint(struct dfz_rt *rt, unsigned level, uint64_t lo,
+		      uint64_t hi);
 
 /* mem_arena.c (storage, pages, reset) and mem.c (allocation, access) */
 /** dfz__mem_init() - the arenas of @rt, placed as @lay says (NULL: every
@@ -292,6 +331,14 @@ int dfz__mem_alloc(struct dfz_rt *rt, unsigned level, uint32_t size,
 /** dfz__mem_free() - free the block whose user region starts at @off;
  * emits FREE. Return: 0, or DFZ_EINVAL when there is no such block. */
 int dfz__mem_free(struct dfz_rt *rt, unsigned level, uint32_t off);
+/** dfz__mem_fill() - the fill pattern into [@off, @off + @len) of @level
+ * (materialized), written past ASan's checks. */
+void dfz__mem_fill(struct dfz_rt *rt, unsigned level, uint32_t off,
+		   uint32_t len);
+/** dfz__mem_freed() - the freed pattern (dfz_mem_freed_byte()) into
+ * [@off, @off + @len) of SoC level @level, the same way. */
+void dfz__mem_freed(struct dfz_rt *rt, unsigned level, uint32_t off,
+		    uint32_t len);
 /** dfz__mem_block_at() - the live block of @level whose user region holds
  * offset @off, or NULL. */
 const struct dfz_block *dfz__mem_block_at(const struct dfz_rt *rt,

@@ -33,6 +33,9 @@
 #define VG_NOP2(a, b) ((void)(a), (void)(b))
 #define VALGRIND_MAKE_MEM_NOACCESS(a, n) VG_NOP2(a, n)
 #define VALGRIND_MAKE_MEM_DEFINED(a, n) VG_NOP2(a, n)
+#define VALGRIND_MAKE_MEM_UNDEFINED(a, n) VG_NOP2(a, n)
+#define VALGRIND_GET_VBITS(a, v, n) (VG_NOP2(a, v), (void)(n), 0)
+#define VALGRIND_SET_VBITS(a, v, n) (VG_NOP2(a, v), (void)(n), 0)
 #define VALGRIND_DISABLE_ADDR_ERROR_REPORTING_IN_RANGE(a, n) VG_NOP2(a, n)
 #define VALGRIND_ENABLE_ADDR_ERROR_REPORTING_IN_RANGE(a, n) VG_NOP2(a, n)
 #define VALGRIND_CHECK_MEM_IS_ADDRESSABLE(a, n) VG_NOP2(a, n)
@@ -41,6 +44,11 @@
 #define VALGRIND_MALLOCLIKE_BLOCK(a, n, rz, z) (VG_NOP2(a, n), VG_NOP2(rz, z))
 #define VALGRIND_FREELIKE_BLOCK(a, rz) VG_NOP2(a, rz)
 #define VALGRIND_DO_ADDED_LEAK_CHECK ((void)0)
+#endif
+
+/* cfg.sanitize: a fresh block's user bytes are undefined to memcheck. */
+#ifndef VG_FRESH_UNDEFINED
+#define VG_FRESH_UNDEFINED 1
 #endif
 
 /* In-flight destinations tracked at once; more are left unmarked (never a
@@ -56,6 +64,10 @@ struct vg_mark {
 	uint32_t off;
 	uint32_t len;
 	unsigned desc;        /* memcheck block description */
+	uint8_t *vbits;       /* cfg.sanitize: the definedness the engine's
+			       * copies brought (memcheck's V bits, 0 is
+			       * defined), set when the wait returns; NULL:
+			       * defined */
 };
 
 struct dfz__vg {
@@ -270,6 +282,7 @@ void dfz__vg_destroy(struct dfz_rt *rt)
 static void drop_mark(struct dfz__vg *vg, unsigned i)
 {
 	VALGRIND_DISCARD(vg->mark[i].desc);
+	free(vg->mark[i].vbits);
 	vg->mark[i] = vg->mark[--vg->nmarks];
 }
 
@@ -300,6 +313,7 @@ static void add_mark(struct dfz__vg *vg, const struct dfz_event *ev,
 						(uint64_t)ev->id;
 	m->off = off;
 	m->len = len;
+	m->vbits = vg->rt->cfg.sanitize ? calloc(len, 1) : NULL;
 	VALGRIND_MAKE_MEM_NOACCESS(p, len);
 	m->desc = describef(p, len,
 			    "in flight until waited: %s (%s transfer issued at "
@@ -364,9 +378,14 @@ static void on_waited(struct dfz__vg *vg, const struct dfz_event *ev)
 
 		if (!covers(ev, &m))
 			continue;
+		vg->mark[i].vbits = NULL; /* m's now */
 		drop_mark(vg, i);
 		VALGRIND_MAKE_MEM_DEFINED(arena_base(vg->rt, m.level) + m.off,
 					  m.len);
+		if (m.vbits)
+			(void)VALGRIND_SET_VBITS(arena_base(vg->rt, m.level) +
+						 m.off, m.vbits, m.len);
+		free(m.vbits);
 		for (unsigned k = 0; k < vg->nmarks; k++) {
 			const struct vg_mark *o = &vg->mark[k];
 			uint32_t lo = o->off > m.off ? o->off : m.off;
@@ -489,10 +508,34 @@ static inline void copy_judged(struct dfz_rt *rt, void *dst, const void *src,
 	}
 }
 
+/* cfg.sanitize: the definedness of what an engine copied into an
+ * in-flight destination (which memcheck holds unaddressable, so the copy
+ * itself carries none there), kept for the wait. A source memcheck cannot
+ * read (a redzone, another transfer in flight) counts as defined. */
+static void carry_vbits(struct dfz__vg *vg, const uint8_t *dst,
+			const uint8_t *src, size_t n)
+{
+	for (unsigned k = 0; k < vg->nmarks; k++) {
+		const struct vg_mark *m = &vg->mark[k];
+		const uint8_t *mp = arena_base(vg->rt, m->level) + m->off;
+		const uint8_t *lo = dst > mp ? dst : mp;
+		const uint8_t *hi = dst + n < mp + m->len ? dst + n :
+							    mp + m->len;
+
+		if (!m->vbits || lo >= hi)
+			continue;
+		if (VALGRIND_GET_VBITS(src + (lo - dst), m->vbits + (lo - mp),
+				       hi - lo) != 1)
+			memset(m->vbits + (lo - mp), 0, (size_t)(hi - lo));
+	}
+}
+
 void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n)
 {
 	dfz__mem_ready_copy(rt, dst, src, n);
 	copy_judged(rt, dst, src, n);
+	if (rt->vg && rt->cfg.sanitize && rt->vg->nmarks)
+		carry_vbits(rt->vg, dst, src, n);
 }
 
 void dfz__vg_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)
@@ -524,6 +567,8 @@ void dfz__vg_arena_reset(struct dfz_rt *rt, unsigned level)
 		forget_desc(&a->block[i]);
 		a->block[i].vg = 0;
 	}
+	for (uint32_t q = 0; q < a->nquar; q++)
+		dfz__vg_reclaim(rt, &a->quar[q]);
 	/* A destination still in flight in the statics or a stack is the
 	 * program's again (the heap's all goes below). */
 	for (unsigned i = vg->nmarks; i-- > 0;)
@@ -550,6 +595,10 @@ void dfz__vg_alloc(struct dfz_rt *rt, unsigned level, struct dfz_block *b)
 		return;
 	VALGRIND_MAKE_MEM_NOACCESS(p - DFZ_REDZONE, DFZ_REDZONE);
 	VALGRIND_MAKE_MEM_NOACCESS(p + b->size, DFZ_REDZONE);
+	/* cfg.sanitize: never written is undefined (the fill pattern's
+	 * bytes are there, but no program wrote them) */
+	if (rt->cfg.sanitize && level < DFZ_NLEVELS && VG_FRESH_UNDEFINED)
+		VALGRIND_MAKE_MEM_UNDEFINED(p, b->size);
 	if (level == DFZ_DEV_LEVEL && rt->vg->dev_owner)
 		VALGRIND_MALLOCLIKE_BLOCK(dev_addr(b->off), b->size, 0, 1);
 	name_blockf(rt, level, b, "%s allocation",
@@ -565,6 +614,26 @@ void dfz__vg_free(struct dfz_rt *rt, unsigned level, struct dfz_block *b)
 	forget_desc(b);
 	drop_marks_in(rt->vg, level, b->off, b->size);
 	VALGRIND_MAKE_MEM_NOACCESS(arena_base(rt, level) + b->off, b->size);
+}
+
+void dfz__vg_quarantine(struct dfz_rt *rt, unsigned level,
+			struct dfz__qblock *e)
+{
+	e->vg = 0;
+	if (!rt->vg)
+		return;
+	e->vg = 1 + describef(arena_base(rt, level) + e->off - DFZ_REDZONE,
+			      (uint64_t)e->size + 2 * DFZ_REDZONE,
+			      "freed memory-model block (%s block +0x%x, %u "
+			      "bytes, %u-byte redzones), in quarantine",
+			      level_names[level], e->off, e->size, DFZ_REDZONE);
+}
+
+void dfz__vg_reclaim(struct dfz_rt *rt, struct dfz__qblock *e)
+{
+	if (rt->vg && e->vg)
+		VALGRIND_DISCARD(e->vg - 1);
+	e->vg = 0;
 }
 
 void dfz__vg_dev_retire(struct dfz_rt *rt, uint64_t addr)

@@ -26,7 +26,15 @@
  * oracles' post-checks or tests reading the arenas. Every byte of an arena
  * is defined (the arenas start from the fill template and every writer
  * copies defined bytes), so memcheck's definedness tracking is not used
- * there.
+ * there, unless cfg.sanitize is set (user code): then
+ *
+ *  - a fresh block's user bytes are undefined (never written), a freed
+ *    block's are unaddressable while it waits in the quarantine and until
+ *    an allocation covers its storage again;
+ *  - definedness travels with the bytes: an engine's copy into an
+ *    in-flight destination (unaddressable, so the copy carries nothing
+ *    there) records the source's V bits, which the covering wait sets on
+ *    the destination instead of making it all defined.
  *
  * DFZ_MEMCHECK_MODEL=off in the environment leaves the model out (plain
  * memcheck): for processes that run bug switches with our oracles on, on
@@ -61,12 +69,19 @@ void dfz__vg_arena_reset(struct dfz_rt *rt, unsigned level);
  * before its canaries are written. */
 void dfz__vg_block_open(struct dfz_rt *rt, unsigned level, uint32_t start,
 			uint32_t len);
-/** dfz__vg_alloc() - block @b of @level is live: user bytes addressable,
- * redzones not, described; a device block becomes malloc-like. */
+/** dfz__vg_alloc() - block @b of @level is live: user bytes addressable
+ * (cfg.sanitize, a SoC level: and undefined), redzones not, described; a
+ * device block becomes malloc-like. */
 void dfz__vg_alloc(struct dfz_rt *rt, unsigned level, struct dfz_block *b);
 /** dfz__vg_free() - block @b of @level is released: its marks dropped, its
  * bytes unaddressable. */
 void dfz__vg_free(struct dfz_rt *rt, unsigned level, struct dfz_block *b);
+/** dfz__vg_quarantine() - freed block @e of @level waits in the quarantine
+ * (cfg.sanitize): described as such, for a read of it. */
+void dfz__vg_quarantine(struct dfz_rt *rt, unsigned level,
+			struct dfz__qblock *e);
+/** dfz__vg_reclaim() - @e left the quarantine: its description goes. */
+void dfz__vg_reclaim(struct dfz_rt *rt, struct dfz__qblock *e);
 /** dfz__vg_dev_retire() - the host hands device block @addr back to the
  * device context (which frees it at teardown): not the host's to lose any
  * more. */
@@ -99,7 +114,9 @@ void dfz__vg_observe_end(struct dfz_rt *rt);
 
 /** dfz__vg_move() - an engine's copy of @n bytes, exempt from the in-flight
  * marks and redzones it may cross (its footprint is checked separately);
- * the arena pages it reads and writes are materialized first. */
+ * the arena pages it reads and writes are materialized first. With
+ * cfg.sanitize the V bits it brings into an in-flight destination are
+ * kept for the wait. */
 void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n);
 /** dfz__vg_copy() - the same copy into pages known to be materialized (a
  * reset's refill). */
