@@ -38,17 +38,6 @@
 #define BD_FREED 256                 /* freed blocks remembered per level */
 #define BD_PROBE_MIN 16              /* bytes a probe needs to be evidence */
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BD_NO_ASAN __attribute__((no_sanitize("address")))
-#endif
-#endif
-#if !defined(BD_NO_ASAN) && defined(__SANITIZE_ADDRESS__)
-#define BD_NO_ASAN __attribute__((no_sanitize("address")))
-#endif
-#ifndef BD_NO_ASAN
-#define BD_NO_ASAN
-#endif
 
 struct bd_blk {
 	uint32_t off;                /* user region */
@@ -247,8 +236,9 @@ static void on_free(struct bounds *b, const struct dfz_event *ev)
  * freed byte, or f->off + f->len. The bytes may be poisoned for the
  * program (ASan): the oracle reads them as the runtime's own code does.
  */
-BD_NO_ASAN static uint64_t first_changed(const struct bounds *b, unsigned l,
-					 const struct bd_blk *f)
+DFZ__ORACLE_NO_ASAN
+static uint64_t first_changed(const struct bounds *b, unsigned l,
+				     const struct bd_blk *f)
 {
 	const uint8_t *p = dfz_mem_ptr(b->rt, (enum dfz_level)l, f->off);
 	uint32_t i;
@@ -295,8 +285,9 @@ static uint64_t addr(const struct bounds *b, unsigned l, uint64_t off)
 
 /* Freed block @f of @l must still hold the freed byte; @when: "when it
  * was reclaimed", "at the end of the run". False when it does not. */
-BD_NO_ASAN static bool freed_intact(struct bounds *b, unsigned l,
-			 const struct bd_blk *f, const char *when)
+DFZ__ORACLE_NO_ASAN
+static bool freed_intact(struct bounds *b, unsigned l,
+			const struct bd_blk *f, const char *when)
 {
 	uint64_t at = first_changed(b, l, f);
 	struct dfz_evidence x = dfz_evidence_none();

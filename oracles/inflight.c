@@ -20,16 +20,6 @@
 
 #include "oracle_int.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define NO_ASAN __attribute__((no_sanitize("address")))
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NO_ASAN __attribute__((no_sanitize("address")))
-#endif
-#endif
-#ifndef NO_ASAN
-#define NO_ASAN
-#endif
 
 #define XF_MAX 4096    /* transfers tracked at once; more go unjudged */
 
@@ -76,7 +66,8 @@ static void inflight_reset(void *st, struct dfz_oracles *set,
 /* A multiply-xorshift hash of @n bytes, eight at a time. The source may
  * be an in-flight destination that the runtime poisoned for ASan, so it
  * is read uninstrumented (memcpy of a word is a plain load here). */
-NO_ASAN static uint64_t hash_bytes(uint64_t h, const uint8_t *p, uint64_t n)
+DFZ__ORACLE_NO_ASAN
+static uint64_t hash_bytes(uint64_t h, const uint8_t *p, uint64_t n)
 {
 	uint64_t w;
 

@@ -13,6 +13,21 @@
 
 #define DFZ_EV_BIT(kind) (1u << (kind))
 
+/* Memory an oracle reads may be poisoned for ASan (in-flight
+ * destinations, redzones and freed blocks under cfg.sanitize): such reads
+ * go through functions ASan does not instrument, in byte loops that never
+ * call an intercepted memcpy/memcmp. */
+#if defined(__SANITIZE_ADDRESS__)
+#define DFZ__ORACLE_NO_ASAN __attribute__((no_sanitize("address")))
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DFZ__ORACLE_NO_ASAN __attribute__((no_sanitize("address")))
+#endif
+#endif
+#ifndef DFZ__ORACLE_NO_ASAN
+#define DFZ__ORACLE_NO_ASAN
+#endif
+
 /*
  * struct dfz_oracle_ops - one oracle.
  * @name:   short name, copied into findings.

@@ -60,6 +60,30 @@ static void rz_reset(void *st, struct dfz_oracles *set, struct dfz_rt *rt)
 	memset(r->n, 0, sizeof(r->n));
 }
 
+/* Redzones may be poisoned for ASan (cfg.sanitize): read them past its
+ * checks, never through an intercepted memcpy/memcmp. */
+DFZ__ORACLE_NO_ASAN
+static void rz_copy(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	const volatile uint8_t *s = src;
+
+	for (uint32_t i = 0; i < n; i++)
+		dst[i] = s[i];
+}
+
+/* Index of the first byte of @p that differs from @snap, or @n. */
+DFZ__ORACLE_NO_ASAN
+static uint32_t rz_diff(const uint8_t *p, const uint8_t *snap,
+			       uint32_t n)
+{
+	const volatile uint8_t *v = p;
+	uint32_t i = 0;
+
+	while (i < n && v[i] == snap[i])
+		i++;
+	return i;
+}
+
 /* The memory of [off, off + n) of @level, or NULL when out of range. */
 static const uint8_t *mem_range(const struct redzone *r, unsigned level,
 				uint64_t off, uint64_t n)
@@ -94,8 +118,8 @@ static void on_alloc(struct redzone *r, const struct dfz_event *ev)
 	b->off = ev->dst.off;
 	b->len = ev->dst.len;
 	b->rz = rz;
-	memcpy(b->before, lo, rz);
-	memcpy(b->after, hi, rz);
+	rz_copy(b->before, lo, rz);
+	rz_copy(b->after, hi, rz);
 }
 
 /* Compare @n snapshot bytes with memory at @off; report the first change. */
@@ -106,10 +130,8 @@ static bool side_ok(struct redzone *r, unsigned l, const struct rz_block *b,
 	struct dfz_evidence ev;
 	uint32_t i;
 
-	if (!p || memcmp(p, snap, b->rz) == 0)
+	if (!p || (i = rz_diff(p, snap, b->rz)) == b->rz)
 		return true;
-	for (i = 0; p[i] == snap[i]; i++)
-		;
 	ev = dfz_evidence_none();
 	ev.step = (int64_t)dfz_rt_now(r->rt);
 	ev.level = l;
@@ -121,7 +143,7 @@ static bool side_ok(struct redzone *r, unsigned l, const struct rz_block *b,
 			dfz__level_name(l), b->off, b->len, side,
 			dfz__level_name(l), (unsigned long long)(off + i),
 			(long long)(off + i) - (long long)b->off,
-			snap[i], p[i]);
+			snap[i], ((const volatile uint8_t *)p)[i]);
 	return false;
 }
 
