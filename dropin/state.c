@@ -139,6 +139,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 		.obs = { observe, d },
 		.user_reqs = true,
 		.poison_inflight = true,
+		.sanitize = true,
 	};
 
 	d->sched = (struct dfz__sched){ buf, n, 0 };
