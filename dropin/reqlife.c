@@ -42,7 +42,9 @@
 #endif
 
 #define MAX_HELD 64
-#define MAX_SITES 128  /* entry call sites whose frame size is cached */
+#define MAX_SITES 256  /* entry call sites whose frame size is cached */
+#define MAX_ISSUERS 64 /* issuing call sites whose frame is cached */
+#define CONTEXTS (DFZ__DROPIN_MAX_CORES + 1)  /* the cores, the FC */
 
 /* ASan's interface, when the program runs under it. */
 extern int __asan_address_is_poisoned(void const volatile *addr)
@@ -75,12 +77,38 @@ struct site_delta {
 	uintptr_t delta;
 };
 
+/* A call site in user code that issues a request held in its own frame:
+ * where that frame's return address lies, from the stack pointer at the
+ * call, unwound once. The request's own offset is part of the key: a
+ * frame that grows (a VLA) moves it, and is unwound again. */
+struct issuer {
+	const void *call;       /* the return address into it */
+	uint32_t p_off;         /* the request, from its SP */
+	uint32_t slot_off;      /* its return address's slot, from its SP */
+};
+
+/* The SDK entry each context (a core, the FC) is in: its frame. */
+struct entry {
+	const void *fp;
+	uintptr_t bound;        /* the lowest live frame's address above it */
+};
+
 static struct {
 	struct held h[MAX_HELD];
 	unsigned n;
-	struct site_delta site[MAX_SITES];
-	unsigned nsites;
+	struct site_delta site[MAX_SITES];  /* by the return address's hash */
+	struct issuer issuer[MAX_ISSUERS];
+	unsigned nissuers;
+	struct entry entry[CONTEXTS];
 } rl;
+
+static uintptr_t live_bound(const void *fp, const void *ret);
+
+static unsigned context(struct dfz__dropin *d)
+{
+	return dfz__cores_in_fork(d->cores) ? dfz__cores_id(d->cores) %
+		DFZ__DROPIN_MAX_CORES : DFZ__DROPIN_MAX_CORES;
+}
 
 static const char *const what[] = { "request", "command", "copy" };
 static const char *const issuer[] = { "pi_cl_ram_copy", "pi_cl_dma_cmd",
@@ -91,6 +119,7 @@ static const char *const waiter[] = { "pi_cl_ram_copy_wait",
 void dfz__reqlife_reset(void)
 {
 	rl.n = 0;
+	memset(rl.entry, 0, sizeof(rl.entry));
 }
 
 /* ------------------------------------------------------------- records */
@@ -133,6 +162,7 @@ struct unwind_frame {
 	uintptr_t sp;           /* the last frame's stack pointer */
 	void *const *slot;
 	const void *ra;
+	uintptr_t hold_sp;      /* the stack pointer of the frame holding p */
 	unsigned depth;
 };
 
@@ -144,6 +174,7 @@ static _Unwind_Reason_Code frame_step(struct _Unwind_Context *ctx, void *arg)
 	if (f->sp && f->sp <= f->p && sp > f->p) {
 		f->slot = (void *const *)(sp - sizeof(void *));
 		f->ra = (const void *)_Unwind_GetIP(ctx);
+		f->hold_sp = f->sp;
 		return _URC_END_OF_STACK;
 	}
 	f->sp = sp;
@@ -157,18 +188,48 @@ NO_ASAN static const void *peek(void *const *slot)
 	return *(void *const volatile *)slot;
 }
 
-static void frame_of(struct held *h)
+/* The issuer's frame, cached: whether it holds @h (from @b, the stack
+ * pointer of the call). */
+static bool issuer_frame(struct held *h, uintptr_t b)
 {
-	struct unwind_frame f = { (uintptr_t)h->p, 0, NULL, NULL, 0 };
+	const void *call = peek((void *const *)(b - sizeof(void *)));
+
+	for (unsigned i = 0; i < rl.nissuers; i++) {
+		const struct issuer *is = &rl.issuer[i];
+
+		if (is->call != call || (uintptr_t)h->p - b != is->p_off)
+			continue;
+		h->slot = (void *const *)(b + is->slot_off);
+		h->ra = peek(h->slot);
+		return true;
+	}
+	return false;
+}
+
+static void frame_of(struct dfz__dropin *d, struct held *h)
+{
+	struct unwind_frame f = { (uintptr_t)h->p, 0, NULL, NULL, 0, 0 };
+	const struct entry *e = &rl.entry[context(d)];
+	uintptr_t b = e->fp ? e->bound : 0;
 
 #if defined(__x86_64__)
+	if (b > (uintptr_t)e->fp && (uintptr_t)h->p >= b &&
+	    issuer_frame(h, b))
+		return;
 	_Unwind_Backtrace(frame_step, &f);
-	if (f.slot && peek(f.slot) == f.ra) {
-		h->slot = f.slot;
-		h->ra = f.ra;
-	}
+	if (!f.slot || peek(f.slot) != f.ra)
+		return;
+	h->slot = f.slot;
+	h->ra = f.ra;
+	if (b > (uintptr_t)e->fp && f.hold_sp == b &&
+	    rl.nissuers < MAX_ISSUERS)
+		rl.issuer[rl.nissuers++] = (struct issuer){
+			peek((void *const *)(b - sizeof(void *))),
+			(uint32_t)((uintptr_t)h->p - b),
+			(uint32_t)((uintptr_t)f.slot - b) };
 #else
 	(void)f;
+	(void)b;
 #endif
 }
 
@@ -195,7 +256,7 @@ static void hold(struct dfz__dropin *d, const void *p, size_t size,
 			    .site = d->cur };
 	place(d, h);
 	if (on_running_stack(d, h))
-		frame_of(h);
+		frame_of(d, h);
 }
 
 void dfz__reqlife_hold(struct dfz__dropin *d, const void *p, size_t size,
@@ -324,15 +385,23 @@ static void freed(struct dfz__dropin *d, const struct dfz_span *blk)
 
 void dfz__reqlife_event(struct dfz__dropin *d, const struct dfz_event *ev)
 {
-	if (ev->engine == DFZ_ENGINE_RAM && ev->handle) {
-		if (ev->kind == DFZ_EV_ISSUE)
+	switch (ev->kind) {
+	case DFZ_EV_ISSUE:
+		if (ev->engine == DFZ_ENGINE_RAM && ev->handle)
 			hold(d, ev->handle, sizeof(struct dfz_ram_req),
 			     DFZ__REQ_RAM);
-		else if (ev->kind == DFZ_EV_WAITED)
+		break;
+	case DFZ_EV_WAITED:
+		if (ev->engine == DFZ_ENGINE_RAM && rl.n > 0)
 			dfz__reqlife_release(ev->handle);
+		break;
+	case DFZ_EV_FREE:
+		if (rl.n > 0)
+			freed(d, &ev->dst);
+		break;
+	default:
+		break;
 	}
-	if (ev->kind == DFZ_EV_FREE && rl.n > 0)
-		freed(d, &ev->dst);
 }
 
 /* ------------------------------------------------------------- frames */
@@ -364,29 +433,33 @@ static _Unwind_Reason_Code unwind_step(struct _Unwind_Context *ctx, void *arg)
  * to dfz__dropin_enter returns to @ret (@fp: that call's frame address):
  * the entry function's CFA, its caller's stack pointer at the call. A
  * call site's distance is fixed (our entry functions have fixed frames),
- * so it is unwound once. When the unwinder cannot tell, @fp itself (a
- * bound below the live frames: nothing live is ever called dead).
+ * so it is unwound once (an open-addressed table of call sites). When
+ * the unwinder cannot tell, @fp itself (a bound below the live frames:
+ * nothing live is ever called dead).
  */
 static uintptr_t live_bound(const void *fp, const void *ret)
 {
 	struct unwind_find f = { ret, 0, 0, false };
+	unsigned i = (unsigned)((uintptr_t)ret >> 2) % MAX_SITES, k;
 	uintptr_t delta = 0;
 
-	for (unsigned i = 0; i < rl.nsites; i++)
+	for (k = 0; k < MAX_SITES && rl.site[i].ret; k++) {
 		if (rl.site[i].ret == ret)
 			return (uintptr_t)fp + rl.site[i].delta;
+		i = (i + 1) % MAX_SITES;
+	}
 	_Unwind_Backtrace(unwind_step, &f);
 	if (f.cfa > (uintptr_t)fp && f.cfa - (uintptr_t)fp < (64u << 10))
 		delta = f.cfa - (uintptr_t)fp;
-	if (rl.nsites < MAX_SITES)
-		rl.site[rl.nsites++] = (struct site_delta){ ret, delta };
+	if (k < MAX_SITES)
+		rl.site[i] = (struct site_delta){ ret, delta };
 	return (uintptr_t)fp + delta;
 }
 
-/* Whether @h lies in a frame that returned; @bound is computed on the
- * first record in the running context's stack (0: not yet). */
+/* Whether @h lies in a frame that returned, @bound being the running
+ * context's lowest live address. */
 static bool frame_dead(struct dfz__dropin *d, const struct held *h,
-		       const void *fp, const void *ret, uintptr_t *bound)
+		       uintptr_t bound)
 {
 	if (h->stack < 0)
 		return false;
@@ -394,27 +467,26 @@ static bool frame_dead(struct dfz__dropin *d, const struct held *h,
 		return true;  /* every frame of a fork returned with it */
 	if (!on_running_stack(d, h))
 		return false; /* another core's: judged at its own calls */
-	if (!*bound)
-		*bound = fp ? live_bound(fp, ret) : 0;
-	if ((uintptr_t)h->p < *bound)
+	if ((uintptr_t)h->p < bound)
 		return true;  /* below the live frames */
 	/* Above them, in a frame that another call took the place of. */
-	return h->slot && (uintptr_t)h->slot >= *bound &&
+	return h->slot && (uintptr_t)h->slot >= bound &&
 	       peek(h->slot) != h->ra;
 }
 
 void dfz__reqlife_enter(struct dfz__dropin *d, const void *fp,
 			const void *ret)
 {
-	uintptr_t bound = 0;
+	uintptr_t bound = live_bound(fp, ret);
 	char where[96];
 
+	rl.entry[context(d)] = (struct entry){ fp, bound };
 	if (rl.n == 0 || d->sited)
 		return;
 	for (unsigned i = 0; i < rl.n; i++) {
 		const struct held *h = &rl.h[i];
 
-		if (frame_dead(d, h, fp, ret, &bound)) {
+		if (frame_dead(d, h, bound)) {
 			report_frame(d, h);
 			return;
 		}
