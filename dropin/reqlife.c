@@ -102,8 +102,6 @@ static struct {
 	struct entry entry[CONTEXTS];
 } rl;
 
-static uintptr_t live_bound(const void *fp, const void *ret);
-
 static unsigned context(struct dfz__dropin *d)
 {
 	return dfz__cores_in_fork(d->cores) ? dfz__cores_id(d->cores) %
@@ -111,9 +109,9 @@ static unsigned context(struct dfz__dropin *d)
 }
 
 static const char *const what[] = { "request", "command", "copy" };
-static const char *const issuer[] = { "pi_cl_ram_copy", "pi_cl_dma_cmd",
+static const char *const issue_name[] = { "pi_cl_ram_copy", "pi_cl_dma_cmd",
 				      "pi_cl_dma_memcpy" };
-static const char *const waiter[] = { "pi_cl_ram_copy_wait",
+static const char *const wait_name[] = { "pi_cl_ram_copy_wait",
 				      "pi_cl_dma_cmd_wait", "pi_cl_dma_wait" };
 
 void dfz__reqlife_reset(void)
@@ -299,9 +297,9 @@ static void report_dead(struct dfz__dropin *d, const struct held *h,
 	dfz__dropin_fail_as(d, "reqlife", DFZ_CLASS_MEM_UAF, "%s %p of %s at "
 			    "%s:%d lives in %s while the engine holds it "
 			    "(expected it to live until %s returned)",
-			    what[h->kind], h->p, issuer[h->kind],
+			    what[h->kind], h->p, issue_name[h->kind],
 			    h->site.file ? h->site.file : "?", h->site.line,
-			    where, waiter[h->kind]);
+			    where, wait_name[h->kind]);
 	d->cur = here;
 	if (!d->fuzzing && d->res.site.file == h->site.file &&
 	    d->res.site.line == h->site.line) {
@@ -366,8 +364,8 @@ static void report_free(struct dfz__dropin *d, const struct held *h,
 			    dfz_level_name(blk->level),
 			    (void *)dfz_mem_ptr(d->rt, (enum dfz_level)blk->level,
 						blk->off), what[h->kind], h->p,
-			    issuer[h->kind], h->site.file ? h->site.file : "?",
-			    h->site.line, waiter[h->kind]);
+			    issue_name[h->kind], h->site.file ? h->site.file : "?",
+			    h->site.line, wait_name[h->kind]);
 }
 
 static void freed(struct dfz__dropin *d, const struct dfz_span *blk)
