@@ -309,8 +309,10 @@ static void report_dead(struct dfz__dropin *d, const struct held *h,
 		d->res.prior = here;
 		dfz__stack_capture(&d->res.prior_stack);
 	}
-	/* What the engine does with it next is a consequence. */
-	if (h->level < 0 && __asan_unpoison_memory_region)
+	/* What the engine does with it next is a consequence, not a second
+	 * report (under ASan the dead bytes may be a freed block, a fake
+	 * frame, or the redzones of the frames that took their place). */
+	if (__asan_unpoison_memory_region)
 		__asan_unpoison_memory_region(h->p, h->size);
 }
 

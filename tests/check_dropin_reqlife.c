@@ -6,7 +6,11 @@
  * at the free, with the other call as the earlier one. Each finding has
  * its fixed twin, which is clean, and the sabotage that proves the held
  * record decides it: released by hand, the finding goes; held by hand,
- * it comes.
+ * it comes. A bare run goes on after its verdict, and the engine would
+ * then read the dead struct where the frames of the calls after it live,
+ * which ASan reports when the library itself is built with it (SAN=asan):
+ * the bodies meet the verdict at an allocation and end without the wait
+ * (the examples show the wait itself finding it, with the plain library).
  */
 #include <check.h>
 #include <stdlib.h>
@@ -69,16 +73,14 @@ __attribute__((noinline)) static void start_in(pi_cl_ram_req_t *r)
 	pi_cl_ram_read(get_ram_ptr(), l3, tile, N, r);
 }
 
-/* The wait in the caller: its frame lies above the dead one. */
+/* The next call in the caller: its frame lies above the dead one. */
 static void body_frame(void *arg)
 {
-	pi_cl_ram_req_t *r;
-
 	(void)arg;
 	setup_mem();
-	r = start_on_stack();
+	(void)start_on_stack();
 	call_line = __LINE__ + 1;
-	pi_cl_ram_read_wait(r);
+	(void)pi_l2_malloc(8);
 }
 
 static void body_frame_fixed(void *arg)
@@ -101,26 +103,30 @@ START_TEST(test_frame)
 		  "controller (L2) that returned");
 	ck_assert_msg(strstr(r.finding.msg, "pi_cl_ram_copy_wait"), "%s",
 		      r.finding.msg);
+	ck_assert_str_eq(r.prior.file, __FILE__);
 	r = run(body_frame_fixed);
 	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
-	/* Sabotage: not held, not judged (the engine's own oracles may
-	 * still see the clobbered request; reqlife does not). */
+	/* Sabotage: not held, not judged (the request is only a leak). */
 	sabotage = true;
 	r = run(body_frame);
-	ck_assert_str_ne(r.finding.oracle, "reqlife");
+	ck_assert_str_eq(dfz_class_name(r.finding.cls), "handle.leak");
 	sabotage = false;
 }
 END_TEST
 
-/* The wait in a sibling of the issuing function: the dead frame's place
- * is taken by a live one, told apart by its return address. */
+/* The next call in a sibling of the issuing function: the dead frame's
+ * place is taken by a live one, told apart by its return address. */
+static bool sibling_waits;
+
 __attribute__((noinline)) static void finish(pi_cl_ram_req_t *r)
 {
 	volatile uint8_t pad[96];
 
 	pad[0] = 1;
 	call_line = __LINE__ + 1;
-	pi_cl_ram_read_wait(r);
+	(void)pi_l2_malloc(8);
+	if (sibling_waits)
+		pi_cl_ram_read_wait(r);
 	(void)pad[0];
 }
 
@@ -135,6 +141,7 @@ static void body_sibling(void *arg)
 	(void)arg;
 	setup_mem();
 	r = start_on_stack();
+	sibling_waits = false;
 	finish(r);
 	after = 1;
 }
@@ -146,6 +153,7 @@ static void body_sibling_fixed(void *arg)
 	(void)arg;
 	setup_mem();
 	start_in(&req);
+	sibling_waits = true;
 	finish(&req);
 }
 
@@ -215,7 +223,8 @@ static void body_cmd(void *arg)
 	(void)arg;
 	c = cmd_on_stack(l1, l2);
 	call_line = __LINE__ + 1;
-	pi_cl_dma_cmd_wait(c);
+	(void)pi_l2_malloc(8);
+	(void)c;
 }
 
 static void body_cmd_fixed(void *arg)
@@ -361,6 +370,7 @@ END_TEST
 static void body_heap(void *arg)
 {
 	pi_cl_ram_req_t *req = malloc(sizeof(*req));
+	pi_cl_ram_req_t *volatile kept = req;  /* past GCC's own warning */
 
 	(void)arg;
 	setup_mem();
@@ -368,7 +378,7 @@ static void body_heap(void *arg)
 	pi_cl_ram_read(get_ram_ptr(), l3, tile, N, req);
 	free(req);
 	call_line = __LINE__ + 1;
-	pi_cl_ram_read_wait(req);
+	pi_cl_ram_read_wait(kept);
 }
 
 START_TEST(test_asan_heap)
