@@ -337,8 +337,6 @@ static void body_free(void *arg)
 		pi_cl_ram_read_wait(req);
 	call_line = __LINE__ + 1;
 	pi_l2_free(req, sizeof(*req) + 32);
-	if (!wait_first)
-		pi_cl_ram_read_wait(req);
 }
 
 START_TEST(test_free)
