@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "dropin_int.h"
+#include "reqlife.h"
 #include "dmafuzz/dropin/pmsis.h"
 
 /* A cluster DMA call begins: the emulation's interrupts taken by now. */
@@ -191,6 +192,7 @@ void dfz_dropin_cl_dma_cmd(struct dfz_site s, uint32_t ext, uint32_t loc,
 	if (!d || !dfz__dropin_usable(d, cmd, sizeof(*cmd), "the command of "
 				      "pi_cl_dma_cmd"))
 		return;
+	dfz__reqlife_hold(d, cmd, sizeof(*cmd), DFZ__REQ_CMD);
 	if (dfz__cldma_emul_start(d, cmd, ext, loc, size,
 				  dir == PI_CL_DMA_DIR_EXT2LOC))
 		return;
@@ -209,6 +211,7 @@ void dfz_dropin_cl_dma_cmd_2d(struct dfz_site s, uint32_t ext, uint32_t loc,
 	if (!d || !dfz__dropin_usable(d, cmd, sizeof(*cmd), "the command of "
 				      "pi_cl_dma_cmd_2d"))
 		return;
+	dfz__reqlife_hold(d, cmd, sizeof(*cmd), DFZ__REQ_CMD);
 	issue(d, ext, loc, size, stride, length, 1, dir, &cmd->id);
 	cmd->length = 0;
 }
@@ -238,6 +241,7 @@ void dfz_dropin_cl_dma_cmd_wait(struct dfz_site s, pi_cl_dma_cmd_t *cmd)
 				    "pi_cl_dma_cmd_wait") &&
 	    !dfz__cldma_emul_wait(d, cmd))
 		wait_free(d, cmd->id);
+	dfz__reqlife_release(cmd);
 }
 
 /* Where the copy's TID lives: over ext (pulpos's cast), or its own id. */
@@ -264,6 +268,7 @@ void dfz_dropin_cl_dma_copy(struct dfz_site s, pi_cl_dma_copy_t *copy,
 					  copy->dir });
 		return;
 	}
+	dfz__reqlife_hold(d, copy, sizeof(*copy), DFZ__REQ_COPY);
 	issue(d, copy->ext, copy->loc, copy->size, is_2d ? copy->stride : 0,
 	      is_2d ? copy->length : 0, is_2d, copy->dir, &tid);
 	memcpy(copy_tid(d, copy), &tid, sizeof(tid));
@@ -279,6 +284,7 @@ void dfz_dropin_cl_dma_copy_wait(struct dfz_site s, void *copy)
 		return;
 	memcpy(&tid, copy_tid(d, copy), sizeof(tid));
 	wait_free(d, tid);
+	dfz__reqlife_release(copy);
 }
 
 /* pulpos's barrier: every command pushed so far is done. */

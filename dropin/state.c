@@ -12,6 +12,7 @@
 
 #include "crash.h"
 #include "dropin_int.h"
+#include "reqlife.h"
 
 #define WAIT_BOUND (1u << 20)
 
@@ -77,6 +78,7 @@ static void observe(void *ctx, const struct dfz_event *ev)
 {
 	struct dfz__dropin *d = ctx;
 
+	dfz__reqlife_event(d, ev); /* a free that kills a request: first */
 	d->oracles.fn(d->oracles.ctx, ev);
 	dfz__crash_event(d, ev);
 	if (!d->sited && dfz_oracles_finding(d->set)) {
@@ -153,6 +155,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	dfz_oracles_reset(d->set, d->rt);
 	memset(&d->res, 0, sizeof(d->res));
 	d->sited = false;
+	dfz__reqlife_reset();
 	d->nissue = 0;
 	d->nkeys = 0;
 	d->nemul = 0;
@@ -212,6 +215,7 @@ void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
 	if (!escaped) {
 		d->cur = (struct dfz_site){ t->file, 0,
 					    "the end of the test body" };
+		dfz__reqlife_end(d);
 		dfz_oracles_end(d->set);
 		dfz__blocks_leaks(d);
 	}
@@ -237,6 +241,8 @@ struct dfz__dropin *dfz__dropin_enter(struct dfz_site s)
 	if (!d || !d->in_run)
 		return NULL;
 	d->cur = s;
+	dfz__reqlife_enter(d, __builtin_frame_address(0),
+			   __builtin_return_address(0));
 	dfz__cores_yield(d->cores);
 	d->cur = s;
 	return d;
