@@ -187,6 +187,21 @@ static void note_of(const struct dfz__dropin *d, uint32_t i,
 	}
 }
 
+bool dfz__blocks_at(const struct dfz__dropin *d, const void *p,
+		    struct dfz__block_note *out)
+{
+	struct dfz_span sp;
+	int64_t i;
+
+	if (!d || !d->rt || !dfz_mem_locate(d->rt, p, 1, &sp))
+		return false;
+	i = find(sp.level, sp.off, DFZ_REDZONE, false);
+	if (i < 0)
+		return false;
+	note_of(d, (uint32_t)i, out);
+	return true;
+}
+
 /* The record the finding @f is about, or -1. */
 static int64_t about(const struct dfz_finding *f)
 {
@@ -201,10 +216,12 @@ static int64_t about(const struct dfz_finding *f)
 		return find((unsigned)f->ev.level, (uint64_t)f->ev.block, 0,
 			    false);
 	case DFZ_CLASS_MEM_REDZONE:
+	case DFZ_CLASS_MEM_UNDEFINED:
 		if (f->ev.off < 0 || f->ev.off > UINT32_MAX)
 			return -1;
 		return find((unsigned)f->ev.level, (uint64_t)f->ev.off,
-			    DFZ_REDZONE, false);
+			    f->cls == DFZ_CLASS_MEM_REDZONE ? DFZ_REDZONE : 0,
+			    false);
 	default:
 		return -1;
 	}

@@ -11,6 +11,7 @@
 #define DMAFUZZ_DROPIN_BLOCKS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "dmafuzz/dropin.h"
@@ -81,5 +82,15 @@ void dfz__blocks_leaks(struct dfz__dropin *d);
  * about into d->res.block (mem.oob, mem.use-after-free by ev.block,
  * mem.redzone by ev.off; the layer's own findings by the block it named). */
 void dfz__blocks_name(struct dfz__dropin *d);
+
+/** dfz__blocks_at() - the block (live or freed, its redzones included)
+ * holding the L1/L2 address @p, the latest one recorded. Return: whether
+ * one is known; @out filled when it is. */
+bool dfz__blocks_at(const struct dfz__dropin *d, const void *p,
+		    struct dfz__block_note *out);
+
+/** dfz__print_block() - the BLOCK, ALLOCATED AT and FREED AT lines of @b
+ * (print.c; nothing when it is not known). */
+void dfz__print_block(FILE *f, const struct dfz__block_note *b);
 
 #endif /* DMAFUZZ_DROPIN_BLOCKS_H */

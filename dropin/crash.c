@@ -100,6 +100,7 @@ void __sanitizer_start_switch_fiber(void **fake, const void *bottom,
 void __sanitizer_finish_switch_fiber(void *fake, const void **bottom,
 				     size_t *size) __attribute__((weak));
 void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
+void *__asan_get_report_address(void) __attribute__((weak));
 
 /* ------------------------------------------------------------ capture */
 
@@ -733,6 +734,25 @@ void dfz__crash_print(FILE *f)
 			"held the poison)\n", (long long)at_fault[read_from].xfer);
 }
 
+/* ASan reported an access to an L1/L2 address: the block it lies in or
+ * next to (its redzone, or freed), with the lines that allocated and
+ * freed it, which ASan cannot name for memory the drop-in poisons. */
+static void report_block(struct dfz__dropin *d)
+{
+	struct dfz__block_note b;
+	void *at = __asan_get_report_address ? __asan_get_report_address() :
+					       NULL;
+
+	if (!at || !dfz__blocks_at(d, at, &b))
+		return;
+	fprintf(stderr, "ADDRESS: %p, %s\n", at,
+		(uintptr_t)at < b.addr ? "before the block's first byte" :
+		(uintptr_t)at >= b.addr + b.size ? "past the block's last byte" :
+		b.freed ? "inside the block, which was freed" :
+			  "inside the block");
+	dfz__print_block(stderr, &b);
+}
+
 /* A sanitizer ends the process (its own report printed): the drop-in's
  * context of the run, and where its schedule is. */
 static void death_context(void)
@@ -748,6 +768,7 @@ static void death_context(void)
 		fprintf(stderr, "SCHEDULE: %s (replay it: the binary with the "
 			"file as its argument)\n", cr.schedule);
 	print_site(stderr, "LAST CALL", d->cur.line > 0 ? &d->cur : &none);
+	report_block(d);
 	for (unsigned i = 0; i < nflight; i++)
 		at_site[i] = flight[i].xfer < d->nissue &&
 			     flight[i].xfer < DFZ__DROPIN_SITES ?

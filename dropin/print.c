@@ -51,8 +51,7 @@ static void text_site(FILE *f, const char *key, const struct dfz_site *s,
 			fr.f[i].line, fr.f[i].func);
 }
 
-/* The block the finding is about (none: nothing). */
-static void text_block(FILE *f, const struct dfz__block_note *b)
+void dfz__print_block(FILE *f, const struct dfz__block_note *b)
 {
 	if (!b->known)
 		return;
@@ -160,7 +159,7 @@ void dfz__dropin_print(const struct dfz__result *r, const char *name,
 		text_site(f, "AT", &r->site, &r->site_stack);
 		text_site(f, "CONFLICTS WITH", &r->prior, &r->prior_stack);
 		fprintf(f, "MESSAGE: %s\n", fi->msg);
-		text_block(f, &r->block);
+		dfz__print_block(f, &r->block);
 	}
 	if (dfz__quirks_describe(r->quirks, r->apis, quirks, sizeof(quirks)))
 		fprintf(f, "QUIRKS: %s\n", quirks);

@@ -28,13 +28,21 @@
 #define DFZ__ORACLE_NO_ASAN
 #endif
 
+/**
+ * dfz__oracle_judged() - @n bytes at @p (the oracle's own: a copy of
+ * program bytes, or a value computed from them) are defined to valgrind
+ * memcheck from now on, so the oracle may branch on them (vbits.c).
+ */
+void dfz__oracle_judged(const void *p, size_t n);
+
 /*
  * struct dfz_oracle_ops - one oracle.
  * @name:   short name, copied into findings.
  * @size:   bytes of the oracle's state (allocated zeroed by the set).
  * @events: DFZ_EV_BIT mask of the event kinds @event wants.
  * @init:   allocate everything at the caps, once. Return 0 or DFZ_ENOMEM;
- *          on error @fini still runs on the state.
+ *          on error @fini still runs on the state. NULL: nothing to
+ *          allocate (and @fini NULL too).
  * @fini:   release what @init allocated (state possibly half built).
  * @reset:  start a run on @rt; forget the previous run (only what it used).
  * @event:  observe @ev (borrowed for the call).
@@ -67,7 +75,7 @@ struct dfz_oracle_ops {
 	X(REF, ref) X(REDZONE, redzone) X(HANDLE, handle) X(TID, tid)	\
 	X(QUEUE, queue) X(CMD, cmd) X(DESC, desc) X(HANG, hang)		\
 	X(HAZARD, hazard) X(DEV, dev) X(OUTPUT, output)			\
-	X(ERRCODE, errcode) X(INFLIGHT, inflight) X(BOUNDS, bounds)
+	X(ERRCODE, errcode) X(INFLIGHT, inflight) X(BOUNDS, bounds) X(DEFINED, defined)
 #define DFZ__ORACLE_OPS_DECL(id, name)					\
 	const struct dfz_oracle_ops *dfz__oracle_##name(void);
 DFZ__ORACLE_OPS(DFZ__ORACLE_OPS_DECL)

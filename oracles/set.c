@@ -163,7 +163,8 @@ int dfz_oracles_create(uint32_t mask, struct dfz_oracles **out)
 			continue;
 		set->ops[id] = oracle_ops[id]();
 		set->st[id] = calloc(1, set->ops[id]->size);
-		if (!set->st[id] || set->ops[id]->init(set->st[id]) != 0)
+		if (!set->st[id] || (set->ops[id]->init &&
+		    set->ops[id]->init(set->st[id]) != 0))
 			goto err_destroy;
 	}
 	build_dispatch(set);
@@ -182,7 +183,7 @@ void dfz_oracles_destroy(struct dfz_oracles *set)
 	if (!set)
 		return;
 	for (id = 0; id < DFZ_ORACLE_COUNT; id++) {
-		if (set->st[id])
+		if (set->st[id] && set->ops[id]->fini)
 			set->ops[id]->fini(set->st[id]);
 		free(set->st[id]);
 	}

@@ -9,7 +9,8 @@
 #                  the bare run's JSON verdict must have that class (an
 #                  extended regex; "clean" for none)
 #        asan      clang with ASan: the run must end in an ASan report
-#        valgrind  the gcc build under memcheck: an invalid read
+#        valgrind  the gcc build under memcheck: an invalid read (class
+#                  "uninit": a use of never-written bytes instead)
 #        fuzz      clang -fsanitize=fuzzer (libFuzzer) with ASan and UBSan,
 #                  -runs=FUZZ_RUNS executions: clean, or the class (its
 #                  finding report on stderr; asan:KIND for an ASan report,
@@ -191,9 +192,10 @@ judge_report() { # BIN MODE CLASS SITE: the report names the site
 	case $2 in
 	asan) "$1" $(run_args "$1" "$runs") > "$1.out" 2> "$1.err"
 	      want="ERROR: AddressSanitizer" ;;
-	valgrind) valgrind -q --error-exitcode=99 $vgregs "$1" $(run_args "$1" 20) \
-		      > "$1.out" 2> "$1.err"
-	      want="Invalid read" ;;
+	valgrind) want="Invalid read"
+	      [ "$3" != uninit ] || want="uninitialised value"
+	      valgrind -q --error-exitcode=99 $vgregs "$1" $(run_args "$1" 20) \
+		      > "$1.out" 2> "$1.err" ;;
 	esac
 	rc=$?
 	if [ "$3" = clean ]; then

@@ -18,6 +18,9 @@
 #     oracle fires at the re-issue of a request still queued, before the
 #     queue shows it, or its engines see first the race of the two
 #     transfers into one buffer that the re-declared requests let in.
+#   mem.redzone -> mem.redzone or mem.oob: the drop-in judges every
+#     transfer's rows against their block at the issue (the bounds
+#     oracle), before the harness's canaries see the bytes land.
 # Built with ASan (a SAN=asan library), the drop-in poisons a buffer in
 # flight for ASan itself: the compute's read of it is ASan's
 # use-after-poison at that read (unknown-crash in a granule poisoned in
@@ -42,6 +45,7 @@ dropin_class() {
 	hazard.race) echo 'hazard.race|data.mismatch' ;;
 	hazard.read-before-wait) echo data.mismatch ;;
 	queue.corrupt) echo 'handle.reuse|hazard.race' ;;
+	mem.redzone) echo 'mem.redzone|mem.oob' ;;
 	*) echo "$1" ;;
 	esac
 }

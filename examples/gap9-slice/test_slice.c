@@ -46,6 +46,8 @@ static void body(void *arg)
 	other_l1 = pmsis_l1_malloc(256);
 	for (int i = 0; i < ROWS * STRIDE; i++)
 		l2[i] = (int8_t)(i * 3 + 1);
+	for (int i = 0; i < 256; i++)
+		other_l2[i] = (int8_t)i;      /* core 1 loads it */
 	pi_cl_team_fork(2, core_work, NULL);
 }
 

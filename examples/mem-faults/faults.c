@@ -24,6 +24,11 @@
  *  13 a read of the L1 block after pmsis_l1_malloc_free
  * Allocator misuse:
  *  14 pi_l2_free of the L2 block twice
+ * Bytes never written (fresh blocks hold the fill pattern; valgrind sees
+ * them undefined):
+ *  15 a tile loaded from a second L3 block no one wrote, then summed
+ *  16 the cluster DMA stores an L1 output the kernel never wrote
+ *  17 an L1 accumulator never cleared: acc[i] += in[i], stored and checked
  */
 #include <pmsis.h>
 #include <bsp/ram.h>
@@ -87,6 +92,35 @@ static void cpu_faults(uint8_t *l2, uint8_t *l1)
 	}
 }
 
+/* Faults 15-17: @l2 holds 256 known bytes, @l1 is free for a result. */
+static void undefined_faults(uint8_t *l2, uint8_t *l1)
+{
+	uint32_t sum = 0, want = 0;
+
+	if (FAULT == 15) {
+		uint32_t fresh = (uint32_t)cl_ram_malloc(256);
+
+		ram_copy(fresh, l2, 256, 1);
+		for (unsigned i = 0; i < 256; i++)
+			sum += l2[i];
+		DFZ_DROPIN_CHECK(sum != 12345);   /* dfz-expect: SUM */
+		cl_ram_free((void *)(uintptr_t)fresh, 256);
+	}
+	if (FAULT == 16 || FAULT == 17) {
+		uint8_t *acc = pmsis_l1_malloc(256); /* dfz-expect: ACC */
+
+		for (unsigned i = 0; i < 256 && FAULT == 17; i++) {
+			acc[i] = (uint8_t)(acc[i] + l1[i]);
+			want += l1[i];
+		}
+		cl_dma(l2, acc, 256, PI_CL_DMA_DIR_LOC2EXT);
+		for (unsigned i = 0; i < 256; i++)
+			sum += l2[i];
+		DFZ_DROPIN_CHECK(sum == want || FAULT == 16); /* dfz-expect: CHECK */
+		pmsis_l1_malloc_free(acc, 256);
+	}
+}
+
 static void body(void *arg)
 {
 	uint8_t *l2 = pi_l2_malloc(L2_N);         /* dfz-expect: ALLOC_L2 */
@@ -102,6 +136,7 @@ static void body(void *arg)
 	cl_dma(l2, l1, L1_N, PI_CL_DMA_DIR_EXT2LOC); /* and the L1 block */
 	dma_faults(l2, l1, l3);
 	cpu_faults(l2, l1);
+	undefined_faults(l2, l1);
 	if (FAULT == 4) {
 		cl_ram_free((void *)(uintptr_t)l3, L3_N); /* dfz-expect: FREE_L3 */
 		ram_copy(l3, l2, L3_N, 1);

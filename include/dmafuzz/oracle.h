@@ -100,7 +100,8 @@ struct dfz_finding {
 	X(OUTPUT, "output")   \
 	X(ERRCODE, "errcode") \
 	X(INFLIGHT, "inflight") \
-	X(BOUNDS, "bounds")
+	X(BOUNDS, "bounds")     \
+	X(DEFINED, "defined")
 
 enum dfz_oracle_id {
 #define DFZ_ORACLE_ENUM(id, name) DFZ_ORACLE_##id,
