@@ -419,7 +419,9 @@ int dfz_l3_read(const struct dfz_rt *rt, uint32_t off, void *dst, uint32_t n);
 /**
  * dfz_local_alloc() - allocate @size bytes of L2 or L1 with redzones.
  * @ptr: out; caller owns, release with dfz_local_free(). Freed memory is
- *       not poisoned (like a stack): it keeps its bytes until reused.
+ *       not poisoned (like a stack): it keeps its bytes until reused;
+ *       under cfg.sanitize it is quarantined, holds the freed pattern
+ *       and is poisoned, and a fresh block holds the fill pattern.
  * Return: 0, DFZ_EINVAL, or DFZ_ENOMEM.
  */
 int dfz_local_alloc(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
