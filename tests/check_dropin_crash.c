@@ -201,6 +201,7 @@ static void body_inflight(void *arg)
 	int *p;
 
 	(void)arg;
+	l3_fill(l3, 64);
 	prior_line = __LINE__; pi_cl_ram_copy(get_ram_ptr(), l3, slots, 64, 1, &req);
 	p = slots[1];
 	MARK(); *p = 5;
@@ -216,6 +217,7 @@ static void body_not_inflight(void *arg)
 	pi_cl_ram_req_t req;
 
 	(void)arg;
+	l3_fill(l3, 64);
 	pi_cl_ram_copy(get_ram_ptr(), l3, slots, 64, 1, &req);
 	MARK(); *nowhere = 5;
 	pi_cl_ram_copy_wait(&req);

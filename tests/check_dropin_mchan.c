@@ -98,6 +98,7 @@ static void body_leak(void *arg)
 	uint32_t ch = mchan_channel_alloc();
 
 	(void)arg;
+	fill(l2, N);
 	want_line = __LINE__ + 1;
 	mchan_transfer_1d(CMD_IN(N), l1, l2);
 	mchan_channel_wait(ch);

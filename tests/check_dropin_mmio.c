@@ -140,6 +140,7 @@ static void body_no_wait(void *arg)
 	uint32_t tid = RD(CMD_REG);
 
 	(void)arg;
+	fill(l2, N);
 	WR(CMD_REG, IN | N);
 	WR(CMD_REG, (uint32_t)(uintptr_t)l1);
 	WR(CMD_REG, (uint32_t)(uintptr_t)l2);

@@ -200,6 +200,8 @@ static void body_task_reuse(void *arg)
 
 	(void)arg;
 	pi_ram_alloc(&ram, &l3, 64);
+	fill(buf, 64);
+	pi_ram_write(&ram, l3, buf, 64);
 	pi_ram_read_async(&ram, l3, buf, 32, pi_task_block(&t));
 	want_line = __LINE__ + 1;
 	pi_ram_read_async(&ram, l3 + 32, buf + 32, 32, &t);
@@ -225,6 +227,8 @@ static void body_task_null(void *arg)
 
 	(void)arg;
 	pi_ram_alloc(&ram, &l3, 64);
+	fill(buf, 64);
+	pi_ram_write(&ram, l3, buf, 64);
 	want_line = __LINE__ + 1;
 	pi_ram_read_async(&ram, l3, buf, 64, NULL);
 }
@@ -412,6 +416,8 @@ static void body_perf(void *arg)
 
 	(void)arg;
 	pi_ram_alloc(&ram, &l3, 4096);
+	fill(buf, 4096);
+	pi_ram_write(&ram, l3, buf, 4096);
 	pi_perf_conf(1 << PI_PERF_CYCLES | 1 << PI_PERF_INSTR);
 	pi_perf_reset();
 	pi_perf_start();

@@ -53,6 +53,7 @@ static void setup_mem(void)
 {
 	tile = pi_l2_malloc(N);
 	l3 = (uint32_t)(uintptr_t)cl_ram_malloc(N);
+	l3_fill(l3, N);   /* the input the loads bring in */
 }
 
 /* The read on a request of this frame, which returns without its wait. */
@@ -221,6 +222,7 @@ static void body_cmd(void *arg)
 	pi_cl_dma_cmd_t *c;
 
 	(void)arg;
+	fill(l2, N);
 	c = cmd_on_stack(l1, l2);
 	call_line = __LINE__ + 1;
 	(void)pi_l2_malloc(8);
@@ -233,6 +235,7 @@ static void body_cmd_fixed(void *arg)
 	pi_cl_dma_cmd_t cmd;
 
 	(void)arg;
+	fill(l2, N);
 	pi_cl_dma_cmd((uint32_t)(uintptr_t)l2, (uint32_t)(uintptr_t)l1, N,
 		      PI_CL_DMA_DIR_EXT2LOC, &cmd);
 	pi_cl_dma_cmd_wait(&cmd);

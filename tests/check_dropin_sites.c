@@ -42,6 +42,7 @@ static void body_race(void *arg)
 	uint8_t *b0 = pi_l2_malloc(T), *b1 = pi_l2_malloc(T);
 
 	(void)arg;
+	l3_fill(l3, 4 * T);
 	line_a = __LINE__; pi_cl_ram_read(get_ram_ptr(), l3, b0, T, &a);
 	pi_cl_ram_read_wait(&a);
 	line_b = __LINE__; pi_cl_ram_read(get_ram_ptr(), l3 + T, b1, T, &b);
@@ -87,6 +88,7 @@ static void body_snrt_race(void *arg)
 	(void)arg;
 	s_l3 = snrt_l3alloc(256);
 	s_l1 = snrt_l1alloc(256);
+	fill(s_l3, 256);
 	dfz_snrt_spmd(dm_race, NULL);
 }
 
@@ -134,6 +136,7 @@ static void body_wrapped(void *arg)
 	uint8_t *b0 = pi_l2_malloc(T), *b1 = pi_l2_malloc(T);
 
 	(void)arg;
+	l3_fill(l3, 4 * T);
 	kernel_wrapped(l3, b0, b1);
 	pi_l2_free(b1, T);
 	pi_l2_free(b0, T);

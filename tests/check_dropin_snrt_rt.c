@@ -274,6 +274,7 @@ static void body_perf(void *arg)
 	uint8_t *l1 = snrt_l1alloc(4096), *l3 = snrt_l3alloc(4096);
 
 	(void)arg;
+	fill(l3, 4096);
 	snrt_reset_perf_counter(SNRT_PERF_CNT0);
 	snrt_reset_perf_counter(SNRT_PERF_CNT1);
 	snrt_start_perf_counter(SNRT_PERF_CNT0, SNRT_PERF_CNT_CYCLES, 0);

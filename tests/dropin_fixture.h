@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Shared by the drop-in suites: one run of a test body on the empty
- * schedule with quirk settings for that run only, and a byte pattern.
+ * schedule with quirk settings for that run only, a byte pattern, and
+ * the host's write of that pattern into L3 (a board's loader putting an
+ * input there: a body moves only bytes someone wrote, mem.undefined).
  */
 #ifndef DFZ_TESTS_DROPIN_FIXTURE_H
 #define DFZ_TESTS_DROPIN_FIXTURE_H
@@ -42,6 +44,20 @@ static inline void fill(uint8_t *p, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
 		p[i] = (uint8_t)(i * 7 + 3);
+}
+
+/* Write fill()'s pattern into @n bytes of L3 at @l3, as the host would
+ * before the program runs. */
+static inline void l3_fill(uint32_t l3, unsigned n)
+{
+	uint8_t buf[256];
+
+	for (unsigned at = 0; at < n; at += sizeof(buf)) {
+		unsigned k = n - at < sizeof(buf) ? n - at : sizeof(buf);
+
+		fill(buf, k);
+		ck_assert_int_eq(dfz_dropin_l3_write(l3 + at, buf, k), 0);
+	}
 }
 
 #endif /* DFZ_TESTS_DROPIN_FIXTURE_H */
