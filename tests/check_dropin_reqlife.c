@@ -209,10 +209,10 @@ __attribute__((noinline)) static pi_cl_dma_cmd_t *cmd_on_stack(uint8_t *l1,
 {
 	pi_cl_dma_cmd_t cmd;
 	pi_cl_dma_cmd_t *volatile c = &cmd;
+	uint32_t ext = (uint32_t)(uintptr_t)l2, loc = (uint32_t)(uintptr_t)l1;
 
-	issue_line = __LINE__ + 1;
-	pi_cl_dma_cmd((uint32_t)(uintptr_t)l2, (uint32_t)(uintptr_t)l1, N,
-		      PI_CL_DMA_DIR_EXT2LOC, c);
+	issue_line = __LINE__ + 1; /* one line: gcc and clang agree on it */
+	pi_cl_dma_cmd(ext, loc, N, PI_CL_DMA_DIR_EXT2LOC, c);
 	return c;
 }
 
