@@ -63,6 +63,8 @@ static void cluster_entry(void *arg)
 	pi_cl_ram_alloc(&ram_dev, sizeof(tile), &areq);
 	if (pi_cl_ram_alloc_wait(&areq, &l3))
 		return;
+	pi_cl_ram_write(&ram_dev, l3, tile, sizeof(tile), &req);
+	pi_cl_ram_write_wait(&req);
 	pi_cl_ram_read(&ram_dev, l3, tile, sizeof(tile), &req);
 	pi_cl_ram_read_wait(&req);
 	pi_cl_dma_cmd((uint32_t)weights, (uint32_t)tile, sizeof(tile),
