@@ -29,11 +29,11 @@ uint32_t dfz_dropin_at_ram_alloc(struct dfz_site s, uint32_t size)
 
 /* The macros drop the size (AT_*RAM_FREE(dev, ptr, size)), so only the
  * address is judged: an interior pointer, a double free. */
-void dfz_dropin_at_ram_free(struct dfz_site s, uint32_t addr)
+void dfz_dropin_at_ram_free(struct dfz_site s, uint32_t addr, uint32_t size)
 {
 	struct dfz__dropin *d = dfz__dropin_enter(s);
-	struct dfz__free_call c = { "AT RAM free", DFZ_L3, addr, addr, 0,
-				    false };
+	struct dfz__free_call c = { "AT RAM free", DFZ_L3, addr, addr, size,
+				    true };
 
 	if (!d || !dfz__blocks_free(d, &c))
 		return;

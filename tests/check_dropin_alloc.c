@@ -146,6 +146,7 @@ static void body_interior(void *arg)
 	pi_l2_free(p, 96);
 	line_alloc = __LINE__; a = (uint32_t)(uintptr_t)AT_HYPERRAM_ALLOC(NULL, 40);
 	if (bad == 2) { line_bad = __LINE__; AT_HYPERRAM_FREE(NULL, a + 8, 32); return; }
+	if (bad == 3) { line_bad = __LINE__; AT_HYPERRAM_FREE(NULL, a, 32); return; }
 	AT_HYPERRAM_FREE(NULL, a, 40);
 }
 
@@ -158,6 +159,8 @@ START_TEST(test_interior_pointer)
 	r = run_bad(body_interior, 2);
 	misuse_at(&r, "AT RAM free of 0x", DFZ_L3, 40);
 	ck_assert_ptr_nonnull(strstr(r.finding.msg, "8 bytes into"));
+	r = run_bad(body_interior, 3);     /* AutoTiler's free trusts the size */
+	misuse_at(&r, "size 32, but the L3 block holds 40 bytes", DFZ_L3, 40);
 	ck_assert_int_eq(run_bad(body_interior, 0).finding.cls,
 			 DFZ_CLASS_NONE);
 }

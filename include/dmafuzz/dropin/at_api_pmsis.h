@@ -128,13 +128,14 @@ typedef enum {
 /* ----------------------------------------------------------- allocators */
 
 uint32_t dfz_dropin_at_ram_alloc(struct dfz_site s, uint32_t size);
-void dfz_dropin_at_ram_free(struct dfz_site s, uint32_t addr);
+void dfz_dropin_at_ram_free(struct dfz_site s, uint32_t addr, uint32_t size);
 
 #define AT_DEFAULTRAM_ALLOC(dev, size)                                        \
 	((void)(dev), dfz_dropin_at_ram_alloc(DFZ_SITE, (uint32_t)(size)))
 #define AT_DEFAULTRAM_FREE(dev, ptr, size)                                    \
-	((void)(dev), (void)(size),                                           \
-	 dfz_dropin_at_ram_free(DFZ_SITE, (uint32_t)(uintptr_t)(ptr)))
+	((void)(dev), dfz_dropin_at_ram_free(DFZ_SITE,                        \
+					     (uint32_t)(uintptr_t)(ptr),      \
+					     (uint32_t)(size)))
 #define AT_HYPERRAM_ALLOC(dev, size) AT_DEFAULTRAM_ALLOC(dev, size)
 #define AT_HYPERRAM_FREE(dev, ptr, size) AT_DEFAULTRAM_FREE(dev, ptr, size)
 #define AT_QSPIRAM_ALLOC(dev, size) AT_DEFAULTRAM_ALLOC(dev, size)
