@@ -607,15 +607,6 @@ void dfz__mem_reset(struct dfz_rt *rt)
 	rt->san_lifted = false;
 }
 
-/* Volatile byte copies: never a memcpy that ASan intercepts. */
-DFZ__NO_ASAN static void raw_put(uint8_t *dst, const uint8_t *src, uint32_t n)
-{
-	volatile uint8_t *d = dst;
-
-	for (uint32_t i = 0; i < n; i++)
-		d[i] = src[i];
-}
-
 void dfz__mem_fill(struct dfz_rt *rt, unsigned level, uint32_t off,
 		   uint32_t len)
 {
@@ -626,7 +617,7 @@ void dfz__mem_fill(struct dfz_rt *rt, unsigned level, uint32_t off,
 		return;
 	t = fill_range(a->fill, off, off + len) + off;
 	if (dfz__asan_on())
-		raw_put(a->base + off, t, len);
+		dfz__raw_move(a->base + off, t, len);
 	else
 		memcpy(a->base + off, t, len);
 }
@@ -659,7 +650,7 @@ void dfz__mem_freed(struct dfz_rt *rt, unsigned level, uint32_t off,
 	}
 	t = fill_range(f, off, off + len) + off;
 	if (dfz__asan_on())
-		raw_put(a->base + off, t, len);
+		dfz__raw_move(a->base + off, t, len);
 	else
 		memcpy(a->base + off, t, len);
 }

@@ -440,4 +440,13 @@ int dfz__rt_wait(struct dfz_rt *rt, bool (*done)(const void *arg),
 #define DFZ__NO_ASAN
 #endif
 
+/**
+ * dfz__raw_move() - memmove(@dst, @src, @n) past ASan's checks and its
+ * interceptors (poisoned bytes are the runtime's to move), a word at a
+ * time (poison.c).
+ */
+void dfz__raw_move(void *dst, const void *src, size_t n);
+/** dfz__raw_set() - memset(@dst, @byte, @n), the same way. */
+void dfz__raw_set(void *dst, uint8_t byte, size_t n);
+
 #endif /* DMAFUZZ_RUNTIME_INT_H */
