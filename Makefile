@@ -242,6 +242,14 @@ $(FZ)/libfuzzer/obj/oracles/%.o: \
 $(FZ)/afl/obj/runtime/mem_arena.o: FZ_CC_afl := clang
 $(FZ)/libfuzzer/obj/runtime/mem_arena.o: \
     FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
+# And the drop-in's own judging added with the memory sanitizer: its
+# block records (dropin/blocks.c), request lifetimes (dropin/reqlife.c)
+# and the static-object reader (dropin/statics.c) judge the user's code,
+# they are not what the fuzzer explores: built as the oracles are.
+FZ_JUDGE_DROPIN := blocks reqlife statics
+$(FZ_JUDGE_DROPIN:%=$(FZ)/afl/obj/dropin/%.o): FZ_CC_afl := clang
+$(FZ_JUDGE_DROPIN:%=$(FZ)/libfuzzer/obj/dropin/%.o): \
+    FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
 FZ_MAIN_afl         := fuzz/afl_main.c
 FZ_MAIN_cmplog      := fuzz/afl_main.c
 FZ_DEPS_afl         := deps-afl

@@ -20,6 +20,8 @@ $(FZ)/cov/obj/runtime/mem_arena.o: \
     FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
 $(FZ)/cov/obj/oracles/%.o: \
     FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
+$(FZ_JUDGE_DROPIN:%=$(FZ)/cov/obj/dropin/%.o): \
+    FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
 $(eval $(call FUZZ_FLAVOUR,cov))
 
 HAVE_CLANG := $(shell command -v clang 2>/dev/null)

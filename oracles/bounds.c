@@ -70,6 +70,7 @@ struct bounds {
 	bool mapped;                 /* the program has a memory map */
 	uint32_t unprobed;           /* freed blocks not yet probed */
 	struct dfz_mem_regions reg[DFZ_NLEVELS]; /* at the current ISSUE */
+	struct dfz__freed_pat pat[DFZ_NLEVELS];  /* the expected freed bytes */
 };
 
 /* One side of the transfer being judged. */
@@ -84,12 +85,18 @@ struct bd_side {
 
 static int bd_init(void *st)
 {
+	static const uint32_t cap[DFZ_NLEVELS] = {
+		[DFZ_L3] = DFZ_CAP_L3, [DFZ_L2] = DFZ_CAP_L2,
+		[DFZ_L1] = DFZ_CAP_L1,
+	};
 	struct bounds *b = st;
 
 	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
 		b->live[l] = malloc(BD_LIVE * sizeof(*b->live[l]));
 		b->freed[l] = malloc(BD_FREED * sizeof(*b->freed[l]));
 		if (!b->live[l] || !b->freed[l])
+			return DFZ_ENOMEM;
+		if (dfz__freed_pat_init(&b->pat[l], cap[l]) < 0)
 			return DFZ_ENOMEM;
 	}
 	return 0;
@@ -102,6 +109,7 @@ static void bd_fini(void *st)
 	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
 		free(b->live[l]);
 		free(b->freed[l]);
+		dfz__freed_pat_free(&b->pat[l]);
 	}
 }
 
@@ -237,18 +245,33 @@ static void on_free(struct bounds *b, const struct dfz_event *ev)
  * program (ASan): the oracle reads them as the runtime's own code does.
  */
 DFZ__ORACLE_NO_ASAN
-static uint64_t first_changed(const struct bounds *b, unsigned l,
-				     const struct bd_blk *f)
+static uint64_t first_changed(struct bounds *b, unsigned l,
+			      const struct bd_blk *f)
 {
 	const uint8_t *p = dfz_mem_ptr(b->rt, (enum dfz_level)l, f->off);
-	uint32_t i;
+	const uint8_t *t;
+	uint64_t x, y;
+	uint32_t i = 0;
 
 	if (!p || f->len == 0 ||
 	    !dfz_mem_ptr(b->rt, (enum dfz_level)l, f->off + f->len - 1))
 		return (uint64_t)f->off + f->len;
-	for (i = 0; i < f->len; i++)
-		if (p[i] != dfz_mem_freed_byte((enum dfz_level)l, f->off + i))
+	t = dfz__freed_pat(&b->pat[l], l, f->off, f->len);
+	if (!t) {
+		for (; i < f->len; i++)
+			if (p[i] != dfz_mem_freed_byte((enum dfz_level)l,
+						       f->off + i))
+				break;
+		return (uint64_t)f->off + i;
+	}
+	for (; i + 8 <= f->len; i += 8) {
+		__builtin_memcpy(&x, p + i, 8);
+		__builtin_memcpy(&y, t + i, 8);
+		if (x != y)
 			break;
+	}
+	while (i < f->len && p[i] == t[i])
+		i++;
 	return (uint64_t)f->off + i;
 }
 

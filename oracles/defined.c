@@ -58,10 +58,11 @@ static bool never_written(struct dfz_rt *rt, unsigned level, uint64_t off,
 			  uint64_t n)
 {
 	uint8_t buf[DF_CHUNK];
+	uint64_t chunk = DF_MIN;     /* a written row differs at once */
 
 	while (n > 0) {
 		/* dfz_mem_ptr() vouches for @off's page: never cross one. */
-		uint64_t room = DF_CHUNK - (off % DF_CHUNK);
+		uint64_t room = chunk - (off % chunk);
 		uint32_t k = (uint32_t)(n < room ? n : room);
 		const uint8_t *p = off <= UINT32_MAX ?
 			dfz_mem_ptr(rt, (enum dfz_level)level, (uint32_t)off) :
@@ -77,6 +78,7 @@ static bool never_written(struct dfz_rt *rt, unsigned level, uint64_t off,
 				return false;
 		off += k;
 		n -= k;
+		chunk = DF_CHUNK;
 	}
 	return true;
 }

@@ -36,6 +36,30 @@
 void dfz__oracle_judged(const void *p, size_t n);
 
 /*
+ * struct dfz__freed_pat - the freed pattern of one level, as an oracle
+ * expects it (freed_pat.c): dfz_mem_freed_byte() of each offset below a
+ * cap, a page at a time, made the first time a check reaches it.
+ */
+struct dfz__freed_pat {
+	uint8_t *bytes;              /* pages * 4 KiB, offset-indexed */
+	uint8_t *have;               /* a byte a page: computed */
+	uint32_t pages;
+};
+
+/**
+ * dfz__freed_pat_init() - a table for offsets [0, @cap): 0 or DFZ_ENOMEM.
+ */
+int dfz__freed_pat_init(struct dfz__freed_pat *p, uint32_t cap);
+/**
+ * dfz__freed_pat() - the expected freed bytes of [@off, @off + @len) of
+ * @level, or NULL past the table's cap (the caller computes them).
+ */
+const uint8_t *dfz__freed_pat(struct dfz__freed_pat *p, unsigned level,
+			      uint32_t off, uint32_t len);
+/** dfz__freed_pat_free() - release the table. */
+void dfz__freed_pat_free(struct dfz__freed_pat *p);
+
+/*
  * struct dfz_oracle_ops - one oracle.
  * @name:   short name, copied into findings.
  * @size:   bytes of the oracle's state (allocated zeroed by the set).

@@ -228,12 +228,19 @@ static int place(struct dfz_rt *rt, unsigned level, uint64_t need,
 }
 
 /* A fresh block's bytes under cfg.sanitize: the fill pattern, whatever
- * the storage held before. */
+ * the storage held before. Bytes at or above the arena's high-water mark
+ * hold it already (the reset refilled what lies below the mark, nothing
+ * wrote above it since), so only the part below the mark is written: a
+ * run's first large blocks cost nothing. */
 static void open_user(struct dfz_rt *rt, unsigned level,
 		      const struct dfz_block *b)
 {
-	if (sanitized(rt, level))
-		dfz__mem_fill(rt, level, b->off, b->size);
+	uint32_t high = rt->arena[level].high;
+
+	if (sanitized(rt, level) && b->off < high)
+		dfz__mem_fill(rt, level, b->off,
+			      high - b->off < b->size ? high - b->off :
+							b->size);
 }
 
 int dfz__mem_alloc(struct dfz_rt *rt, unsigned level, uint32_t size,
