@@ -112,8 +112,8 @@ grep -q 'snrt-head"));' "$proj/test_kernel.c" ||
 mkdir -p "$proj/.clusterfuzzlite" "$proj/.github/workflows"
 cp "$tpl/clusterfuzzlite/"* "$proj/.clusterfuzzlite/"
 cp "$tpl/github/workflows/"*.yml "$proj/.github/workflows/"
-tests=$(sed -n 's/^\([A-Za-z0-9_-]*\)[ :].*/\1/p' "$proj/dmafuzz.tests")
-say "cfl-user-check: project with tests:" $tests
+tests=$(sed -n 's/^\([A-Za-z0-9_-]*\)[ :].*/\1/p' "$proj/dmafuzz.tests" | tr "\n" " ")
+say "cfl-user-check: project with tests: $tests"
 
 # 2. The image: COPY . $SRC/project; COPY .clusterfuzzlite/build.sh $SRC/.
 cp -r "$proj" "$src/project"
@@ -151,8 +151,9 @@ for t in $tests; do
 	if ! python3 -m zipfile -e "$out/${t}_seed_corpus.zip" "$c" 2>/dev/null; then
 		bad "$t: no readable \$OUT/${t}_seed_corpus.zip"; continue
 	fi
-	[ -f "$c/empty" ] && [ ! -s "$c/empty" ] ||
+	if [ ! -f "$c/empty" ] || [ -s "$c/empty" ]; then
 		bad "$t: ${t}_seed_corpus.zip lacks the empty schedule"
+	fi
 	opts=$(sed -n 's/^ *\([a-z_]*\) *= *\(.*\)$/-\1=\2/p' "$out/$t.options")
 	# shellcheck disable=SC2086 # $opts is a list of flags
 	if ! (cd "$out" && unset DFZ_QUIRKS && "$b" $opts -runs=0 "$c") > "$tmp/$t.seeds.log" 2>&1; then
