@@ -68,9 +68,9 @@ static const char usage[] =
 	"  -h, --help          this text\n"
 	"\n"
 	"exit: 0 written; 2 a bad argument (a bad name, an unknown header or\n"
-	"flavor, a missing source, a bad manifest line); 3 a write failed;\n"
-	"4 test_NAME.c exists or the manifest already has a test NAME (nothing\n"
-	"is written then)\n";
+	"flavor, a missing source, a bad manifest line, a folder that cannot\n"
+	"be written); 3 a write failed (a full disk); 4 test_NAME.c exists or\n"
+	"the manifest already has a test NAME (nothing is written then)\n";
 
 struct opts {
 	const char *name;
@@ -363,14 +363,27 @@ static int scan_manifest(const char *mf, const char *name, bool *exists,
 	return rc;
 }
 
+/* An open that failed with @e: the folder's fault (no permission, a
+ * read-only file system, a path through a file) is the input's; the rest
+ * (a full disk, no memory) the harness's. */
+static int open_failed(int e)
+{
+	return e == EACCES || e == EROFS || e == ENOENT || e == ENOTDIR ||
+			       e == EISDIR
+		       ? EXIT_BAD_INPUT
+		       : EXIT_INTERNAL;
+}
+
 /* @n bytes of @text into the new file @path ("wx": never over one). */
 static int write_new(const char *path, const char *text, size_t n)
 {
 	FILE *f = fopen(path, "wx");
 
 	if (!f) {
-		cli_error(CMD, "cannot create '%s': %s", path, strerror(errno));
-		return errno == EEXIST ? EXIT_EXISTS : EXIT_INTERNAL;
+		int e = errno;
+
+		cli_error(CMD, "cannot create '%s': %s", path, strerror(e));
+		return e == EEXIST ? EXIT_EXISTS : open_failed(e);
 	}
 	if (fwrite(text, 1, n, f) != n || fclose(f) != 0) {
 		cli_error(CMD, "cannot write '%s': %s", path, strerror(errno));
@@ -387,8 +400,10 @@ static int append_line(const char *mf, const struct opts *o, bool exists,
 	int bad;
 
 	if (!f) {
-		cli_error(CMD, "cannot open '%s': %s", mf, strerror(errno));
-		return EXIT_INTERNAL;
+		int e = errno;
+
+		cli_error(CMD, "cannot open '%s': %s", mf, strerror(e));
+		return open_failed(e);
 	}
 	if (!exists)
 		fputs(new_test_manifest_head, f);

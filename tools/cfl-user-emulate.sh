@@ -22,7 +22,10 @@
 # Checks, per test: $OUT/<test> is an executable with ASan and libFuzzer;
 # <test>_seed_corpus.zip holds the empty schedule; <test>.options is
 # there. Each target runs its seeds once (-runs=0) and fuzzes RUNS
-# executions (default 2000) with its .options; any crash fails. Then the
+# executions (default 2000) with its .options; any crash fails. The same
+# project then goes through new-test's dmafuzz-tests.mk: its plain,
+# libFuzzer and AFL++ builds (AFL++ when installed), `check`, `fuzz` for a
+# second a test and afl-fuzz for two seconds on tile. Then the
 # YAML: every workflow and project.yaml parses (python3 yaml; without it a
 # structural check, said in one line), each workflow has its triggers,
 # jobs with runs-on and steps, the ClusterFuzzLite actions only take
@@ -175,7 +178,28 @@ for t in $tests; do
 	fi
 done
 
-# 4. The YAML of the templates.
+# 4. The same project through new-test's dmafuzz-tests.mk against the
+#    same install: the plain, libFuzzer and AFL++ builds of every test,
+#    `check`, `fuzz` a second a test, and afl-fuzz two seconds on tile.
+frag() {
+	(cd "$proj" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		PKG_CONFIG_PATH="$prefix/lib/pkgconfig" PATH="$prefix/bin:$PATH" \
+		make -f dmafuzz-tests.mk "$@") >> "$tmp/frag.log" 2>&1
+}
+afl=dmafuzz-afl
+command -v afl-clang-fast >/dev/null 2>&1 || afl=
+if frag dmafuzz-plain dmafuzz-libfuzzer $afl && frag check DFZ_RUNS=20 &&
+	frag fuzz DFZ_FUZZ_SECONDS=1 &&
+	{ [ -z "$afl" ] || ! command -v afl-fuzz >/dev/null 2>&1 ||
+		frag dmafuzz-fuzz-afl-tile DFZ_FUZZ_SECONDS=2; }; then
+	n=$(grep -c 'VERDICT: clean' "$tmp/frag.log")
+	say "  dmafuzz-tests.mk: plain, libFuzzer${afl:+, AFL++} builds; check: $n clean; fuzz clean${afl:+; afl-fuzz ran}"
+	[ "$n" -eq 3 ] || bad "dmafuzz-tests.mk check ran $n tests clean, not 3"
+else
+	bad "dmafuzz-tests.mk:"; grep -aE 'rror|ABORT|CLASS|AT:' "$tmp/frag.log" | head -n 5
+fi
+
+# 5. The YAML of the templates.
 if python3 "$root/tools/cfl-user-yaml.py" "$proj/.clusterfuzzlite/project.yaml" \
 	"$proj"/.github/workflows/*.yml > "$tmp/yaml.log" 2>&1; then
 	sed 's/^/  /' "$tmp/yaml.log"
