@@ -160,6 +160,7 @@ static bool quirks_ok(const char *s)
 			     strlen(s);
 }
 
+/* The options, one flat switch; the headers resolved after the flavor. */
 static int parse_args(int argc, char **argv, struct opts *o, bool *done)
 {
 	static const struct option lo[] = {
