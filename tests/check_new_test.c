@@ -202,8 +202,11 @@ START_TEST(never_overwrites)
 	ck_assert_int_eq(access(at("test_tile.c"), F_OK), -1);
 	after = slurp(at("dmafuzz.tests"), NULL);
 	ck_assert_str_eq(before, after);
-	ck_assert_int_eq(lines(slurp(at("err"), NULL)), 1);
 	free(before);
+	free(after);
+	after = slurp(at("err"), NULL);
+	ck_assert_msg(lines(after) == 1 && strstr(after, "exists already"),
+		      "%s", after);
 	free(after);
 }
 END_TEST
@@ -225,6 +228,8 @@ START_TEST(refuses_bad_arguments)
 	read_text(at("err"), err, sizeof(err));
 	ck_assert_msg(lines(err) == 1 && strstr(err, "dmafuzz new-test: "),
 		      "%s: %s", bad_args[_i], err);
+	read_text(at("out"), err, sizeof(err));
+	ck_assert_msg(!err[0], "%s: stdout %s", bad_args[_i], err);
 	ck_assert_int_eq(sh("cd \"$T\" && test -z \"$(ls | grep -v -x -e out "
 			    "-e err)\""), 0);
 }
