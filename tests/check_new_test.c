@@ -8,7 +8,8 @@
  * header alone; a test whose check fails makes `check` fail. Sabotage:
  * an existing test file or manifest test, bad names, unknown or mixed
  * headers, a missing source and a bad manifest line are each refused in
- * one line with their exit code, and nothing is written.
+ * one line with their exit code, and nothing is written. The headers
+ * and calls the skeleton names are the drop-in's.
  */
 #include <check.h>
 #include <libgen.h>
@@ -253,6 +254,23 @@ START_TEST(manifest_edges)
 }
 END_TEST
 
+/* Every header --list-headers names is a drop-in header, and every call
+ * its TODO comments name is in the drop-in's headers (run from the
+ * source tree, as make check does). */
+START_TEST(headers_and_calls_exist)
+{
+	ck_assert_int_eq(sh("'%s' new-test --list-headers > \"$T/list\" && "
+			    "test $(wc -l < \"$T/list\") -ge 9 && "
+			    "for h in $(cut -d' ' -f1 \"$T/list\"); do "
+			    "test -f include/dmafuzz/dropin/$h || exit 1; done",
+			    cli_abs()), 0);
+	ck_assert_int_eq(sh("cut -c24- \"$T/list\" | grep -oE "
+			    "'[A-Za-z][A-Za-z0-9]*(_[A-Za-z0-9]+)+' | sort -u | "
+			    "while read id; do grep -rq \"$id\" include/dmafuzz || "
+			    "{ echo \"new_test: no $id\" >&2; exit 1; }; done"), 0);
+}
+END_TEST
+
 Suite *suite_new_test(void)
 {
 	Suite *s = suite_create("new_test");
@@ -267,6 +285,7 @@ Suite *suite_new_test(void)
 	tcase_add_loop_test(tc, refuses_bad_arguments, 0,
 			    (int)(sizeof(bad_args) / sizeof(bad_args[0])));
 	tcase_add_test(tc, manifest_edges);
+	tcase_add_test(tc, headers_and_calls_exist);
 	suite_add_tcase(s, tc);
 	return s;
 }
