@@ -40,6 +40,9 @@ int cli_min_exec(const char *bin, const char *input, const uint8_t *buf,
 int cli_triage(int argc, char **argv);
 int cli_emit_c(int argc, char **argv);
 int cli_report(int argc, char **argv);
+/* `dmafuzz new-test` (cmd_new_test.c): a drop-in test skeleton, its
+ * manifest line and the makefile fragment. */
+int cli_new_test(int argc, char **argv);
 
 /* One-line error to stderr, prefixed "dmafuzz <cmd>: ". */
 void cli_error(const char *cmd, const char *fmt, ...)

@@ -70,6 +70,8 @@ static const char usage[] =
 	"  bench [DIR]         measure plans/s and engine throughput vs memcpy\n"
 	"  bench --startup PLAN...  CPU time of a one-plan run process\n"
 	"  report DIR          campaign report: summary.md/.json, SARIF, HTML\n"
+	"  new-test NAME       start a drop-in test: test_NAME.c, its manifest\n"
+	"                      line, the makefile fragment\n"
 	"\n"
 	"Run 'dmafuzz COMMAND --help' for the options of a command;\n"
 	"'dmafuzz --version' prints the version.\n";
@@ -155,7 +157,7 @@ int main(int argc, char **argv)
 		{ "bench", cli_bench },   { "fuzz", cli_fuzz },
 		{ "matrix", cli_matrix }, { "min", cli_min },
 		{ "triage", cli_triage }, { "emit-c", cli_emit_c },
-		{ "report", cli_report },
+		{ "report", cli_report },  { "new-test", cli_new_test },
 	};
 
 	if (argc < 2) {
