@@ -61,7 +61,7 @@ DROPIN_HEADERS := $(shell find include/dmafuzz/dropin -name '*.h')
 
 .PHONY: all check unit regress readme-check crash-check exports memcheck fuzz bench install uninstall \
         clean deps deps-memcheck fuzz-build fuzz-libfuzzer fuzz-seeds \
-        fuzz-smoke deps-afl deps-libfuzzer deps-check fuzz-env
+        fuzz-smoke deps-afl deps-libfuzzer deps-python deps-check fuzz-env
 all: $(LIB) $(CLI)
 
 # Each object sees its own folder's private header; the folders of the
@@ -302,6 +302,9 @@ deps-afl:
 
 deps-libfuzzer:
 	@sh tools/deps.sh libfuzzer
+
+deps-python:
+	@sh tools/deps.sh python
 
 fuzz-seeds: $(FZ_SEEDS)
 

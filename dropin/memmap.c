@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "dropin_int.h"
 #include "mmio.h"
@@ -185,12 +187,26 @@ static RAW_COPY void copy_raw(uint8_t *dst, const uint8_t *src, size_t n)
 	}
 }
 
-/* The statics of @level at @at (@n bytes), as loaded. */
+/* The statics of @level at @at (@n bytes), as loaded. The chip's L2 and
+ * L1 are RAM, const objects included: the linker gives a window that holds
+ * only read-only sections (a program whose L2 statics are all const, as
+ * clang places them) a read-only segment, which the restore before each
+ * run, and a DMA into a const table, write. Its pages are made writable. */
 static int snapshot(struct dfz__statics *st, uintptr_t at, size_t n)
 {
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t span;
+
 	*st = (struct dfz__statics){ (uint8_t *)at, NULL, n };
 	if (n == 0)
 		return 0;
+	pg = pg > 0 ? pg : 4096;
+	span = (n + (size_t)pg - 1) / (size_t)pg * (size_t)pg;
+	if (mprotect((void *)at, span, PROT_READ | PROT_WRITE) != 0) {
+		fprintf(stderr, "dmafuzz: cannot make the statics at 0x%08lx "
+			"writable: %s\n", (unsigned long)at, strerror(errno));
+		return DFZ_EFAULT;
+	}
 	st->copy = malloc(n);
 	if (!st->copy)
 		return DFZ_ENOMEM;

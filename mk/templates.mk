@@ -48,7 +48,7 @@ ifeq ($(SAN),asan)
 cfl-user-check:
 	@echo "cfl-user-check: not under SAN=asan (the plain build runs it)"
 else
-cfl-user-check: $(LIB) $(CLI) $(SDK_LIB) $(MAIN_LIB) | deps-libfuzzer
+cfl-user-check: $(LIB) $(CLI) $(SDK_LIB) $(MAIN_LIB) | deps-libfuzzer deps-python
 	$(MAKE) --no-print-directory $(FZ)/cov/libfuzz.a
 	rm -rf $(CFL_PREFIX)
 	$(MAKE) --no-print-directory install PREFIX=$(abspath $(CFL_PREFIX)) > /dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Install the Debian packages a make target needs, when they are missing.
-# Usage: deps.sh NAME...   (cc, check, valgrind, clang, afl, libfuzzer,
+# Usage: deps.sh NAME...   (cc, check, valgrind, clang, afl, libfuzzer, python,
 #                           capstone, jansson)
 #        deps.sh --packages NAME...   the Debian packages of each NAME, one
 #                           a line, without installing (tools/deps-check.sh)
@@ -18,6 +18,7 @@ packages_of() {
 	clang)     echo "clang" ;;
 	afl)       echo "afl++" ;;
 	libfuzzer) echo "clang libclang-rt-dev" ;;
+	python)    echo "python3 python3-yaml" ;;
 	*) return 1 ;;
 	esac
 }
@@ -56,6 +57,8 @@ for want in "$@"; do
 	              '{ (void)d; (void)n; return 0; }' |
 	          clang -x c -fsanitize=fuzzer,address,undefined -o /dev/null - \
 	              >/dev/null 2>&1 ;;
+	python)   # the CI templates' checks: zipfile and yaml
+	          python3 -c 'import yaml, zipfile' >/dev/null 2>&1 ;;
 	*) echo "deps.sh: unknown dependency '$want'" >&2; exit 2 ;;
 	esac || missing="$missing $(packages_of "$want")"
 done
