@@ -58,7 +58,8 @@ static const char triage_usage[] =
 	"site too) into OUT/buckets/<id>/repro.bin, sizes before and after in\n"
 	"triage.json. An input of a bucket of the previous OUT/triage.json that\n"
 	"replays clean now is listed as fixed under it; a bucket all of whose\n"
-	"inputs replay clean is a fixed bucket. OUT defaults to FINDINGS/triage.\n"
+	"inputs replay clean is a fixed bucket. OUT defaults to triage/ beside\n"
+	"FINDINGS (OUT/triage of a campaign dir OUT).\n"
 	"  -d, --dropin NAME=BIN  test NAME's binary (repeatable)\n"
 	"  -a, --asan NAME=BIN    test NAME's ASan build: each reproducer\n"
 	"                      replayed by it, its verdict kept (repeatable)\n"
@@ -234,8 +235,20 @@ static int parse_triage_opts(int argc, char **argv, struct dfz_triage_config *c,
 static int triage_dropin(struct dfz_triage_config *c)
 {
 	struct dfz_triage_summary s;
-	char err[600] = "";
-	int rc = dfz_triage(c, &s, err, sizeof(err));
+	char err[600] = "", out[4200];
+	size_t n = strlen(c->dir);
+	int rc;
+
+	/* Default OUT: triage/ beside FINDINGS. */
+	while (n > 1 && c->dir[n - 1] == '/')
+		n--;
+	while (n > 0 && c->dir[n - 1] != '/')
+		n--;
+	if (!c->out) {
+		snprintf(out, sizeof(out), "%.*striage", (int)n, c->dir);
+		c->out = out;
+	}
+	rc = dfz_triage(c, &s, err, sizeof(err));
 
 	if (rc < 0) {
 		cli_error("triage", "%s", err[0] ? err : dfz_strerror(rc));
@@ -244,7 +257,7 @@ static int triage_dropin(struct dfz_triage_config *c)
 	printf("triage: %u input(s): %u bucket(s) (%u fixed), %u malformed, "
 	       "%u did not reproduce (%u of them fixed); %s%s/triage.json\n",
 	       s.inputs, s.buckets, s.fixed_buckets, s.malformed, s.clean,
-	       s.fixed, c->out ? c->out : c->dir, c->out ? "" : "/triage");
+	       s.fixed, c->out, "");
 	return EXIT_CLEAN;
 }
 
