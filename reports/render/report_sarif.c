@@ -337,8 +337,10 @@ static int bucket_files(struct sarif *s, const struct dfz__bucket *b,
 	for (int i = 0; i < 3; i++) {
 		if (!rel[i])
 			continue;
-		idx[n] = triage_artifact(s, rel[i], artifact[i]);
-		what[n++] = related[i];
+		idx[n] = triage_artifact(s, rel[i], b->test && !i ?
+					 "minimized schedule" : artifact[i]);
+		what[n++] = b->test && !i ? "minimized schedule: the drop-in "
+			    "test's input (replay: BIN FILE)" : related[i];
 	}
 	return n;
 }

@@ -279,6 +279,19 @@ static int examine(struct dfz__triage *t, unsigned i, char *err, size_t errlen)
 	return rc;
 }
 
+/* @s as "file:line" for people: the file relative to the source root
+ * when it lies inside it. */
+static void site_rel(const struct dfz__triage *t, const struct dfz__dsite *s,
+		     char *buf, size_t len)
+{
+	size_t n = strlen(t->srcroot);
+	struct dfz__dsite r = *s;
+
+	if (n > 1 && !strncmp(s->file, t->srcroot, n) && s->file[n] == '/')
+		snprintf(r.file, sizeof(r.file), "%s", s->file + n + 1);
+	dfz__dsite_text(&r, buf, len);
+}
+
 /* Give each new bucket its drop-in part, from its first input. */
 static int bucket_parts(struct dfz__triage *t)
 {
@@ -295,8 +308,8 @@ static int bucket_parts(struct dfz__triage *t)
 		b->drop->test = first->dv->test;
 		b->drop->site = first->dv->site;
 		b->drop->prior = first->dv->prior;
-		dfz__dsite_text(&b->drop->site, site, sizeof(site));
-		dfz__dsite_text(&b->drop->prior, prior, sizeof(prior));
+		site_rel(t, &b->drop->site, site, sizeof(site));
+		site_rel(t, &b->drop->prior, prior, sizeof(prior));
 		snprintf(b->drop->sig, sizeof(b->drop->sig), "%s at %s, prior %s",
 			 first->o.cls, site, prior);
 	}
