@@ -21,7 +21,8 @@
 #define EXIT_NO_OUTPUT 5       /* an output could not be written */
 
 static const char report_usage[] =
-	"usage: dmafuzz report [-o OUT] [--triage FILE] [--generated TEXT] DIR\n"
+	"usage: dmafuzz report [-o OUT] [--triage FILE] [--generated TEXT]\n"
+	"                      [--srcroot SRC] DIR\n"
 	"       dmafuzz report --progress DIR\n"
 	"\n"
 	"Write the report of the fuzz campaign in DIR: summary.md, summary.json,\n"
@@ -38,8 +39,18 @@ static const char report_usage[] =
 	"files first and renamed into place together. The same inputs give the\n"
 	"same bytes.\n"
 	"On a terminal, a progress line on standard error.\n"
+	"A campaign over drop-in tests ('dmafuzz campaign': AFL++ instances\n"
+	"under DIR/afl/<test>/, triaged by 'dmafuzz triage --dropin', see\n"
+	"docs/campaign-triage.md) adds a table of its buckets (test, class,\n"
+	"site and prior file:line, minimized size, valgrind and ASan verdicts,\n"
+	"open or fixed); index.html shows the source lines around each site,\n"
+	"read from SRC; findings.sarif has one result per open bucket, at its\n"
+	"site relative to SRC (uriBaseId SRCROOT). A source file that cannot\n"
+	"be read is said so in the page.\n"
 	"\n"
 	"  -o, --output OUT    write into OUT (default: DIR)\n"
+	"  -S, --srcroot SRC   the drop-in tests' sources (default: the\n"
+	"                      triage's --srcroot, else the current dir)\n"
 	"  -t, --triage FILE   the triage.json to read (default DIR/triage/triage.json)\n"
 	"  -g, --generated T   a stamp to print as 'generated' (default: none)\n"
 	"  -p, --progress      write nothing: print where the campaign stands,\n"
@@ -76,6 +87,7 @@ int cli_report(int argc, char **argv)
 		{ "generated", required_argument, NULL, 'g' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "progress", no_argument, NULL, 'p' },
+		{ "srcroot", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -86,8 +98,11 @@ int cli_report(int argc, char **argv)
 	int o, rc;
 
 	optind = 1;
-	while ((o = cli_getopt("report", argc, argv, "o:t:g:qph", opts)) != -1) {
+	while ((o = cli_getopt("report", argc, argv, "o:t:g:qpS:h", opts)) != -1) {
 		switch (o) {
+		case 'S':
+			cfg.srcroot = optarg;
+			break;
 		case 'o':
 			cfg.out = optarg;
 			break;

@@ -11,8 +11,10 @@
  * one is correct), and leave no block allocated. The operations: a plan run
  * (load, executor create, run, destroy) of an xfer, a host and an api
  * plan; a triage of a small campaign in process, and one with --exec
- * (child processes allocate outside the countdown); a report of the
- * report tests' campaign, and one of a fuzz script's campaign. Each
+ * (child processes allocate outside the countdown), and a drop-in triage
+ * (triage --dropin over a previous triage.json, with an ASan build); a
+ * report of the report tests' campaign, one of a fuzz script's campaign,
+ * and one of the drop-in triage with its source lines. Each
  * prints K and its distinct allocation sites to stderr. Runs $DFZ_CLI to
  * encode the triage's inputs and $DFZ_BROKEN (both set by `make check`).
  */
@@ -380,6 +382,80 @@ START_TEST(test_triage_exec)
 }
 END_TEST
 
+/* A stand-in drop-in binary (tests/check_triage_dropin.c has the C one):
+ * 'X' a mem.oob at t.c:5 (only from 10 bytes on, but for prev.sh), 'W'
+ * a dma.hang at w.c:1 (prev.sh only: fixed since), 'Y' a dma.race. */
+static const char dropin_sh[] =
+	"#!/bin/sh\n[ \"$1\" = --json ] && shift\nn=$(wc -c < \"$1\")\n"
+	"case $0 in *prev.sh) old=1 ;; *) old=0 ;; esac\n"
+	"v() { echo \"{\\\"verdict\\\":\\\"bug\\\",\\\"class\\\":"
+	"\\\"$1\\\",\\\"message\\\":\\\"m\\\",\\\"site\\\":"
+	"{\\\"file\\\":\\\"$2\\\",\\\"line\\\":$3,"
+	"\\\"function\\\":\\\"f\\\"},\\\"prior\\\":null}\"; "
+	"exit 1; }\n"
+	"if grep -q X \"$1\" && { [ $old = 1 ] || [ $n -ge 10 ]; }; then "
+	"v mem.oob t.c 5; fi\n"
+	"if grep -q W \"$1\" && [ $old = 1 ]; then v dma.hang w.c 1; fi\n"
+	"if grep -q Y \"$1\"; then v dma.race u.c 2; fi\n"
+	"echo '{\"verdict\":\"clean\"}'\n";
+
+static void fresh_dropin_out(void)
+{
+	ck_assert_int_eq(sh("rm -rf $T/camp/triage && "
+			    "cp -r $T/prev $T/camp/triage"), 0);
+}
+
+/* The campaign, its previous triage (by prev.sh) in $T/prev. */
+static void dropin_campaign(struct dfz_triage_config *cfg,
+			    struct dfz_triage_bin bins[2])
+{
+	static char dir[2048], out[2048], sh_path[2048], prev[2048];
+	struct dfz_triage_summary sum;
+	char why[512];
+	FILE *f = fopen(at("t.sh"), "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(dropin_sh, f);
+	fclose(f);
+	ck_assert_int_eq(sh("cd $T && chmod +x t.sh && cp t.sh prev.sh && "
+			    "mkdir -p camp/findings/alpha src && "
+			    "printf aaaaXbbbbbbbbbb > camp/findings/alpha/id1 && "
+			    "printf ccXcc > camp/findings/alpha/id2 && "
+			    "printf zzYzz > camp/findings/alpha/id3 && "
+			    "printf wwWww > camp/findings/alpha/id4 && "
+			    "printf '1\n2\n3\n4\n5 <x>\n' > src/t.c"), 0);
+	snprintf(dir, sizeof(dir), "%s", at("camp/findings"));
+	snprintf(out, sizeof(out), "%s", at("camp/triage"));
+	snprintf(sh_path, sizeof(sh_path), "%s", at("t.sh"));
+	snprintf(prev, sizeof(prev), "%s", at("prev.sh"));
+	bins[0] = (struct dfz_triage_bin){ "alpha", prev };
+	*cfg = (struct dfz_triage_config){
+		.dir = dir, .out = out, .dropin = bins, .ndropin = 1,
+		.asan = &bins[1], .nasan = 1, .max_runs = 4,
+		.max_seconds = 600, .srcroot = at("src"),
+	};
+	bins[1] = (struct dfz_triage_bin){ "alpha", prev };
+	ck_assert_msg(dfz_triage(cfg, &sum, why, sizeof(why)) == 0, "%s", why);
+	ck_assert_int_eq(sh("mv $T/camp/triage $T/prev"), 0);
+	bins[0].bin = bins[1].bin = sh_path;
+}
+
+/* Over the previous triage: an input fixed under the open mem.oob bucket
+ * (id2), a fixed bucket (dma.hang), the dma.race bucket open. */
+START_TEST(test_triage_dropin)
+{
+	static struct triage_case tc;
+	static struct dfz_triage_bin bins[2];
+	struct op o = { .name = "triage --dropin", .prepare = fresh_dropin_out,
+			.run = triage_run, .arg = &tc, .says_why = true };
+
+	dropin_campaign(&tc.cfg, bins);
+	tc.want = (struct dfz_triage_summary){ .inputs = 4, .buckets = 3,
+					      .clean = 2 };
+	walk(&o);
+}
+END_TEST
+
 /* ------------------------------------------------------------- report */
 
 static void fresh_report_out(void)
@@ -399,11 +475,14 @@ static int report_run(const void *arg, char *why, size_t len)
 	return rc;
 }
 
-/* Walk the report of @dir into $T/report. */
-static void walk_report(const char *name, const char *dir)
+/* Walk the report of @dir into $T/report (@srcroot: a drop-in
+ * triage's sources, or NULL). */
+static void walk_report(const char *name, const char *dir,
+			const char *srcroot)
 {
 	static char out[2048];
-	struct dfz_report_config cfg = { .dir = dir, .out = out };
+	struct dfz_report_config cfg = { .dir = dir, .out = out,
+					 .srcroot = srcroot };
 	struct op o = { .name = name, .prepare = fresh_report_out,
 			.run = report_run, .arg = &cfg, .says_why = true };
 
@@ -414,7 +493,7 @@ static void walk_report(const char *name, const char *dir)
 /* The report tests' campaign (two AFL++ instances and a triage.json). */
 START_TEST(test_report)
 {
-	walk_report("report", "tests/data/report/campaign");
+	walk_report("report", "tests/data/report/campaign", NULL);
 }
 END_TEST
 
@@ -426,7 +505,26 @@ START_TEST(test_report_record)
 
 	ck_assert_int_eq(sh("%s", fuzz_campaign), 0);
 	snprintf(dir, sizeof(dir), "%s", at("c"));
-	walk_report("report of a fuzz run", dir);
+	walk_report("report of a fuzz run", dir, NULL);
+}
+END_TEST
+
+/* The report of a drop-in triage: its table and source lines (t.c read,
+ * u.c and w.c missing), its SARIF at the users' sites. */
+START_TEST(test_report_dropin)
+{
+	static struct dfz_triage_bin bins[2];
+	static char dir[2048], src[2048];
+	struct dfz_triage_config cfg;
+	struct dfz_triage_summary sum;
+	char why[512];
+
+	dropin_campaign(&cfg, bins);
+	fresh_dropin_out();
+	ck_assert_msg(dfz_triage(&cfg, &sum, why, sizeof(why)) == 0, "%s", why);
+	snprintf(dir, sizeof(dir), "%s", at("camp"));
+	snprintf(src, sizeof(src), "%s", at("src"));
+	walk_report("report of a drop-in triage", dir, src);
 }
 END_TEST
 
@@ -442,8 +540,10 @@ Suite *suite_alloc_fail(void)
 	tcase_add_test(tc, test_emit_dropin);
 	tcase_add_test(tc, test_triage);
 	tcase_add_test(tc, test_triage_exec);
+	tcase_add_test(tc, test_triage_dropin);
 	tcase_add_test(tc, test_report);
 	tcase_add_test(tc, test_report_record);
+	tcase_add_test(tc, test_report_dropin);
 	tcase_set_timeout(tc, 600);
 	scratch_add(tc);
 	suite_add_tcase(s, tc);

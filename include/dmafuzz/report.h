@@ -31,6 +31,11 @@ struct dfz_report_config {
 	const char *generated;            /* a "generated" stamp to print; NULL:
 					   * none (the outputs then depend on
 					   * the inputs alone) */
+	const char *srcroot;              /* the user's sources, for a
+					   * drop-in triage's buckets (their
+					   * lines shown, SARIF locations
+					   * relative to it); NULL: the
+					   * triage's, else "." */
 };
 
 /* Which part of dfz_report_write() failed. */
@@ -61,7 +66,12 @@ enum dfz_report_stage {
  * @cfg->out. Every output goes to a temporary file first; all four are
  * renamed into place only once all four are complete, so a failure leaves
  * the previous outputs (or none) behind, never a partial one. The same
- * inputs give the same bytes.
+ * inputs give the same bytes. A drop-in triage's buckets (triage
+ * --dropin) are listed with their test, class, site and prior site,
+ * minimized size, valgrind and ASan verdicts and open or fixed;
+ * index.html shows the source lines around each site, read from
+ * @cfg->srcroot; findings.sarif has one result per open bucket, at its
+ * site relative to the SRCROOT uriBaseId.
  *
  * Return: 0; DFZ_ENOENT or DFZ_ENOTDIR (the campaign dir or a named
  * triage file is missing), DFZ_EINVAL (a corrupt input), DFZ_EACCES,

@@ -147,6 +147,20 @@ struct dfz_min_exec_result {
 	uint64_t runs;                    /* runs of the binary */
 	char cls[32];                     /* the finding's class ... */
 	char site[160];                   /* ... and its site, file:line */
+	char prior[160];                  /* the earlier call it conflicts
+					   * with, file:line, or "" */
+};
+
+/*
+ * struct dfz_min_exec_config - the budget and the bucket of
+ * dfz_minimize_exec_with(); a zero field takes its default.
+ */
+struct dfz_min_exec_config {
+	uint64_t max_runs;                /* 0: DFZ_MIN_RUNS */
+	double max_seconds;               /* wall time; 0: no limit */
+	unsigned timeout_ms;              /* one run's; 0: 20000 */
+	bool keep_prior;                  /* a candidate must keep the prior
+					   * site too (triage's bucket) */
 };
 
 /**
@@ -164,6 +178,16 @@ struct dfz_min_exec_result {
  */
 int dfz_minimize_exec(const char *bin, const uint8_t *buf, size_t n,
 		      uint64_t max_runs, struct dfz_min_exec_result *out);
+
+/**
+ * dfz_minimize_exec_with() - dfz_minimize_exec() with a budget of time
+ * and of one run's time, and with @cfg->keep_prior a candidate kept only
+ * when its prior site (the earlier call the finding conflicts with) is
+ * the input's too. @cfg: borrowed. Return: as dfz_minimize_exec().
+ */
+int dfz_minimize_exec_with(const char *bin, const uint8_t *buf, size_t n,
+			   const struct dfz_min_exec_config *cfg,
+			   struct dfz_min_exec_result *out);
 
 /** dfz_min_exec_result_fini() - release @r's schedule; accepts NULL. */
 void dfz_min_exec_result_fini(struct dfz_min_exec_result *r);

@@ -74,6 +74,14 @@ void dfz_fault_frames(const struct dfz_crash_site *s, const char *program,
 #define DFZ_TRIAGE_MIN_SECONDS 30.0   /* minimizer wall time per bucket */
 #define DFZ_TRIAGE_TIMEOUT_MS 5000u   /* one run of an external program */
 
+/* struct dfz_triage_bin - a drop-in test and one of its binaries. */
+struct dfz_triage_bin {
+	const char *name;                 /* the test: [A-Za-z0-9_-]+ */
+	const char *bin;                  /* the program's path */
+};
+
+#define DFZ_TRIAGE_TESTS 256          /* --dropin tests of one triage */
+
 /*
  * struct dfz_triage_config - one triage of a fuzz campaign.
  * Inputs are the files under directories named crashes, hangs or findings
@@ -93,6 +101,17 @@ struct dfz_triage_config {
 	double max_seconds;               /* 0: DFZ_TRIAGE_MIN_SECONDS */
 	unsigned timeout_ms;              /* 0: DFZ_TRIAGE_TIMEOUT_MS */
 	FILE *log;                        /* a line per bucket, or NULL */
+	/* Drop-in tests (docs/campaign-triage.md): with @ndropin, @dir is a
+	 * campaign's findings dir, its inputs DIR/<name>/<file>, each
+	 * replayed by `BIN --json FILE` of its test. */
+	const struct dfz_triage_bin *dropin;
+	unsigned ndropin;
+	const struct dfz_triage_bin *asan; /* ASan builds of some of them:
+					   * each reproducer replayed */
+	unsigned nasan;
+	bool valgrind;                    /* each reproducer under memcheck */
+	const char *srcroot;              /* recorded for the report; NULL:
+					   * the current directory */
 };
 
 /* struct dfz_triage_summary - what a triage found. */
@@ -104,6 +123,11 @@ struct dfz_triage_summary {
 	unsigned buckets;
 	unsigned malformed;
 	unsigned clean;                   /* did not reproduce */
+	unsigned fixed;                   /* drop-in: inputs of a previous
+					   * triage's bucket now clean */
+	unsigned fixed_buckets;           /* drop-in: buckets all clean */
+	bool bad_previous;                /* the error is OUT/triage.json's,
+					   * a previous triage's, unreadable */
 };
 
 /**
@@ -118,8 +142,17 @@ struct dfz_triage_summary {
  * the distinct counts. Every file is written atomically. Deterministic, but
  * for a minimization cut short by its time limit.
  * @cfg: borrowed. @out: filled. @err: a one-line message on failure.
+ * With @cfg->ndropin, the drop-in triage instead (docs/campaign-triage.md):
+ * each test's inputs replayed by its binary's --json verdict, bucketed
+ * by test, class, site and prior site, one input per bucket shrunk by
+ * dfz_minimize_exec_with() into buckets/<id>/repro.bin, that reproducer
+ * replayed under valgrind (@cfg->valgrind) and by the test's ASan build,
+ * and the inputs and buckets of the previous OUT/triage.json that now
+ * replay clean marked fixed.
  * Return: 0; DFZ_ENOENT or DFZ_ENOTDIR (DIR missing or not a directory);
- * DFZ_EINVAL (bad configuration, a path too long); DFZ_EACCES or
+ * DFZ_EINVAL (bad configuration, a path too long, a drop-in binary that
+ * cannot run; @out->bad_previous: the previous triage.json is corrupt);
+ * DFZ_EACCES or
  * DFZ_ENOTDIR (OUT cannot be created or written); DFZ_EIO (a write failed:
  * a full disk); DFZ_ENOMEM.
  */

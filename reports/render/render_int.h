@@ -39,6 +39,8 @@ struct dfz__series {
 /* A fuzzer_stats value never seen is -1. */
 struct dfz__inst {
 	char *name;                       /* its dir, relative to the campaign */
+	char test[72];                    /* a drop-in campaign's test (its dir
+					   * afl/<test>/<instance>), or "" */
 	unsigned target;                  /* index in dfz__target_names() */
 	char afl_version[32];
 	char schedule[16];                /* its -p (command_line), or "" */
@@ -55,7 +57,7 @@ struct dfz__inst {
 	double total_edges;
 	double bitmap_cvg;                /* percent */
 	double stability;                 /* percent */
-	double cycles_done;
+ double cycles_done;
 	bool has_edges;                   /* plot_data has edges_found */
 	/* Findings and corpus over time from the crash, hang and queue file
 	 * names ("time:MS"): step lines, more precise than plot_data's rows
@@ -109,6 +111,16 @@ struct dfz__bucket {
 	char *c_text;
 	char *verdict_text;
 	char *disasm_text;
+	/* A drop-in triage's bucket (test non-NULL); NULL: not one. */
+	const char *test;
+	const char *key;
+	const struct dfz_json *site;      /* { file, line, function }, or NULL */
+	const struct dfz_json *prior;     /* the same, or NULL */
+	bool fixed;                       /* status "fixed" */
+	bool regressed;
+	const struct dfz_json *fixed_in;  /* array of strings, or NULL */
+	const struct dfz_json *valgrind;  /* { verdict, detail }, or NULL */
+	const struct dfz_json *asan;      /* the same, or NULL */
 };
 
 struct dfz__triage {
@@ -125,6 +137,9 @@ struct dfz__triage {
 	size_t nb;
 	const struct dfz_json *malformed; /* array of {input, reason} */
 	const struct dfz_json *clean;     /* array of strings */
+	const char *srcroot;              /* a drop-in triage's, or NULL */
+	size_t ndropin;                   /* drop-in buckets */
+	size_t nopen;                     /* of them, open */
 };
 
 /* ------------------------------------------------------------ run record */
@@ -217,6 +232,8 @@ struct dfz__campaign {
 	bool has_run;                     /* a campaign script's record */
 	struct dfz__run run;
 	char *out_abs;                    /* the output dir, absolute */
+	const char *srcroot;              /* the user's sources (drop-in) */
+	char *srcroot_abs;                /* its realpath, or NULL */
 	struct dfz__progress progress;    /* on a terminal */
 };
 
@@ -362,6 +379,28 @@ bool dfz__all_have_edges(const struct dfz__campaign *c);
  * has no file:line. */
 bool dfz__frame_split(const char *frame, char *func, size_t flen, char *file,
 		      size_t filelen, unsigned long *line);
+
+/* ------------------------------------------------------------ drop-in */
+
+/* The drop-in side of the report (report_dropin.c). Each writes nothing
+ * when the triage has no drop-in bucket. */
+
+/** dfz__md_dropin() - summary.md's "Drop-in buckets" table. */
+void dfz__md_dropin(const struct dfz__campaign *c, FILE *f);
+
+/** dfz__html_dropin() - index.html's table of the drop-in buckets. */
+void dfz__html_dropin(const struct dfz__campaign *c, FILE *f);
+
+/** dfz__html_dropin_bucket() - a drop-in bucket's facts and the source
+ * lines around its site and prior site, in its section.
+ * Return: 0 or DFZ_ENOMEM. */
+int dfz__html_dropin_bucket(const struct dfz__campaign *c,
+			     const struct dfz__bucket *b, FILE *f);
+
+/* dfz__src_relative() - @file (a drop-in site's) relative to the source
+ * root when it lies inside it, else as given (a relative path is
+ * relative to the root already). Return: a pointer into @file. */
+const char *dfz__src_relative(const struct dfz__campaign *c, const char *file);
 
 /* ------------------------------------------------------------ JSON writer */
 

@@ -295,6 +295,23 @@ static int read_triage(struct dfz__campaign *c,
 	return dfz__triage_read(c, path, err, errlen);
 }
 
+/* The user's sources of a drop-in triage: --srcroot, else the triage's,
+ * else the current directory; one that does not exist is no error (its
+ * lines are then missing from the report, which says so). */
+static int source_root(struct dfz__campaign *c,
+		       const struct dfz_report_config *cfg, char *err,
+		       size_t errlen)
+{
+	c->srcroot = cfg->srcroot ? cfg->srcroot :
+		     c->tr.srcroot ? c->tr.srcroot : ".";
+	c->srcroot_abs = realpath(c->srcroot, NULL);
+	if (!c->srcroot_abs && errno == ENOMEM) {
+		snprintf(err, errlen, "out of memory");
+		return DFZ_ENOMEM;
+	}
+	return 0;
+}
+
 int dfz_report_write(const struct dfz_report_config *cfg,
 		     enum dfz_report_stage *stage, char *err, size_t errlen)
 {
@@ -320,6 +337,8 @@ int dfz_report_write(const struct dfz_report_config *cfg,
 		goto out_fini;
 	*stage = DFZ_REPORT_TRIAGE;
 	rc = read_triage(&c, cfg, err, errlen);
+	if (rc == 0)
+		rc = source_root(&c, cfg, err, errlen);
 	if (rc < 0)
 		goto out_fini;
 	*stage = DFZ_REPORT_OUTPUT;

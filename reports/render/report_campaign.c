@@ -488,6 +488,10 @@ static int read_instance(struct dfz__inst *in, const char *root,
 	in->name = strdup(rel);
 	if (!in->name)
 		return DFZ_ENOMEM;
+	/* A drop-in campaign's instances: afl/<test>/<instance>. */
+	if (!strncmp(rel, "afl/", 4) && strchr(rel + 4, '/'))
+		snprintf(in->test, sizeof(in->test), "%.*s",
+			 (int)strcspn(rel + 4, "/"), rel + 4);
 	if (!dfz__path(dir, sizeof(dir), "%s/%s", root, rel))
 		return DFZ_ENOENT;
 	/* The campaign dir's own components count too. */
@@ -619,6 +623,8 @@ void dfz__campaign_fini(struct dfz__campaign *c)
 	free(c->tr.base);
 	free(c->tr.base_abs);
 	free(c->out_abs);
+	free(c->srcroot_abs);
+	c->srcroot_abs = NULL;
 	memset(&c->tr, 0, sizeof(c->tr));
 	dfz__run_fini(&c->run);
 }

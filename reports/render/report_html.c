@@ -115,8 +115,8 @@ static void html_campaign(const struct dfz__campaign *c, FILE *f)
 		struct dfz__totals one;
 
 		dfz__totals_one(in, &one);
-		inst_row(f, dfz__target_names()[in->target], in->name, &one,
-			 in);
+		inst_row(f, in->test[0] ? in->test :
+			 dfz__target_names()[in->target], in->name, &one, in);
 	}
 	dfz__totals_of(c, -1, &t);
 	snprintf(name, sizeof(name), "%zu instance(s)", t.ninst);
@@ -314,6 +314,7 @@ static void html_findings(const struct dfz__campaign *c, FILE *f)
 		fprintf(f, "%s distinct, ", dfz__fmt_num(tr->distinct, n, sizeof(n)));
 	fprintf(f, "%zu bucket(s), %zu malformed, %zu did not reproduce.</p>\n",
 		tr->nb, dfz_json_len(tr->malformed), dfz_json_len(tr->clean));
+	dfz__html_dropin(c, f);
 	if (tr->nb)
 		findings_table(tr, f);
 	malformed_list(tr, f);
@@ -547,21 +548,27 @@ static void replay_block(const struct dfz__campaign *c,
 	fputs("</pre>\n", f);
 }
 
-static void html_bucket(const struct dfz__campaign *c,
-			const struct dfz__bucket *b, FILE *f)
+static int html_bucket(const struct dfz__campaign *c,
+		       const struct dfz__bucket *b, FILE *f)
 {
+	int rc;
+
 	fprintf(f, "<section class=\"bucket\" id=\"bucket-%s\"><h2>%s <code>",
 		b->id, b->id);
 	esc(f, b->signature);
 	fputs("</code></h2>\n<p class=\"msg\">", f);
 	esc(f, b->message);
 	fputs("</p>\n", f);
+	rc = dfz__html_dropin_bucket(c, b, f);
+	if (rc < 0)
+		return rc;
 	replay_block(c, b, f);
 	bucket_facts(c, b, f);
 	text_block(f, "Verdict and evidence", b->verdict_text,
 		   "No verdict.txt beside the reproducer.");
-	text_block(f, "Minimized plan", b->plan_text,
-		   "The plan file is missing.");
+	if (!b->test)
+		text_block(f, "Minimized plan", b->plan_text,
+			   "The plan file is missing.");
 	if (b->c)
 		text_block(f, "Emitted C reproducer", b->c_text,
 			   "The C file is missing.");
@@ -569,6 +576,7 @@ static void html_bucket(const struct dfz__campaign *c,
 		signal_section(b, f);
 	inputs_list(&c->tr, b, f);
 	fputs("</section>\n", f);
+	return 0;
 }
 
 static void html_head(const struct dfz__campaign *c, FILE *f)
@@ -606,7 +614,8 @@ int dfz__write_html(const struct dfz__campaign *c, FILE *f)
 	html_plots(c, f);
 	html_findings(c, f);
 	for (size_t i = 0; c->has_triage && i < c->tr.nb; i++)
-		html_bucket(c, &c->tr.b[i], f);
+		if (html_bucket(c, &c->tr.b[i], f) < 0)
+			return DFZ_ENOMEM;
 	fputs("</body>\n</html>\n", f);
 	return 0;
 }

@@ -28,6 +28,8 @@ static void instance(struct dfz__jw *w, const struct dfz__inst *in)
 	dfz__jw_open(w, '{');
 	dfz__jw_kstr(w, "name", in->name);
 	dfz__jw_kstr(w, "target", dfz__target_names()[in->target]);
+	if (in->test[0])
+		dfz__jw_kstr(w, "test", in->test);
 	dfz__jw_kstr(w, "afl_version", in->afl_version[0] ? in->afl_version
 							   : NULL);
 	dfz__jw_knum(w, "run_time", in->run_time);
@@ -47,6 +49,48 @@ static void instance(struct dfz__jw *w, const struct dfz__inst *in)
 	dfz__jw_knum(w, "plot_rows", (double)in->s.n);
 	dfz__jw_kstr(w, "plot_note", in->plot_note[0] ? in->plot_note : NULL);
 	dfz__jw_close(w, '}');
+}
+
+/* A site of a drop-in bucket, its file relative to the source root. */
+static void site(struct dfz__jw *w, const struct dfz__campaign *c,
+		 const char *key, const struct dfz_json *s)
+{
+	double line = 0;
+
+	dfz__jw_key(w, key);
+	if (!s) {
+		dfz__jw_null(w);
+		return;
+	}
+	dfz_json_num(dfz_json_get(s, "line"), &line);
+	dfz__jw_open(w, '{');
+	dfz__jw_kstr(w, "file", dfz__src_relative(c, dfz_json_str(
+			     dfz_json_get(s, "file"))));
+	dfz__jw_knum(w, "line", line);
+	dfz__jw_kstr(w, "function", dfz_json_str(dfz_json_get(s, "function")));
+	dfz__jw_close(w, '}');
+}
+
+/* The fields of a drop-in triage's bucket. */
+static void dropin(struct dfz__jw *w, const struct dfz__campaign *c,
+		   const struct dfz__bucket *b)
+{
+	dfz__jw_kstr(w, "test", b->test);
+	dfz__jw_kstr(w, "key", b->key);
+	site(w, c, "site", b->site);
+	site(w, c, "prior", b->prior);
+	dfz__jw_kstr(w, "status", b->fixed ? "fixed" : "open");
+	dfz__jw_key(w, "regressed");
+	dfz__jw_bool(w, b->regressed);
+	dfz__jw_key(w, "fixed");
+	if (b->fixed_in)
+		dfz__jw_value(w, b->fixed_in);
+	else
+		dfz__jw_null(w);
+	dfz__jw_key(w, "valgrind");
+	dfz__jw_value(w, b->valgrind);
+	dfz__jw_key(w, "asan");
+	dfz__jw_value(w, b->asan);
 }
 
 static void bucket(struct dfz__jw *w, const struct dfz__campaign *c,
@@ -81,6 +125,8 @@ static void bucket(struct dfz__jw *w, const struct dfz__campaign *c,
 	dfz__jw_value(w, b->min);
 	dfz__jw_key(w, "signal");
 	dfz__jw_value(w, b->signal);
+	if (b->test)
+		dropin(w, c, b);
 	dfz__jw_close(w, '}');
 }
 
@@ -100,6 +146,12 @@ static void triage(struct dfz__jw *w, const struct dfz__campaign *c)
 	dfz__jw_knum(w, "distinct", tr->distinct);
 	dfz__jw_knum(w, "malformed", (double)dfz_json_len(tr->malformed));
 	dfz__jw_knum(w, "clean", (double)dfz_json_len(tr->clean));
+	if (tr->ndropin) {
+		dfz__jw_kstr(w, "srcroot", c->srcroot);
+		dfz__jw_knum(w, "dropin_buckets", (double)tr->ndropin);
+		dfz__jw_knum(w, "open", (double)tr->nopen);
+		dfz__jw_knum(w, "fixed", (double)(tr->ndropin - tr->nopen));
+	}
 	dfz__jw_key(w, "buckets");
 	dfz__jw_open(w, '[');
 	for (size_t i = 0; i < tr->nb; i++)

@@ -385,7 +385,8 @@ static void md_campaign(const struct dfz__campaign *c, FILE *f)
 		struct dfz__totals one;
 
 		dfz__totals_one(in, &one);
-		md_row(f, dfz__target_names()[in->target], in->name, &one, in);
+		md_row(f, in->test[0] ? in->test : dfz__target_names()[in->target],
+		       in->name, &one, in);
 	}
 	for (int k = 0; k < DFZ__TARGETS; k++) {
 		char name[48];
@@ -539,6 +540,7 @@ int dfz__write_md(const struct dfz__campaign *c, FILE *f)
 			return DFZ_ENOMEM;
 	}
 	md_campaign(c, f);
+	dfz__md_dropin(c, f);
 	md_triage(c, f);
 	return 0;
 }

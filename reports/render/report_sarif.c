@@ -8,7 +8,11 @@
  * TRIAGEROOT (the triage directory the buckets hang off, an absolute
  * file: URI in originalUriBaseIds), so that a code-scanning UI can place
  * them; the bucket signature as a partial fingerprint, so a rerun matches
- * its alerts.
+ * its alerts. A drop-in triage's bucket (the user's own code) is located
+ * at the user's offending call, relative to the user's source root under
+ * the SRCROOT uriBaseId (as the drop-in binary's own --sarif does), the
+ * earlier call it conflicts with a related location, its key the
+ * fingerprint; a fixed one is no result.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +59,7 @@ static const struct {
 /* The base ids: artifacts point at these, and compare by address. */
 static const char SRCROOT[] = "%SRCROOT%";
 static const char TRIAGEROOT[] = "TRIAGEROOT";
+static const char DSRCROOT[] = "SRCROOT";    /* the user's sources */
 
 struct artifact {
 	char uri[URI_MAX];
@@ -152,6 +157,41 @@ static size_t source_artifact(struct sarif *s, const char *file)
 	return artifact_index(s, uri, NULL, "source file");
 }
 
+static char *uri_path(const char *p, char *out, size_t len);
+
+/* A drop-in site's file: relative to the user's source root under
+ * SRCROOT, else (outside it) an absolute file: URI. */
+static size_t user_artifact(struct sarif *s, const struct dfz_json *site)
+{
+	const char *file = dfz__src_relative(s->c, dfz_json_str(
+					     dfz_json_get(site, "file")));
+	char uri[URI_MAX] = "file://";
+
+	if (file[0] != '/')
+		return artifact_index(s, uri_path(file, uri, sizeof(uri)),
+				      DSRCROOT, "source file");
+	uri_path(file, uri + 7, sizeof(uri) - 7);
+	return artifact_index(s, uri, NULL, "source file");
+}
+
+/* A physical location at drop-in site @site. */
+static void user_location(struct sarif *s, const struct dfz_json *site)
+{
+	struct dfz__jw *w = &s->w;
+	double line = 0;
+
+	dfz__jw_key(w, "physicalLocation");
+	dfz__jw_open(w, '{');
+	artifact_location(s, user_artifact(s, site));
+	if (dfz_json_num(dfz_json_get(site, "line"), &line) && line >= 1) {
+		dfz__jw_key(w, "region");
+		dfz__jw_open(w, '{');
+		dfz__jw_knum(w, "startLine", line);
+		dfz__jw_close(w, '}');
+	}
+	dfz__jw_close(w, '}');
+}
+
 /* @p percent-encoded into @out (RFC 3986: all but the unreserved bytes
  * and '/'). */
 static char *uri_path(const char *p, char *out, size_t len)
@@ -192,10 +232,19 @@ static void primary_location(struct sarif *s, const struct dfz__bucket *b,
 	char func[256], file[1024];
 	unsigned long line;
 	bool src = source_frame(b, func, file, &line);
+	const char *fn = dfz_json_str(dfz_json_get(b->site, "function"));
 
 	dfz__jw_key(w, "locations");
 	dfz__jw_open(w, '[');
 	dfz__jw_open(w, '{');
+	if (b->site) {
+		user_location(s, b->site);
+		if (fn && *fn) {
+			snprintf(func, sizeof(func), "%s", fn);
+			src = true;
+		}
+		goto logical;
+	}
 	dfz__jw_key(w, "physicalLocation");
 	dfz__jw_open(w, '{');
 	artifact_location(s, src ? source_artifact(s, file) : file_idx);
@@ -206,6 +255,7 @@ static void primary_location(struct sarif *s, const struct dfz__bucket *b,
 		dfz__jw_close(w, '}');
 	}
 	dfz__jw_close(w, '}');
+logical:
 	if (src && func[0]) {
 		dfz__jw_key(w, "logicalLocations");
 		dfz__jw_open(w, '[');
@@ -287,23 +337,34 @@ static int bucket_files(struct sarif *s, const struct dfz__bucket *b,
 	for (int i = 0; i < 3; i++) {
 		if (!rel[i])
 			continue;
-		idx[n] = triage_artifact(s, rel[i], artifact[i]);
-		what[n++] = related[i];
+		idx[n] = triage_artifact(s, rel[i], b->test && !i ?
+					 "minimized schedule" : artifact[i]);
+		what[n++] = b->test && !i ? "minimized schedule: the drop-in "
+			    "test's input (replay: BIN FILE)" : related[i];
 	}
 	return n;
 }
 
-/* The reproducer files of @b as related locations and attachments. */
-static void reproducers(struct sarif *s, const size_t idx[3],
-			const char *const what[3], int n)
+/* The reproducer files of @b as related locations and attachments; a
+ * drop-in bucket's prior site first. */
+static void reproducers(struct sarif *s, const struct dfz__bucket *b,
+			const size_t idx[3], const char *const what[3], int n)
 {
 	struct dfz__jw *w = &s->w;
+	int first = b->prior ? 2 : 1;
 
 	dfz__jw_key(w, "relatedLocations");
 	dfz__jw_open(w, '[');
+	if (b->prior) {
+		dfz__jw_open(w, '{');
+		dfz__jw_knum(w, "id", 1);
+		user_location(s, b->prior);
+		message(w, "message", "the earlier call it conflicts with");
+		dfz__jw_close(w, '}');
+	}
 	for (int i = 0; i < n; i++) {
 		dfz__jw_open(w, '{');
-		dfz__jw_knum(w, "id", i + 1);
+		dfz__jw_knum(w, "id", i + first);
 		dfz__jw_key(w, "physicalLocation");
 		dfz__jw_open(w, '{');
 		artifact_location(s, idx[i]);
@@ -373,9 +434,9 @@ static void result(struct sarif *s, const struct dfz__bucket *b)
 	dfz__jw_key(w, "partialFingerprints");
 	dfz__jw_open(w, '{');
 	snprintf(fp, sizeof(fp), "%s/%s", b->target, b->signature);
-	dfz__jw_kstr(w, "dmafuzzSignature/v1", fp);
+	dfz__jw_kstr(w, "dmafuzzSignature/v1", b->key ? b->key : fp);
 	dfz__jw_close(w, '}');
-	reproducers(s, idx, what, n);
+	reproducers(s, b, idx, what, n);
 	if (b->signal)
 		stack(s, b);
 	result_properties(s, b);
@@ -424,7 +485,7 @@ static void artifacts(struct sarif *s)
 			dfz__jw_kstr(w, "uriBaseId", s->art[i].base);
 		dfz__jw_close(w, '}');
 		message(w, "description", s->art[i].what);
-		if (s->art[i].base != SRCROOT) {
+		if (s->art[i].base != SRCROOT && s->art[i].base != DSRCROOT) {
 			dfz__jw_key(w, "roles");
 			dfz__jw_open(w, '[');
 			dfz__jw_str(w, "attachment");
@@ -448,8 +509,14 @@ static void collect(struct sarif *s)
 		const char *what[3];
 		size_t idx[3];
 
+		if (b->fixed)
+			continue;
 		bucket_files(s, b, idx, what);
 		rule_index(s, b->cls);
+		if (b->site)
+			user_artifact(s, b->site);
+		if (b->prior)
+			user_artifact(s, b->prior);
 		for (size_t k = 0; k < dfz_json_len(fr); k++)
 			if (dfz__frame_split(dfz_json_str(dfz_json_at(fr, k)),
 					     func, sizeof(func), file,
@@ -479,6 +546,29 @@ static void triage_root(struct sarif *s)
 	}
 	message(w, "description", "The triage directory: every bucket's "
 		"reproducer, plan and C program hangs off it.");
+	dfz__jw_close(w, '}');
+}
+
+/* SRCROOT: the user's source root, as an absolute file: URI ending in
+ * '/' when it exists. */
+static void user_root(struct sarif *s)
+{
+	struct dfz__jw *w = &s->w;
+	const char *abs = s->c->srcroot_abs;
+	char uri[URI_MAX] = "file://";
+	size_t n;
+
+	dfz__jw_key(w, DSRCROOT);
+	dfz__jw_open(w, '{');
+	if (abs && abs[0] == '/') {
+		uri_path(abs, uri + 7, sizeof(uri) - 8);
+		n = strlen(uri);
+		if (uri[n - 1] != '/')
+			snprintf(uri + n, sizeof(uri) - n, "/");
+		dfz__jw_kstr(w, "uri", uri);
+	}
+	message(w, "description", "The root of the sources of the drop-in "
+		"tests: their buckets' sites are relative to it.");
 	dfz__jw_close(w, '}');
 }
 
@@ -524,12 +614,15 @@ static void run_body(struct sarif *s)
 	message(w, "description", "The root of the dmafuzz source tree.");
 	dfz__jw_close(w, '}');
 	triage_root(s);
+	if (s->c->tr.ndropin)
+		user_root(s);
 	dfz__jw_close(w, '}');
 	artifacts(s);
 	dfz__jw_key(w, "results");
 	dfz__jw_open(w, '[');
 	for (size_t i = 0; i < s->c->tr.nb; i++)
-		result(s, &s->c->tr.b[i]);
+		if (!s->c->tr.b[i].fixed)
+			result(s, &s->c->tr.b[i]);
 	dfz__jw_close(w, ']');
 	dfz__jw_key(w, "properties");
 	dfz__jw_open(w, '{');
@@ -546,9 +639,10 @@ int dfz__write_sarif(const struct dfz__campaign *c, FILE *f)
 	struct sarif s = { .c = c };
 	int rc = 0;
 
-	/* Three reproducer files per bucket and a source file per frame. */
+	/* Three reproducer files per bucket, a source file per frame, and
+	 * a drop-in bucket's two sites. */
 	for (size_t i = 0; i < nb; i++)
-		nart += 3 + dfz_json_len(dfz_json_get(c->tr.b[i].signal,
+		nart += 5 + dfz_json_len(dfz_json_get(c->tr.b[i].signal,
 						      "frames"));
 	s.rules = calloc(nb + 1, sizeof(*s.rules));
 	s.art = calloc(nart, sizeof(*s.art));

@@ -7,7 +7,9 @@
  * "same_as" and a bucket's "replay" are optional: an older triage.json
  * has none; a bucket of an external program has no plan. The files a
  * bucket names (plan, C reproducer, verdict, disassembly) are read whole,
- * bounded.
+ * bounded. A drop-in triage's buckets add their test, key, site and
+ * prior site, status, fixed inputs and checker verdicts, each checked
+ * when present.
  */
 #define _XOPEN_SOURCE 700               /* realpath() */
 #include <errno.h>
@@ -192,6 +194,52 @@ static bool plain_id(const char *s)
 		       strlen(s);
 }
 
+/* @key: absent or null (NULL), else an object of @strs strings (the
+ * first required) and, with @line, a positive integer "line". */
+static const struct dfz_json *want_obj(struct check *k,
+				       const struct dfz_json *o,
+				       const char *key, const char *str,
+				       bool line)
+{
+	const struct dfz_json *v = dfz_json_get(o, key);
+	double n;
+
+	if (dfz_json_type_of(v) <= DFZ_JSON_NULL)
+		return NULL;
+	if (dfz_json_type_of(v) != DFZ_JSON_OBJECT || !dfz_json_str(
+	    dfz_json_get(v, str)) || (line && (!dfz_json_num(dfz_json_get(v,
+	    "line"), &n) || n < 0 || n != (double)(uint64_t)n)))
+		bad(k, key, line ? "expected null or an object with a file "
+			    "and a line" : "expected null or an object with a "
+			    "verdict");
+	return v;
+}
+
+/* The fields of a drop-in triage's bucket (docs/campaign-triage.md). */
+static void check_dropin(struct check *k, const struct dfz_json *o,
+			 struct dfz__bucket *b)
+{
+	const char *st;
+	bool v = false;
+
+	b->test = want_str(k, o, "test", false);
+	b->key = want_str(k, o, "key", true);
+	b->site = want_obj(k, o, "site", "file", true);
+	b->prior = want_obj(k, o, "prior", "file", true);
+	st = want_str(k, o, "status", true);
+	if (st && strcmp(st, "open") && strcmp(st, "fixed"))
+		bad(k, "status", "expected \"open\" or \"fixed\"");
+	b->fixed = st && !strcmp(st, "fixed");
+	if (dfz_json_get(o, "regressed") &&
+	    !dfz_json_bool(dfz_json_get(o, "regressed"), &v))
+		bad(k, "regressed", "expected true or false");
+	b->regressed = v;
+	if (dfz_json_get(o, "fixed"))
+		b->fixed_in = want_array(k, o, "fixed", DFZ_JSON_STRING);
+	b->valgrind = want_obj(k, o, "valgrind", "verdict", false);
+	b->asan = want_obj(k, o, "asan", "verdict", false);
+}
+
 static void check_bucket(struct check *k, const struct dfz_json *o,
 			 struct dfz__bucket *b)
 {
@@ -232,6 +280,8 @@ static void check_bucket(struct check *k, const struct dfz_json *o,
 	} else if (dfz_json_type_of(v) > DFZ_JSON_NULL) {
 		bad(k, "signal", "expected an object or null");
 	}
+	if (dfz_json_get(o, "test"))
+		check_dropin(k, o, b);
 }
 
 static void check_root(struct check *k, struct dfz__triage *tr)
@@ -250,6 +300,7 @@ static void check_root(struct check *k, struct dfz__triage *tr)
 		return;
 	}
 	tr->campaign = want_str(k, r, "campaign", true);
+	tr->srcroot = want_str(k, r, "srcroot", true);
 	tr->inputs = want_count(k, r, "inputs");
 	tr->distinct = want_distinct(k, r, tr->inputs);
 	tr->same_as = want_same_as(k, r);
@@ -279,6 +330,8 @@ static void check_root(struct check *k, struct dfz__triage *tr)
 		for (size_t j = 0; j < i && !k->failed; j++)
 			if (!strcmp(tr->b[i].id, tr->b[j].id))
 				bad(k, "id", "a duplicate bucket id");
+		tr->ndropin += tr->b[i].test != NULL;
+		tr->nopen += tr->b[i].test && !tr->b[i].fixed;
 	}
 	k->where = "";
 }

@@ -80,7 +80,7 @@ static int examine(struct dfz__triage *t, unsigned i, char *err, size_t errlen)
 	return rc;
 }
 
-static int add_to_bucket(struct dfz__triage *t, unsigned i)
+int dfz__bucket_add(struct dfz__triage *t, unsigned i)
 {
 	struct dfz__bucket *b;
 	unsigned k;
@@ -623,9 +623,16 @@ static void release(struct dfz__triage *t)
 		free(t->in[i].copy);
 		free(t->in[i].buf);
 		dfz__outcome_fini(&t->in[i].o);
+		free(t->in[i].dv);
 	}
-	for (unsigned k = 0; k < t->nb; k++)
+	for (unsigned k = 0; k < t->nb; k++) {
 		free(t->b[k].member);
+		if (t->b[k].drop) {
+			free(t->b[k].drop->fixed_in);
+			free(t->b[k].drop->prev_repro);
+			free(t->b[k].drop);
+		}
+	}
 	free(t->in);
 	free(t->b);
 	dfz_exec_destroy(t->rep.ex);
@@ -643,13 +650,18 @@ int dfz_triage(const struct dfz_triage_config *cfg,
 	memset(sum, 0, sizeof(*sum));
 	errno = 0;
 	rc = prepare(&t, cfg, err, errlen);
+	if (!rc && cfg->ndropin) {
+		rc = dfz__triage_dropin(&t, sum, err, errlen);
+		release(&t);
+		return rc;
+	}
 	if (!rc)
 		rc = dfz__triage_scan(&t, cfg->dir, t.out);
 	dfz__progress_init(&t.progress);
 	for (unsigned i = 0; !rc && i < t.nin; i++) {
 		rc = examine(&t, i, err, errlen);
 		if (!rc && t.in[i].o.kind == DFZ__FINDING)
-			rc = add_to_bucket(&t, i);
+			rc = dfz__bucket_add(&t, i);
 		sum->malformed += t.in[i].o.kind == DFZ__MALFORMED;
 		sum->clean += t.in[i].o.kind == DFZ__CLEAN;
 		dfz__progress_show(&t.progress, i == 0, "triage: replayed %u/%u "

@@ -67,6 +67,49 @@ void dfz__outcome_fini(struct dfz__outcome *o);
 
 /* ------------------------------------------------------------ a triage */
 
+/* ------------------------------------------------------------ drop-in */
+
+/* A user's line a drop-in verdict names: file "" for none. */
+struct dfz__dsite {
+	char file[256];               /* as the binary's __FILE__ */
+	int line;
+	char func[64];
+};
+
+/* What a drop-in input's replay said beside its outcome. */
+struct dfz__dverdict {
+	unsigned test;                /* index in cfg->dropin */
+	struct dfz__dsite site;       /* the offending call */
+	struct dfz__dsite prior;      /* the earlier call it conflicts with */
+};
+
+/* A reproducer's replay under a checker (valgrind, the ASan build). */
+struct dfz__check {
+	char verdict[16];             /* "" not asked; "clean", "errors"
+				       * (memcheck), "asan" (a report),
+				       * "finding" (the drop-in's own),
+				       * "crash", "timeout", "not run" */
+	char detail[256];             /* the first error line, the class,
+				       * or why it did not run */
+};
+
+/* A drop-in bucket: test + class + site + prior. */
+struct dfz__dbucket {
+	unsigned test;                /* index in cfg->dropin */
+	struct dfz__dsite site, prior;
+	char sig[700];                /* "class at f.c:3, prior f.c:1" */
+	bool fixed;                   /* every input replays clean */
+	bool regressed;               /* fixed in the previous triage */
+	unsigned *fixed_in;           /* inputs of the previous triage's
+				       * bucket that replay clean now */
+	unsigned nfixed;
+	size_t fixed_cap;
+	uint8_t *prev_repro;          /* a fixed bucket: the previous
+				       * reproducer (owned), or NULL */
+	size_t prev_n;
+	struct dfz__check valgrind, asan;
+};
+
 /* One input of the campaign. */
 struct dfz__input {
 	char *src;                    /* its path, as found under DIR */
@@ -83,6 +126,7 @@ struct dfz__input {
 	struct dfz__outcome o;        /* a copy's: its first's, without
 				       * the report */
 	int bucket;                   /* index, or -1 */
+	struct dfz__dverdict *dv;     /* a drop-in input's (owned), or NULL */
 };
 
 /* A command line that replays a bucket: @command, then @file. */
@@ -112,11 +156,15 @@ struct dfz__bucket {
 	struct dfz__replay_cmd replay[DFZ__REPLAYS];
 	unsigned nreplay;             /* 0: no dmafuzz command replays
 				       * it (a parse bucket) */
+	struct dfz__dbucket *drop;    /* a drop-in bucket's own (owned),
+				       * NULL in a plan-target triage */
 };
 
 struct dfz__triage {
 	const struct dfz_triage_config *cfg;
 	char out[4096];               /* OUT */
+	char srcroot[4096];           /* drop-in: the source root, absolute
+				       * when it exists */
 	struct dfz__replayer rep;
 	struct dfz__input *in;
 	unsigned nin;
@@ -149,6 +197,76 @@ int dfz__triage_scan(struct dfz__triage *t, const char *dir, const char *skip);
  */
 int dfz__copy_input(struct dfz__triage *t, struct dfz__input *in, char *err,
 		    size_t errlen);
+
+/**
+ * dfz__bucket_add() - put input @i (a finding) in the bucket of its key
+ * and target, a new one when none has them.
+ * Return: 0 or DFZ_ENOMEM.
+ */
+int dfz__bucket_add(struct dfz__triage *t, unsigned i);
+
+/**
+ * dfz__triage_dropin() - the drop-in triage of dfz_triage() (its
+ * @cfg->ndropin set), on @t prepared.
+ * Return: as dfz_triage().
+ */
+int dfz__triage_dropin(struct dfz__triage *t, struct dfz_triage_summary *sum,
+		       char *err, size_t errlen);
+
+#define DFZ__TEST_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
+			"0123456789_-"
+
+/** dfz__sig_name() - "SIGSEGV", ..., or "SIG<n>" (a static buffer). */
+const char *dfz__sig_name(int signo);
+
+/** dfz__dsite_text() - @s as "file:line", "-" for none, into @buf. */
+void dfz__dsite_text(const struct dfz__dsite *s, char *buf, size_t len);
+
+/** dfz__dropin_test() - the index of test @name in @cfg->dropin, or -1. */
+int dfz__dropin_test(const struct dfz_triage_config *cfg, const char *name);
+
+/**
+ * dfz__dropin_replay() - `BIN --json @path` of drop-in test @test: its
+ * verdict into @o (its key: test|class|site|prior) and @dv's sites.
+ * Return: 0; DFZ_ENOENT (the binary does not run); DFZ_ENOMEM.
+ */
+int dfz__dropin_replay(struct dfz__triage *t, unsigned test, const char *path,
+		       struct dfz__outcome *o, struct dfz__dverdict *dv);
+
+/**
+ * dfz__dropin_settle() - shrink bucket @b's smallest input (a fixed
+ * bucket: its previous reproducer as it was), write buckets/<id>/ (the
+ * reproducer, its verdicts as text and JSON, the checkers' outputs) and
+ * replay it under the checkers (triage_check.c).
+ * Return: 0, DFZ_ENOMEM, or a write error (@err says).
+ */
+int dfz__dropin_settle(struct dfz__triage *t, struct dfz__bucket *b, char *err,
+		       size_t errlen);
+
+/* The previous OUT/triage.json of a drop-in triage (triage_fixed.c). */
+struct dfz__prev;
+
+/**
+ * dfz__prev_load() - OUT/triage.json of @t as the previous triage left it
+ * (none: *@out NULL), checked, its drop-in buckets' reproducers read.
+ * @out: caller owns; release with dfz__prev_free().
+ * Return: 0; DFZ_EINVAL (corrupt, @err says where) or DFZ_ENOMEM.
+ */
+int dfz__prev_load(const struct dfz__triage *t, struct dfz__prev **out,
+		   char *err, size_t errlen);
+
+/**
+ * dfz__prev_apply() - mark the inputs of @p's buckets that replay clean
+ * now as fixed: under the bucket of the same key, else (every input of
+ * it clean) in a fixed bucket appended to @t. Return: 0 or DFZ_ENOMEM.
+ */
+int dfz__prev_apply(struct dfz__triage *t, const struct dfz__prev *p);
+
+void dfz__prev_free(struct dfz__prev *p);
+
+/* The name of drop-in input @in that stays across triages: its last two
+ * path components, "TEST/FILE". */
+const char *dfz__input_tail(const char *src);
 
 /** dfz__triage_json() - OUT/triage.json of @t, atomically.
  * Return: as dfz__text_commit(). */

@@ -7,7 +7,11 @@
  * "same_as" object maps each copy to the input it repeats. A bucket's
  * message and signal are its reproducer's replay (as its verdict.txt),
  * and its "replay" lists the command lines that replay it. Readers of
- * the fields before these keep working.
+ * the fields before these keep working. A drop-in triage's buckets
+ * (docs/campaign-triage.md) add their test, key, site and prior site, the
+ * binary, open or fixed (and regressed), the inputs now fixed, and the
+ * valgrind and ASan verdicts; the document adds the source root and the
+ * tests.
  */
 #include <stdio.h>
 #include <string.h>
@@ -78,6 +82,61 @@ static void replay_array(FILE *f, const struct dfz__bucket *b)
 	fputs(b->nreplay ? "\n      ],\n" : "],\n", f);
 }
 
+/* "key": { "file", "line", "function" } or null. */
+static void site_object(FILE *f, const char *key, const struct dfz__dsite *s)
+{
+	fprintf(f, "      \"%s\": ", key);
+	if (!s->file[0]) {
+		fputs("null,\n", f);
+		return;
+	}
+	fputs("{ \"file\": ", f);
+	dfz_json_string(s->file, f);
+	fprintf(f, ", \"line\": %d, \"function\": ", s->line);
+	dfz_json_string(s->func, f);
+	fputs(" },\n", f);
+}
+
+static void check_object(FILE *f, const char *key, const struct dfz__check *c)
+{
+	fprintf(f, "      \"%s\": ", key);
+	if (!c->verdict[0]) {
+		fputs("null,\n", f);
+		return;
+	}
+	fputs("{ \"verdict\": ", f);
+	dfz_json_string(c->verdict, f);
+	fputs(", \"detail\": ", f);
+	dfz_json_string(c->detail, f);
+	fputs(" },\n", f);
+}
+
+/* The drop-in part of a bucket, before its "signal". */
+static void dropin_fields(FILE *f, const struct dfz__triage *t,
+			  const struct dfz__bucket *b)
+{
+	static const char in[] = "      ";
+	const struct dfz__dbucket *d = b->drop;
+	const struct dfz_triage_bin *bin = &t->cfg->dropin[d->test];
+
+	key_string(f, in, "test", bin->name, ",\n");
+	key_string(f, in, "exec", bin->bin, ",\n");
+	key_string(f, in, "key", d->fixed ? b->repro.key :
+		   t->in[b->member[0]].o.key, ",\n");
+	site_object(f, "site", &d->site);
+	site_object(f, "prior", &d->prior);
+	key_string(f, in, "status", d->fixed ? "fixed" : "open", ",\n");
+	fprintf(f, "%s\"regressed\": %s,\n%s\"fixed\": [", in,
+		d->regressed ? "true" : "false", in);
+	for (unsigned i = 0; i < d->nfixed; i++) {
+		fputs(i ? ", " : "", f);
+		dfz_json_string(name_of(&t->in[d->fixed_in[i]]), f);
+	}
+	fputs("],\n", f);
+	check_object(f, "valgrind", &d->valgrind);
+	check_object(f, "asan", &d->asan);
+}
+
 static void bucket_object(FILE *f, const struct dfz__triage *t,
 			  const struct dfz__bucket *b, bool last)
 {
@@ -88,7 +147,7 @@ static void bucket_object(FILE *f, const struct dfz__triage *t,
 
 	fputs("    {\n", f);
 	key_string(f, in, "id", b->id, ",\n");
-	key_string(f, in, "signature", o->sig, ",\n");
+	key_string(f, in, "signature", b->drop ? b->drop->sig : o->sig, ",\n");
 	key_string(f, in, "class", o->cls, ",\n");
 	key_string(f, in, "oracle", o->oracle, ",\n");
 	if (o->level >= 0)
@@ -96,7 +155,8 @@ static void bucket_object(FILE *f, const struct dfz__triage *t,
 			   ",\n");
 	else
 		fprintf(f, "%s\"level\": null,\n", in);
-	key_string(f, in, "target", first->target, ",\n");
+	key_string(f, in, "target", b->drop ? t->cfg->dropin[b->drop->test].name
+		   : first->target, ",\n");
 	key_string(f, in, "bugs", t->rep.bugs, ",\n");
 	fprintf(f, "%s\"count\": %u,\n%s\"distinct\": %u,\n%s\"inputs\": [", in,
 		b->count, in, b->distinct, in);
@@ -122,6 +182,8 @@ static void bucket_object(FILE *f, const struct dfz__triage *t,
 	fprintf(f, "%s\"min\": { \"bytes_in\": %zu, \"bytes_out\": %zu, "
 		"\"runs\": %llu, \"seconds\": %.2f },\n", in, b->bytes_in,
 		b->bytes_out, (unsigned long long)b->runs, b->seconds);
+	if (b->drop)
+		dropin_fields(f, t, b);
 	fprintf(f, "%s\"signal\": ", in);
 	if (o->has_signal)
 		signal_object(f, o);
@@ -148,6 +210,18 @@ static void same_as_object(FILE *f, const struct dfz__triage *t)
 	fprintf(f, "%s},\n", first ? "" : "\n  ");
 }
 
+/* A drop-in triage's "srcroot" (absolute when known) and "tests". */
+static void dropin_head(FILE *f, const struct dfz__triage *t)
+{
+	key_string(f, "  ", "srcroot", t->srcroot, ",\n");
+	fputs("  \"tests\": [", f);
+	for (unsigned k = 0; k < t->cfg->ndropin; k++) {
+		fputs(k ? ", " : "", f);
+		dfz_json_string(t->cfg->dropin[k].name, f);
+	}
+	fputs("],\n", f);
+}
+
 int dfz__triage_json(const struct dfz__triage *t)
 {
 	struct dfz__text txt;
@@ -159,6 +233,8 @@ int dfz__triage_json(const struct dfz__triage *t)
 		return rc;
 	fputs("{\n  \"version\": 1,\n", txt.f);
 	key_string(txt.f, "  ", "campaign", t->cfg->dir, ",\n");
+	if (t->cfg->ndropin)
+		dropin_head(txt.f, t);
 	fprintf(txt.f, "  \"inputs\": %u,\n  \"distinct\": %u,\n", t->nin,
 		t->distinct);
 	same_as_object(txt.f, t);

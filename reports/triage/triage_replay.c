@@ -31,7 +31,7 @@ static void malformed(struct dfz__outcome *o, const char *fmt, const char *what)
 	snprintf(o->reason, sizeof(o->reason), fmt, what);
 }
 
-static const char *signal_name(int signo)
+const char *dfz__sig_name(int signo)
 {
 	static char other[12];
 
@@ -269,7 +269,7 @@ static int replay_exec(struct dfz__replayer *r, const char *path,
 		finding(o, "hang", "timeout", -1, "", line);
 	} else if (dfz_crash_site_parse(text, &o->site) == 0) {
 		snprintf(o->signal, sizeof(o->signal), "%s",
-			 signal_name(o->site.signo));
+			 dfz__sig_name(o->site.signo));
 		finding(o, "crash", "signal", -1, o->signal, line);
 		add_site(o, cfg->exec);
 		if (!line[0])
@@ -279,8 +279,8 @@ static int replay_exec(struct dfz__replayer *r, const char *path,
 	} else if (WIFSIGNALED(st)) {
 		if (!line[0])
 			snprintf(line, sizeof(line), "killed by %s (no crash "
-				 "report line)", signal_name(WTERMSIG(st)));
-		finding(o, "crash", "signal", -1, signal_name(WTERMSIG(st)), line);
+				 "report line)", dfz__sig_name(WTERMSIG(st)));
+		finding(o, "crash", "signal", -1, dfz__sig_name(WTERMSIG(st)), line);
 	} else if (WIFEXITED(st) && WEXITSTATUS(st) == 127 && !text[0]) {
 		free(text);
 		o->report = NULL;
