@@ -40,6 +40,9 @@ int cli_min_exec(const char *bin, const char *input, const uint8_t *buf,
 int cli_triage(int argc, char **argv);
 int cli_emit_c(int argc, char **argv);
 int cli_report(int argc, char **argv);
+/* `dmafuzz campaign` (cmd_campaign.c): check the options, run
+ * tools/campaign.sh. Return the exit status (only when it cannot run). */
+int cli_campaign(int argc, char **argv);
 
 /* One-line error to stderr, prefixed "dmafuzz <cmd>: ". */
 void cli_error(const char *cmd, const char *fmt, ...)

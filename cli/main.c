@@ -70,6 +70,7 @@ static const char usage[] =
 	"  bench [DIR]         measure plans/s and engine throughput vs memcpy\n"
 	"  bench --startup PLAN...  CPU time of a one-plan run process\n"
 	"  report DIR          campaign report: summary.md/.json, SARIF, HTML\n"
+	"  campaign MANIFEST|DIR  fuzz your drop-in tests, triage, report\n"
 	"\n"
 	"Run 'dmafuzz COMMAND --help' for the options of a command;\n"
 	"'dmafuzz --version' prints the version.\n";
@@ -155,7 +156,7 @@ int main(int argc, char **argv)
 		{ "bench", cli_bench },   { "fuzz", cli_fuzz },
 		{ "matrix", cli_matrix }, { "min", cli_min },
 		{ "triage", cli_triage }, { "emit-c", cli_emit_c },
-		{ "report", cli_report },
+		{ "report", cli_report },   { "campaign", cli_campaign },
 	};
 
 	if (argc < 2) {
