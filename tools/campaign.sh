@@ -670,9 +670,9 @@ write_record() {
 		for t in $tests; do
 			printf 'test.%s : module %s quirks %s findings %s open %s corpus %s\n' "$t" \
 				"$(field "$t" 2)" "$(field "$t" 3 | grep . || echo -)" \
-				"$(grep -c . "$work/$t.classes" 2> /dev/null || echo 0)" \
+				"$(if [ -f "$work/$t.classes" ]; then grep -c . "$work/$t.classes"; else echo 0; fi)" \
 				"$(awk -F '\t' '$1 != "clean"' "$work/$t.classes" 2> /dev/null | grep -c .)" \
-				"$(cat "$work/$t.cmin.result" 2> /dev/null || echo -)"
+				"$(sed -n 1p "$work/$t.cmin.result" 2> /dev/null | grep . || echo -)"
 		done
 		awk '{ printf "unit.%s.%s : secs %s execs %s processes %s\n", $1, $2, $3, $4, $5 }' \
 			"$work/units.done" 2> /dev/null
@@ -690,8 +690,12 @@ triage_report() {
 		[ "$asan" = 1 ] && set -- "$@" --asan "$t=$out/build/$t/asan"
 	done
 	[ "$valgrind" = 1 ] && set -- "$@" --valgrind
+	# The minimizer's seconds per bucket: a tenth of the budget, 5 to 30.
+	tr_s=$((seconds / 10))
+	[ "$tr_s" -ge 5 ] || tr_s=5
+	[ "$tr_s" -le 30 ] || tr_s=30
 	if "$cli" triage --help 2>&1 | grep -q -- '--dropin'; then
-		"$cli" triage "$@" --srcroot "$srcroot" -o "$out/triage" "$findings" \
+		"$cli" triage "$@" -s "$tr_s" --srcroot "$srcroot" -o "$out/triage" "$findings" \
 			> "$work/triage.log" 2>&1 ||
 			say "campaign: triage failed (exit $?): $work/triage.log"
 	else
