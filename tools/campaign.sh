@@ -257,7 +257,7 @@ failed=0
 locked=
 lock_more=$out/libfuzzer
 lock
-trap 'unlock' EXIT
+trap 'unlock; [ "$tl" = "$work/tests" ] || rm -f "$tl"' EXIT
 mkdir -p "$findings" "$work/replay" "$work/tmp" "$corpus" "$out/afl" "$out/libfuzzer" "$out/build" ||
 	{ say "campaign: cannot create the folders of $out"; exit 2; }
 cp "$tl" "$work/tests" && rm -f "$tl" && tl=$work/tests
