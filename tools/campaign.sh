@@ -106,7 +106,7 @@ else
 	srcroot=$base
 fi
 tl=$(mktemp "${TMPDIR:-/tmp}/dfz-campaign.XXXXXX") || exit 2
-trap 'rm -f "$tl"' EXIT
+trap 'rm -f "$tl" "$tl.files" "$tl.sel"' EXIT
 
 # ------------------------------------------------------------ the tests
 # One test: name, module, quirks, sources (absolute), CFLAGS and where it
