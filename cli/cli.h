@@ -43,6 +43,9 @@ int cli_report(int argc, char **argv);
 /* `dmafuzz new-test` (cmd_new_test.c): a drop-in test skeleton, its
  * manifest line and the makefile fragment. */
 int cli_new_test(int argc, char **argv);
+/* `dmafuzz campaign` (cmd_campaign.c): check the options, run
+ * tools/campaign.sh. Return the exit status (only when it cannot run). */
+int cli_campaign(int argc, char **argv);
 
 /* One-line error to stderr, prefixed "dmafuzz <cmd>: ". */
 void cli_error(const char *cmd, const char *fmt, ...)

@@ -72,6 +72,7 @@ static const char usage[] =
 	"  report DIR          campaign report: summary.md/.json, SARIF, HTML\n"
 	"  new-test NAME       start a drop-in test: test_NAME.c, its manifest\n"
 	"                      line, the makefile fragment\n"
+	"  campaign MANIFEST|DIR  fuzz your drop-in tests, triage, report\n"
 	"\n"
 	"Run 'dmafuzz COMMAND --help' for the options of a command;\n"
 	"'dmafuzz --version' prints the version.\n";
@@ -158,6 +159,7 @@ int main(int argc, char **argv)
 		{ "matrix", cli_matrix }, { "min", cli_min },
 		{ "triage", cli_triage }, { "emit-c", cli_emit_c },
 		{ "report", cli_report },  { "new-test", cli_new_test },
+		{ "campaign", cli_campaign },
 	};
 
 	if (argc < 2) {

@@ -3,7 +3,8 @@
 # (SC2016: backquotes in single quotes are Markdown; SC2154: the globals
 # below are the caller's)
 # Shell functions shared by the AFL++ campaign scripts (tools/fuzz.sh for
-# `make fuzz`, tools/nightly.sh for `make nightly`); sourced, never run.
+# `make fuzz`, tools/nightly.sh for `make nightly`, tools/campaign.sh for
+# `dmafuzz campaign`); sourced, never run.
 #
 # The caller sets these before calling anything here:
 #   bugs      the bug switches (DMAFUZZ_BUGS) the targets run with
@@ -363,4 +364,62 @@ check_campaign() {
 	done
 	# A bad DMAFUZZ_BUGS: the target says so in one line.
 	DMAFUZZ_BUGS=$bugs "$replay/$1" || return 2
+}
+
+# ------------------------------------------------------------ the lock
+# One campaign of a script per output directory ($out) at a time, and
+# none while anything an earlier one started still runs there: the
+# nightly's rule, shared with the drop-in campaign (tools/campaign.sh).
+# The caller sets locked= (empty) first.
+
+unlock() {
+	[ -n "$locked" ] && exec 9>&-
+	locked=
+}
+
+# Refuse the run, OUT being in use by the processes $1 ("pid PID (NAME)"
+# lines; none known: another run of the script): one line, exit 75.
+busy() {
+	bz_n=$(printf '%s\n' "$1" | grep -c .)
+	bz_l=$(printf '%s\n' "$1" | head -n 4 | paste -s -d , - | sed 's/,/, /g')
+	[ "$bz_n" -le 4 ] || bz_l="$bz_l and $((bz_n - 4)) more"
+	say "$script: $out/ is in use by ${bz_l:-another $script}: a $script, or" \
+		"what a killed one started, still runs there; wait for it to end or stop it"
+	exit 75
+}
+
+# "pid PID (NAME)" of each pid read, one a line.
+named() {
+	while read -r nm_p; do
+		printf 'pid %s (%s)\n' "$nm_p" "$(cat "/proc/$nm_p/comm" 2>/dev/null || echo '?')"
+	done
+}
+
+# The lock (flock) is held through an open file of OUT/.SCRIPT.lock that
+# this shell and every process it starts inherit (afl-fuzz, its targets,
+# afl-cmin): a run killed outright leaves it held until the last of them
+# ends. Stopped targets orphaned by afl-fuzz hold it too; they are ended
+# first (reap_orphans). A fuzzer on OUT/afl (or $lock_more, when set)
+# that no run started, or one of a run before this lock, holds
+# files there: any process with a file open under them refuses the run
+# too.
+lock() {
+	lk=$out/.$script.lock
+	{ mkdir -p "$out" && : >> "$lk"; } 2>/dev/null ||
+		{ say "$script: cannot create the lock $lk"; exit 2; }
+	exec 9>> "$lk"
+	if ! flock -n 9; then
+		exec 9>&-
+		reap_orphans "$out"
+		exec 9>> "$lk"
+		flock -n 9 || { exec 9>&-; busy "$(open_by "$lk" | named)"; }
+	fi
+	locked=1
+	lk_users=
+	for lk_d in "$out/afl" ${lock_more:+"$lock_more"}; do
+		reap_orphans "$lk_d"
+		lk_users=$(printf '%s\n' "$lk_users" "$(open_by "$lk_d" | named)" | grep .)
+	done
+	[ -z "$lk_users" ] || busy "$lk_users"
+	echo $$ > "$lk"
 }

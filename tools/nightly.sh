@@ -278,56 +278,6 @@ interrupted() {
 	exit 130
 }
 
-unlock() {
-	[ -n "$locked" ] && exec 9>&-
-	locked=
-}
-
-# Refuse the run, OUT being in use by the processes $1 ("pid PID (NAME)"
-# lines; none known: another nightly): one line, exit 75.
-busy() {
-	bz_n=$(printf '%s\n' "$1" | grep -c .)
-	bz_l=$(printf '%s\n' "$1" | head -n 4 | paste -s -d , - | sed 's/,/, /g')
-	[ "$bz_n" -le 4 ] || bz_l="$bz_l and $((bz_n - 4)) more"
-	say "nightly: $out/ is in use by ${bz_l:-another nightly}: a nightly, or" \
-		"what a killed one started, still runs there; wait for it to end or stop it"
-	exit 75
-}
-
-# "pid PID (NAME)" of each pid read, one a line.
-named() {
-	while read -r nm_p; do
-		printf 'pid %s (%s)\n' "$nm_p" "$(cat "/proc/$nm_p/comm" 2>/dev/null || echo '?')"
-	done
-}
-
-# One nightly per OUT at a time, and none while anything an earlier one
-# started still runs there. The lock (flock) is held through an open file
-# of OUT/.nightly.lock that this shell and every process it starts
-# inherit (afl-fuzz, its targets, afl-cmin): a nightly killed outright
-# leaves it held until the last of them ends. Stopped targets orphaned by
-# afl-fuzz hold it too; they are ended first (reap_orphans). An afl-fuzz
-# on OUT/afl that no nightly started, or one of a nightly before this
-# lock, holds its instance directory open: any process with a file open
-# under OUT/afl refuses the run too.
-lock() {
-	lk=$out/.nightly.lock
-	{ mkdir -p "$out" && : >> "$lk"; } 2>/dev/null ||
-		{ say "nightly: cannot create the lock $lk"; exit 2; }
-	exec 9>> "$lk"
-	if ! flock -n 9; then
-		exec 9>&-
-		reap_orphans "$out"
-		exec 9>> "$lk"
-		flock -n 9 || { exec 9>&-; busy "$(open_by "$lk" | named)"; }
-	fi
-	locked=1
-	reap_orphans "$out/afl"
-	lk_users=$(open_by "$out/afl" | named)
-	[ -z "$lk_users" ] || busy "$lk_users"
-	echo $$ > "$lk"
-}
-
 # ----------------------------------------------------------------- main
 targets=$*
 check_campaign "$fz" "$@" || exit 2
