@@ -17,7 +17,7 @@
 #            the write-back (WB); scale and relu have none; each test has
 #            a corpus; `dmafuzz min --exec` shrinks a finding keeping
 #            class and site
-#   report   (with a triage that has --dropin) one SARIF result, valid
+#   report   one SARIF result (triage --dropin), valid
 #            JSON, version 2.1.0, at tk_dequant.c:WAIT relative to
 #            SRCROOT; index.html shows that line's source, HTML-escaped
 # It prints what it measured: the time of the resumed run, the findings,
@@ -154,7 +154,7 @@ fi
 sarif=$out/report/findings.sarif
 buckets=-
 if ! "$cli" triage --help 2>&1 | grep -q -- '--dropin'; then
-	echo "campaign-check: SKIP: this dmafuzz's triage has no --dropin: no buckets, SARIF or HTML checks"
+	no "this dmafuzz's triage has no --dropin: no buckets, SARIF or HTML"
 elif python3 - "$sarif" "$wait_line" > "$w/sarif.txt" 2>&1 <<'PYEOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
