@@ -33,5 +33,6 @@ $(VG_BUILD)/check_dmafuzz: $(TEST_OBJ) $(VG_LIB) $(SDK_LIB)
 
 # The triage tests run the broken test program of the normal build.
 memcheck: deps-memcheck $(VG_BUILD)/check_dmafuzz $(VG_BUILD)/dmafuzz $(BROKEN)
-	DFZ_BROKEN=$(abspath $(BROKEN)) sh tools/memcheck.sh $(VG_BUILD)/check_dmafuzz $(VG_BUILD)/dmafuzz \
+	DFZ_BROKEN=$(abspath $(BROKEN)) DFZ_NEWTEST_ROOT=$(abspath $(NEWTEST_ROOT)) \
+	    sh tools/memcheck.sh $(VG_BUILD)/check_dmafuzz $(VG_BUILD)/dmafuzz \
 	    $(SUITES_H)

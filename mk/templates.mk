@@ -29,6 +29,8 @@ uninstall-templates:
 	rm -rf $(DESTDIR)$(PREFIX)/share/dmafuzz/templates
 
 unit: new-test-root
+# memcheck runs the new_test suite too, against the same root.
+memcheck: new-test-root
 ifeq ($(SAN),asan)
 # An ASan library does not link into the skeletons' plain builds: the
 # root holds only a file `skip`, and the suite builds nothing (the plain
