@@ -180,6 +180,11 @@ if [ "$buckets" != - ]; then
 		no "index.html does not show the late wait's source line"
 fi
 
+open_n=$(sed -n 's/^found : //p' "$out/campaign.txt")
+grep -q "^- result: \*\*$open_n open finding(s)\*\* in the tests" "$out/report/summary.md" &&
+	ok "summary.md: the result is the record's $open_n open finding(s)" ||
+	no "summary.md: no result line of $open_n open finding(s): $(grep '^- result' "$out/report/summary.md")"
+
 n_all=$(find "$out/findings" -type f ! -name '.*' ! -name '*.*' | grep -c .)
 sizes=$(awk -F '\t' '{ print $2 }' "$out/work/dequant.classes" | xargs wc -c 2> /dev/null |
 	awk '$2 != "total" { print $1 }' | sort -n | paste -s -d , -)

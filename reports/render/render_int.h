@@ -251,6 +251,8 @@ struct dfz__campaign {
  */
 struct dfz__run_info {
 	bool nightly;
+	bool campaign;                    /* dmafuzz campaign: the user's tests */
+	const char *share;                /* campaign: seconds a test and engine */
 	const char *script;
 	const char *night;
 	double run;

@@ -346,8 +346,12 @@ static void html_run(const struct dfz__campaign *c, FILE *f)
 		dl_item(f, "night", buf);
 	}
 	dl_item(f, "started", ri.started);
-	snprintf(buf, sizeof(buf), ri.nightly ? "%s s, %s instance(s) per "
-		 "target" : "%s s per target", ri.seconds, ri.jobs);
+	if (ri.campaign)
+		snprintf(buf, sizeof(buf), "%s s in all, %s s a test and engine, "
+			 "%s at once", ri.seconds, ri.share, ri.jobs);
+	else
+		snprintf(buf, sizeof(buf), ri.nightly ? "%s s, %s instance(s) "
+			 "per target" : "%s s per target", ri.seconds, ri.jobs);
 	dl_item(f, "fuzzing", buf);
 	snprintf(buf, sizeof(buf), "%s, seed %s", ri.afl_version, ri.seed);
 	dl_item(f, "afl-fuzz", buf);
@@ -357,7 +361,10 @@ static void html_run(const struct dfz__campaign *c, FILE *f)
 			 ri.night ? ri.night : "?");
 		dl_item(f, "interrupted", buf);
 	}
-	if (ri.found)
+	if (ri.found && ri.campaign)
+		snprintf(buf, sizeof(buf), "%u open finding(s) in the tests",
+			 ri.found);
+	else if (ri.found)
 		snprintf(buf, sizeof(buf), "%u finding(s)%s", ri.found,
 			 ri.bugs ? "" : " with every switch off: a bug in the "
 			 "shipped runtime");

@@ -116,7 +116,10 @@ static const char *fmt_cvg(const struct dfz__inst *in, char *buf, size_t len)
 static void md_result(const struct dfz__campaign *c,
 		      const struct dfz__run_info *ri, FILE *f)
 {
-	if (ri->found)
+	if (ri->found && ri->campaign)
+		fprintf(f, "- result: **%u open finding(s)** in the tests\n",
+			ri->found);
+	else if (ri->found)
 		fprintf(f, "- result: **%u finding(s)**%s\n", ri->found,
 			ri->bugs ? "" : " with every switch off: "
 			"a bug in the shipped runtime");
@@ -230,6 +233,10 @@ static void md_run(const struct dfz__campaign *c, FILE *f)
 			ri.night ? ri.night : "?", ri.run,
 			ri.run > 1 ? "resumed" : "fresh", ri.started,
 			ri.seconds, ri.jobs);
+	else if (ri.campaign)
+		fprintf(f, "- %s: started %s; %s s in all, %s s a test and "
+			"engine, %s at once\n", ri.script, ri.started,
+			ri.seconds, ri.share, ri.jobs);
 	else
 		fprintf(f, "- %s: started %s; %s s per target\n", ri.script,
 			ri.started, ri.seconds);

@@ -244,6 +244,8 @@ int dfz__run_read(struct dfz__campaign *c)
 	c->has_run = true;
 	parse_record(&c->run);
 	rc = read_targets(&c->run);
+	if (rc == 0 && c->run.nt == 0 && dfz__run_num(&c->run, "found") > 0)
+		c->run.found = (unsigned)dfz__run_num(&c->run, "found");
 	if (rc == 0)
 		rc = read_seeds(&c->run);
 	return rc;

@@ -31,9 +31,11 @@ void dfz__run_info_of(const struct dfz__campaign *c, struct dfz__run_info *ri)
 
 	memset(ri, 0, sizeof(*ri));
 	ri->nightly = !strcmp(rec(c, "kind", "fuzz"), "nightly");
+	ri->campaign = !strcmp(rec(c, "kind", "fuzz"), "campaign");
 	ri->script = ri->nightly ? "nightly (tools/nightly.sh)" :
-		     !strcmp(rec(c, "kind", "fuzz"), "campaign") ?
-		     "campaign (dmafuzz campaign)" : "fuzz (tools/fuzz.sh)";
+		     ri->campaign ? "campaign (dmafuzz campaign)" :
+		     "fuzz (tools/fuzz.sh)";
+	ri->share = rec(c, "share", "?");
 	ri->night = rec(c, "night", NULL);
 	ri->run = run > 0 ? run : 1;
 	ri->started = rec(c, "started", "?");
