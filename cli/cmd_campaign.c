@@ -36,6 +36,8 @@ static const char campaign_usage[] =
 	"ASan) and write the report (OUT/report: summary.md, summary.json,\n"
 	"index.html, findings.sarif). MANIFEST lists the tests, one a line:\n"
 	"  NAME [pc=MODULE] [quirks=LIST]: FILE.c [FILE.c ...] [-- CFLAGS...]\n"
+	"  NAME bin=DIR:   your own builds: DIR/plain, and DIR/afl,\n"
+	"                  DIR/libfuzzer, DIR/asan when you have them\n"
 	"a DIR means every test_*.c under it, built with the other .c files of\n"
 	"its folder. A killed campaign resumes when run again. See\n"
 	"docs/campaign.md.\n"

@@ -185,6 +185,26 @@ grep -q "^- result: \*\*$open_n open finding(s)\*\* in the tests" "$out/report/s
 	ok "summary.md: the result is the record's $open_n open finding(s)" ||
 	no "summary.md: no result line of $open_n open finding(s): $(grep '^- result' "$out/report/summary.md")"
 
+# ------------------------------------------------------ prebuilt tests
+# A test the user built: bin=DIR with plain and afl only (a copy of
+# dequant's): taken as it is, its missing builds leave their engine out.
+if [ -x "$out/build/dequant/afl" ] && command -v afl-fuzz > /dev/null 2>&1; then
+	mkdir -p "$w/pre/bins"
+	cp "$out/build/dequant/plain" "$out/build/dequant/afl" "$w/pre/bins/"
+	printf 'dq bin=bins:\n' > "$w/pre/dmafuzz.tests"
+	"$cli" campaign -o "$w/pre/out" -S 3 -j 2 --no-valgrind --srcroot "$demo" \
+		"$w/pre/dmafuzz.tests" > "$w/pre.log" 2>&1
+	rc=$?
+	if { [ $rc -eq 0 ] || [ $rc -eq 1 ]; } &&
+		cmp -s "$w/pre/bins/plain" "$w/pre/out/build/dq/plain" &&
+		grep -q '^unit\.dq\.afl : ' "$w/pre/out/campaign.txt" &&
+		! grep -q '^unit\.dq\.libfuzzer' "$w/pre/out/campaign.txt"; then
+		ok "bin=DIR: the user's own plain and afl builds run (exit $rc), no libFuzzer unit without one"
+	else
+		no "bin=DIR: exit $rc: $(tail -n 2 "$w/pre.log")"
+	fi
+fi
+
 n_all=$(find "$out/findings" -type f ! -name '.*' ! -name '*.*' | grep -c .)
 sizes=$(awk -F '\t' '{ print $2 }' "$out/work/dequant.classes" | xargs wc -c 2> /dev/null |
 	awk '$2 != "total" { print $1 }' | sort -n | paste -s -d , -)

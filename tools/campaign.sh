@@ -8,8 +8,9 @@
 # installed as PREFIX/share/dmafuzz/campaign.sh beside fuzz-lib.sh.
 #
 # The tests come from a manifest (NAME [pc=MODULE] [quirks=LIST]: FILE.c
-# ... [-- CFLAGS]) or a directory (every test_*.c, with the other .c of
-# its folder). Each is built through pkg-config: plain (cc), AFL++
+# ... [-- CFLAGS], or NAME bin=DIR: for binaries built by the user) or a
+# directory (every test_*.c, with the other .c of its folder). Each is
+# built through pkg-config: plain (cc), AFL++
 # (afl-clang-fast), libFuzzer (clang -fsanitize=fuzzer,address against
 # dmafuzz-dropin-fuzz) and ASan, in OUT/build/<test>/. The fuzzing time,
 # SECONDS, is shared: the units (a test under an engine) run JOBS at a
@@ -109,13 +110,14 @@ tl=$(mktemp "${TMPDIR:-/tmp}/dfz-campaign.XXXXXX") || exit 2
 trap 'rm -f "$tl" "$tl.files" "$tl.sel"' EXIT
 
 # ------------------------------------------------------------ the tests
-# One test: name, module, quirks, sources (absolute), CFLAGS and where it
-# was read, a line of $tl (tab-separated).
+# One test: name, module, quirks, sources (absolute), CFLAGS, where it
+# was read and its folder of prebuilt binaries (or empty), a line of $tl
+# (tab-separated).
 add_test() {
 	if awk -F '\t' -v n="$1" '$1 == n { f = 1 } END { exit !f }' "$tl"; then
 		bad "$6: a second test named '$1'"
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$tl"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >> "$tl"
 }
 
 # A manifest line $2 (where: $1): NAME [pc=M] [quirks=L]: FILE.c... [-- CFLAGS]
@@ -126,7 +128,7 @@ manifest_line() {
 	# shellcheck disable=SC2086 # the words of the line
 	set -- ${2%%:*}
 	[ $# -ge 1 ] || bad "$ml_at: no test name before ':'"
-	ml_name=$1 ml_pc=dmafuzz-dropin ml_q=
+	ml_name=$1 ml_pc=dmafuzz-dropin ml_q='' ml_bin=''
 	case $ml_name in *[!A-Za-z0-9_-]*) bad "$ml_at: the test name '$ml_name' is not [A-Za-z0-9_-]+" ;; esac
 	shift
 	for w in "$@"; do
@@ -135,7 +137,14 @@ manifest_line() {
 		pc=*) ml_pc=${w#pc=} ;;
 		quirks=*[!A-Za-z0-9_,=-]* | quirks=) bad "$ml_at: $ml_name: a bad quirk list in '$w'" ;;
 		quirks=*) ml_q=${w#quirks=} ;;
-		*) bad "$ml_at: $ml_name: unknown field '$w' (pc=MODULE, quirks=LIST)" ;;
+		bin=) bad "$ml_at: $ml_name: bin= wants a folder" ;;
+		bin=*) ml_bin=${w#bin=}
+		       case $ml_bin in /*) ;; *) ml_bin=$base/$ml_bin ;; esac
+		       if [ ! -f "$ml_bin/plain" ] || [ ! -x "$ml_bin/plain" ]; then
+			       bad "$ml_at: $ml_name: $ml_bin/plain: no such executable (bin=DIR holds plain, and afl, libfuzzer, asan when built)"
+		       fi
+		       ml_bin=$(abs "$ml_bin") ;;
+		*) bad "$ml_at: $ml_name: unknown field '$w' (pc=MODULE, quirks=LIST, bin=DIR)" ;;
 		esac
 	done
 	ml_files='' ml_cf='' ml_in=0
@@ -152,8 +161,13 @@ manifest_line() {
 		*) bad "$ml_at: $ml_name: '$w' is not a .c file (CFLAGS go after --)" ;;
 		esac
 	done
-	[ -n "$ml_files" ] || bad "$ml_at: $ml_name: no source file"
-	add_test "$ml_name" "$ml_pc" "$ml_q" "${ml_files# }" "${ml_cf# }" "$ml_at"
+	if [ -n "$ml_bin" ]; then
+		[ -z "$ml_files$ml_cf" ] || bad "$ml_at: $ml_name: bin=DIR takes no sources or CFLAGS (its binaries are built)"
+		[ -z "$ml_q" ] || bad "$ml_at: $ml_name: bin=DIR takes no quirks= (build them in, or set DFZ_QUIRKS)"
+	else
+		[ -n "$ml_files" ] || bad "$ml_at: $ml_name: no source file"
+	fi
+	add_test "$ml_name" "$ml_pc" "$ml_q" "${ml_files# }" "${ml_cf# }" "$ml_at" "$ml_bin"
 }
 
 # shellcheck disable=SC2094 # reads the manifest, writes the test list
@@ -179,12 +193,12 @@ scan_dir() {
 		case $n in '' | *[!A-Za-z0-9_-]*) bad "$f: a test name is [A-Za-z0-9_-]+, not '$n'" ;; esac
 		srcs=$(find "$(dirname "$f")" -maxdepth 1 -type f -name '*.c' ! -name 'test_*.c' |
 			LC_ALL=C sort | tr '\n' ' ')
-		add_test "$n" dmafuzz-dropin "" "$f ${srcs% }" "" "$f"
+		add_test "$n" dmafuzz-dropin "" "$f ${srcs% }" "" "$f" ""
 	done < "$tl.files"
 	rm -f "$tl.files"
 }
 
-# The field $2 (1 name ... 6 where) of test $1.
+# The field $2 (1 name ... 6 where, 7 prebuilt folder) of test $1.
 field() {
 	awk -F '\t' -v n="$1" -v f="$2" '$1 == n { print $f; exit }' "$tl"
 }
@@ -360,6 +374,7 @@ variant_flags() {
 # the headers under the tests' folder and beside its sources, and the
 # installed libraries (a content key, one line).
 deps_key() {
+	if [ -n "$(field "$1" 7)" ]; then echo prebuilt; return; fi
 	# shellcheck disable=SC2046 # the sources' folders, a list
 	{
 		# shellcheck disable=SC2086 # the sources, a list
@@ -376,6 +391,10 @@ deps_key() {
 # kept from the last run when nothing it depends on changed.
 build_one() {
 	bo=$out/build/$1/$2
+	if [ -n "$(field "$1" 7)" ]; then
+		prebuilt "$1" "$2" "$(field "$1" 7)/$2"
+		return
+	fi
 	bo_f=$(variant_flags "$(field "$1" 2)" "$2") ||
 		{ echo "pkg-config $(field "$1" 2) failed" > "$bo.log"; return 1; }
 	bo_q=
@@ -390,6 +409,24 @@ build_one() {
 		return 1
 	mv "$bo.part" "$bo" && echo "$bo_k" > "$bo.key"
 }
+
+# Build $2 of test $1 taken from the user's folder ($3, the binary): a
+# copy (the user may rebuild while the campaign runs); one the folder
+# does not have is marked absent (its engine or pass left out for the
+# test), but for plain, which every test needs.
+prebuilt() {
+	rm -f "$out/build/$1/$2.absent" "$out/build/$1/$2.key"
+	if [ ! -f "$3" ] || [ ! -x "$3" ]; then
+		[ "$2" = plain ] && { echo "no executable $3" > "$out/build/$1/$2.log"; return 1; }
+		touch "$out/build/$1/$2.absent"
+		return 0
+	fi
+	cp "$3" "$out/build/$1/$2.part" && mv "$out/build/$1/$2.part" "$out/build/$1/$2" &&
+		echo "prebuilt $3" > "$out/build/$1/$2.log"
+}
+
+# Whether test $1 has build $2 (a prebuilt folder may lack it).
+has_build() { [ ! -f "$out/build/$1/$2.absent" ]; }
 
 # The builds each test needs: plain always (replays, triage, valgrind).
 variants() {
@@ -687,7 +724,7 @@ triage_report() {
 	set --
 	for t in $tests; do
 		set -- "$@" --dropin "$t=$out/build/$t/plain"
-		[ "$asan" = 1 ] && set -- "$@" --asan "$t=$out/build/$t/asan"
+		[ "$asan" = 1 ] && has_build "$t" asan && set -- "$@" --asan "$t=$out/build/$t/asan"
 	done
 	[ "$valgrind" = 1 ] && set -- "$@" --valgrind
 	# The minimizer's seconds per bucket: a tenth of the budget, 5 to 30.
@@ -768,7 +805,7 @@ for t in $tests; do
 		say "campaign: $t: the empty schedule has a finding already (kept in $findings/$t/): not fuzzed"
 		continue
 	fi
-	for e in $engines; do echo "$t $e" >> "$work/units"; done
+	for e in $engines; do has_build "$t" "$e" && echo "$t $e" >> "$work/units"; done
 done
 n_units=$(grep -c . "$work/units")
 par=1
