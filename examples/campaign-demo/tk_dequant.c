@@ -13,7 +13,7 @@
  * still copying out: the wait is missing before the buffer is reused.
  * With the cores in order (core 0 first after each barrier: the empty
  * schedule) the wait comes first and the run is clean; fixed/tk_dequant.c
- * waits before the barrier.
+ * builds this file with TK_DEQUANT_FIXED: core 0 waits before the barrier.
  */
 #include <pmsis.h>
 #include <bsp/ram.h>
@@ -53,10 +53,16 @@ static void dq_core(void *arg)
 			pi_cl_ram_read_wait(&j->rd[p]);
 			if (t + 1 < j->ntiles)
 				load_tile(j, t + 1);
+#ifdef TK_DEQUANT_FIXED
+			if (t >= 2)
+				pi_cl_dma_cmd_wait(&j->wb[p]);
+#endif
 		}
 		pi_cl_team_barrier();
+#ifndef TK_DEQUANT_FIXED
 		if (core == 0 && t >= 2)
 			pi_cl_dma_cmd_wait(&j->wb[p]); /* dfz-expect: WAIT (too late: the team may be writing out[p]) */
+#endif
 		for (uint32_t i = lo; i < hi; i++)
 			j->out[p][i] = (j->in[p][i] - j->zero) * j->scale;
 		pi_cl_team_barrier();
