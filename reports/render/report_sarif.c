@@ -525,17 +525,16 @@ static void collect(struct sarif *s)
 	}
 }
 
-/* TRIAGEROOT: the triage directory, as an absolute file: URI when its
- * real path is known (a SARIF consumer resolves the reproducers' URIs
- * against it). */
-static void triage_root(struct sarif *s)
+/* The originalUriBaseIds entry @key: @abs as an absolute file: URI
+ * ending in '/' when it is an absolute path, and its @description. */
+static void uri_base(struct sarif *s, const char *key, const char *abs,
+		     const char *description)
 {
 	struct dfz__jw *w = &s->w;
-	const char *abs = s->c->tr.base_abs;
 	char uri[URI_MAX] = "file://";
 	size_t n;
 
-	dfz__jw_key(w, TRIAGEROOT);
+	dfz__jw_key(w, key);
 	dfz__jw_open(w, '{');
 	if (abs && abs[0] == '/') {
 		uri_path(abs, uri + 7, sizeof(uri) - 8);
@@ -544,32 +543,23 @@ static void triage_root(struct sarif *s)
 			snprintf(uri + n, sizeof(uri) - n, "/");
 		dfz__jw_kstr(w, "uri", uri);
 	}
-	message(w, "description", "The triage directory: every bucket's "
-		"reproducer, plan and C program hangs off it.");
+	message(w, "description", description);
 	dfz__jw_close(w, '}');
 }
 
-/* SRCROOT: the user's source root, as an absolute file: URI ending in
- * '/' when it exists. */
+/* TRIAGEROOT: the triage directory (a SARIF consumer resolves the
+ * reproducers' URIs against it). */
+static void triage_root(struct sarif *s)
+{
+	uri_base(s, TRIAGEROOT, s->c->tr.base_abs, "The triage directory: "
+		 "every bucket's reproducer, plan and C program hangs off it.");
+}
+
+/* SRCROOT: the user's source root. */
 static void user_root(struct sarif *s)
 {
-	struct dfz__jw *w = &s->w;
-	const char *abs = s->c->srcroot_abs;
-	char uri[URI_MAX] = "file://";
-	size_t n;
-
-	dfz__jw_key(w, DSRCROOT);
-	dfz__jw_open(w, '{');
-	if (abs && abs[0] == '/') {
-		uri_path(abs, uri + 7, sizeof(uri) - 8);
-		n = strlen(uri);
-		if (uri[n - 1] != '/')
-			snprintf(uri + n, sizeof(uri) - n, "/");
-		dfz__jw_kstr(w, "uri", uri);
-	}
-	message(w, "description", "The root of the sources of the drop-in "
-		"tests: their buckets' sites are relative to it.");
-	dfz__jw_close(w, '}');
+	uri_base(s, DSRCROOT, s->c->srcroot_abs, "The root of the sources of "
+		 "the drop-in tests: their buckets' sites are relative to it.");
 }
 
 /* The campaign script's run (summary.md's "Run" section), when recorded. */
