@@ -56,11 +56,16 @@
 #define VG_MARKS 512
 #define VG_DESC 160
 
-/* One in-flight destination: what the wait on (engine, key) releases. */
+/* One in-flight destination: the CPU's again once its bytes landed and a
+ * wait on (engine, key) that covers it returned, whichever comes last (as
+ * poison.c ends ASan's marks). */
 struct vg_mark {
 	uint8_t engine;
 	uint8_t level;
+	bool waited;          /* a covering wait returned */
+	bool landed;          /* the engine completed the transfer */
 	uint64_t key;         /* ram: request address; mchan: TID; idma: txid */
+	uint64_t seq;         /* issue order */
 	uint32_t off;
 	uint32_t len;
 	unsigned desc;        /* memcheck block description */
@@ -76,6 +81,7 @@ struct dfz__vg {
 	unsigned suspended;   /* the depth an observer callback put aside */
 	bool dev_owner;       /* this runtime's device blocks are malloc-like */
 	unsigned nmarks;
+	uint64_t seq;         /* marks issued this run */
 	char label[VG_DESC];  /* name of the transfers being issued */
 	struct vg_mark mark[VG_MARKS];
 };
@@ -309,6 +315,8 @@ static void add_mark(struct dfz__vg *vg, const struct dfz_event *ev,
 	m = &vg->mark[vg->nmarks++];
 	m->engine = ev->engine;
 	m->level = (uint8_t)level;
+	m->waited = m->landed = false;
+	m->seq = vg->seq++;
 	m->key = ev->engine == DFZ_ENGINE_RAM ? (uintptr_t)ev->handle :
 						(uint64_t)ev->id;
 	m->off = off;
@@ -316,7 +324,7 @@ static void add_mark(struct dfz__vg *vg, const struct dfz_event *ev,
 	m->vbits = vg->rt->cfg.sanitize ? calloc(len, 1) : NULL;
 	VALGRIND_MAKE_MEM_NOACCESS(p, len);
 	m->desc = describef(p, len,
-			    "in flight until waited: %s (%s transfer issued at "
+			    "in flight until landed and waited: %s (%s transfer issued at "
 			    "step %llu into %s +0x%x, %u bytes)",
 			    vg->label[0] ? vg->label : "a transfer",
 			    dfz_engine_name(ev->engine) ?
@@ -367,37 +375,67 @@ static bool covers(const struct dfz_event *ev, const struct vg_mark *m)
 	return dfz__wait_covers(ev, m->engine, m->key);
 }
 
-/* A wait returned: what it covers is the CPU's again, except bytes that
- * another transfer still in flight writes. */
+/* Mark @i is done: its bytes are the CPU's again, with the definedness
+ * the engine's copies brought, except bytes that another transfer still in
+ * flight writes. */
+static void release(struct dfz__vg *vg, unsigned i)
+{
+	struct vg_mark m = vg->mark[i];
+	uint8_t *base = arena_base(vg->rt, m.level);
+
+	vg->mark[i].vbits = NULL; /* m's now */
+	drop_mark(vg, i);
+	VALGRIND_MAKE_MEM_DEFINED(base + m.off, m.len);
+	if (m.vbits)
+		(void)VALGRIND_SET_VBITS(base + m.off, m.vbits, m.len);
+	free(m.vbits);
+	for (unsigned k = 0; k < vg->nmarks; k++) {
+		const struct vg_mark *o = &vg->mark[k];
+		uint32_t lo = o->off > m.off ? o->off : m.off;
+		uint64_t a = (uint64_t)o->off + o->len,
+			 b = (uint64_t)m.off + m.len;
+
+		if (o->level == m.level && lo < (a < b ? a : b))
+			VALGRIND_MAKE_MEM_NOACCESS(base + lo,
+						   (a < b ? a : b) - lo);
+	}
+}
+
+/* WAITED: the marks it covers are waited; those whose bytes landed end. */
 static void on_waited(struct dfz__vg *vg, const struct dfz_event *ev)
 {
 	if (ev->aux != 0)
 		return; /* a hang: nothing was waited */
 	for (unsigned i = vg->nmarks; i-- > 0;) {
-		struct vg_mark m = vg->mark[i];
-
-		if (!covers(ev, &m))
+		if (!covers(ev, &vg->mark[i]))
 			continue;
-		vg->mark[i].vbits = NULL; /* m's now */
-		drop_mark(vg, i);
-		VALGRIND_MAKE_MEM_DEFINED(arena_base(vg->rt, m.level) + m.off,
-					  m.len);
-		if (m.vbits)
-			(void)VALGRIND_SET_VBITS(arena_base(vg->rt, m.level) +
-						 m.off, m.vbits, m.len);
-		free(m.vbits);
-		for (unsigned k = 0; k < vg->nmarks; k++) {
-			const struct vg_mark *o = &vg->mark[k];
-			uint32_t lo = o->off > m.off ? o->off : m.off;
-			uint64_t a = (uint64_t)o->off + o->len,
-				 b = (uint64_t)m.off + m.len;
-
-			if (o->level == m.level && lo < (a < b ? a : b))
-				VALGRIND_MAKE_MEM_NOACCESS(
-					arena_base(vg->rt, m.level) + lo,
-					(a < b ? a : b) - lo);
-		}
+		vg->mark[i].waited = true;
+		if (vg->mark[i].landed)
+			release(vg, i);
 	}
+}
+
+/* COMPLETE: the oldest transfer of that request, TID or txid landed; it
+ * ends if a covering wait already returned (an early wait). */
+static void on_complete(struct dfz__vg *vg, const struct dfz_event *ev)
+{
+	uint64_t key = ev->engine == DFZ_ENGINE_RAM ? (uintptr_t)ev->handle :
+						      (uint64_t)ev->id;
+	unsigned best = vg->nmarks;
+
+	for (unsigned i = 0; i < vg->nmarks; i++) {
+		const struct vg_mark *m = &vg->mark[i];
+
+		if (m->engine != ev->engine || m->key != key || m->landed)
+			continue;
+		if (best == vg->nmarks || m->seq < vg->mark[best].seq)
+			best = i;
+	}
+	if (best == vg->nmarks)
+		return;
+	vg->mark[best].landed = true;
+	if (vg->mark[best].waited)
+		release(vg, best);
 }
 
 /* MOVE: the bytes of @s outside the block the copy starts in must be
@@ -426,6 +464,9 @@ void dfz__vg_event(struct dfz_rt *rt, const struct dfz_event *ev)
 	switch (ev->kind) {
 	case DFZ_EV_ISSUE:
 		on_issue(vg, ev);
+		break;
+	case DFZ_EV_COMPLETE:
+		on_complete(vg, ev);
 		break;
 	case DFZ_EV_WAITED:
 		on_waited(vg, ev);

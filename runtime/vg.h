@@ -104,8 +104,10 @@ void dfz__vg_leave(struct dfz_rt *rt);
 void dfz__vg_reset(struct dfz_rt *rt);
 
 /** dfz__vg_event() - the runtime's own view of event @ev (rt.c, before the
- * observer): ISSUE marks a destination in flight, WAITED releases what the
- * wait covers, MOVE checks the footprint. */
+ * observer): ISSUE marks a destination in flight; it is released once
+ * both its COMPLETE (the bytes landed) and a WAITED that covers it came,
+ * in either order, as poison.c releases ASan's marks; MOVE checks the
+ * footprint. */
 void dfz__vg_event(struct dfz_rt *rt, const struct dfz_event *ev);
 /** dfz__vg_observe_begin() / _end() - around an observer callback: the
  * observer's reads are not judged. */
