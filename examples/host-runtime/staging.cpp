@@ -103,7 +103,7 @@ int validate_tensors(Runtime *rt, const HostApi *api, const Tensor *t, int n)
         void *host = l.host;
         if ((staging_bugs & BUG_CHILD_MISALIGN) && static_cast<int>(k) < n)
             host = t[k].addr;  /* the k-th tensor, not the k-th lease */
-        int c = api->copy_from_device(host, l.dev, l.size);  // dfz-expect: mem.undefined dev.child-memory
+        int c = api->copy_from_device(host, l.dev, l.size);  // dfz-expect: dev.child-memory
         if (c != 0)
             rc = c;
     }

@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
@@ -176,6 +177,7 @@ template <std::size_t K> inline void slot_trap()
 				     char('0' + K / 10 % 10),
 				     char('0' + K % 10), 0 };
 	dfz_hapi_unsupported(dfz_hapi_default(), name);
+	dfz_hapi_report(dfz_hapi_default(), stderr);
 	std::abort();           /* its return value would be garbage */
 }
 
