@@ -250,10 +250,19 @@ void dfz_hapi_unsupported(struct dfz_hapi *s, const char *member)
 
 /* ------------------------------------------------------ the platform's */
 
+/* The platform frees a block of its own (not judged as the runtime's). */
+static void platform_free(struct dfz_hapi *s, uint64_t a)
+{
+	bool was = dfz_hjudge_platform(s->judge, true);
+
+	dfz_hdev_free(s->dev, a);
+	dfz_hjudge_platform(s->judge, was);
+}
+
 static void drop_bank(struct dfz_hapi *s, uint32_t bank)
 {
 	for (unsigned k = 0; k < DFZ_HAPI_POOLS; k++)
-		dfz_hdev_free(s->dev, s->pool[bank].addr[k]);
+		platform_free(s, s->pool[bank].addr[k]);
 	memset(&s->pool[bank], 0, sizeof(s->pool[bank]));
 	for (unsigned i = 0; i < CACHE; i++)
 		if (s->cache[i].bank == bank)
@@ -371,7 +380,7 @@ void *dfz_hapi_acquire_graph_definition_buffer(struct dfz_hapi *s,
 	if (!g)
 		g = &s->gdef[s->ngdef++];
 	else
-		dfz_hdev_free(s->dev, g->addr);
+		platform_free(s, g->addr);
 	*g = (struct gdef){ slot, key, dfz_hdev_pool(s->dev, DFZ_HAPI_POOLS,
 						     bytes), bytes };
 	return ptr_of(g->addr);

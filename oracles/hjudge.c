@@ -116,6 +116,14 @@ static void fail(struct dfz_hjudge *j, const char *cls, const struct ent *e,
 	}
 }
 
+bool dfz_hjudge_platform(struct dfz_hjudge *j, bool on)
+{
+	bool was = j->platform;
+
+	j->platform = on;
+	return was;
+}
+
 void dfz_hjudge_unsupported(struct dfz_hjudge *j, const char *member)
 {
 	fail(j, "api.unsupported", NULL, "HostApiOps::%s is not modelled by "

@@ -215,6 +215,10 @@ void dfz_hjudge_event(void *j, const struct dfz_hdev_ev *ev);
 /** dfz_hjudge_run_end() - a run ended: the runtime's live device bytes
  * must not have grown since the previous run's end (dev.leak). */
 void dfz_hjudge_run_end(struct dfz_hjudge *j);
+/** dfz_hjudge_platform() - the frees from now on are the platform's own
+ * (a pooled region replaced, a graph-definition buffer grown, the
+ * finalize): not judged as the runtime's. Return: the previous setting. */
+bool dfz_hjudge_platform(struct dfz_hjudge *j, bool on);
 /** dfz_hjudge_unsupported() - a member the device does not model was
  * called (api.unsupported). */
 void dfz_hjudge_unsupported(struct dfz_hjudge *j, const char *member);
