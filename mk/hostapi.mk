@@ -49,3 +49,10 @@ $(HOSTAPI_OUT)/libfuzzer/fuzz_staging: $(HOSTAPI_DIR)/fuzz_staging.cpp $(HOSTAPI
 
 hostapi-fuzz: $(HOSTAPI_OUT)/libfuzzer/fuzz_staging
 	$< -runs=$(HOSTAPI_RUNS) -seed=$(SEED) -max_len=64 -print_final_stats=1
+
+# The adapter is header-only C++: installed beside the C headers.
+.PHONY: install-hostapi
+install: install-hostapi
+install-hostapi: all
+	install -d $(DESTDIR)$(PREFIX)/include/dmafuzz
+	install -m 644 include/dmafuzz/host_api_ops.hpp $(DESTDIR)$(PREFIX)/include/dmafuzz/
