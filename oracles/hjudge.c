@@ -287,11 +287,11 @@ static void judge_read(struct dfz_hjudge *j, const struct dfz_hdev_ev *ev,
 		return;
 	if (b.stale)
 		fail(j, "mem.undefined", e, "%s: %#llx+%llu returns %llu bytes "
-		     "(first at +%llu) that run %u left in the %s, not written "
-		     "in this run (expected bytes written by this run)", call,
-		     a, n, (unsigned long long)b.stale,
+		     "(first at +%llu) that run %u left in the %s (written by "
+		     "%s), not written in this run (expected bytes written by "
+		     "this run)", call, a, n, (unsigned long long)b.stale,
 		     (unsigned long long)b.first_stale, b.stale_run,
-		     own_name(e));
+		     own_name(e), dfz_hapi_op_name(b.stale_op));
 	else if (b.never && e->own != OWN_RT && !e->host_wrote)
 		fail(j, "mem.undefined", e, "%s: %#llx+%llu reads %llu unwritten "
 		     "bytes of the %s, a region no host code wrote (expected "

@@ -27,6 +27,7 @@
 struct ivl {
 	uint64_t lo, hi;            /* [lo, hi) offsets into the block */
 	uint32_t run;
+	uint8_t op;                 /* the call that wrote it */
 };
 
 struct blk {
@@ -289,7 +290,8 @@ static int reserve_iv(struct blk *b, uint32_t more)
 }
 
 /* [lo, hi) of @b was written in @run: cut what it covers, insert it. */
-static int mark(struct blk *b, uint64_t lo, uint64_t hi, uint32_t run)
+static int mark(struct blk *b, uint64_t lo, uint64_t hi, uint32_t run,
+		uint8_t op)
 {
 	uint32_t i, w = 0, at;
 
@@ -316,7 +318,7 @@ static int mark(struct blk *b, uint64_t lo, uint64_t hi, uint32_t run)
 		}
 	memmove(&b->iv[w + 1], &b->iv[i], (b->niv - i) * sizeof(*b->iv));
 	b->niv = w + 1 + (b->niv - i);
-	b->iv[at] = (struct ivl){ lo, hi, run };
+	b->iv[at] = (struct ivl){ lo, hi, run, op };
 	return 0;
 }
 
@@ -327,9 +329,10 @@ static int bytes_of(struct blk *b)
 	return b->bytes ? 0 : DFZ_ENOMEM;
 }
 
-/* Write @n bytes at @a from @src (NULL: @value), marked this run. */
+/* Write @n bytes at @a from @src (NULL: @value), marked this run and
+ * call @op. */
 static int dev_write(struct dfz_hdev *d, struct blk *b, uint64_t a,
-		     const void *src, int value, uint64_t n)
+		     const void *src, int value, uint64_t n, unsigned op)
 {
 	uint64_t off = a - b->addr;
 
@@ -341,7 +344,7 @@ static int dev_write(struct dfz_hdev *d, struct blk *b, uint64_t a,
 		memmove(b->bytes + off, src, (size_t)n);
 	else
 		memset(b->bytes + off, value, (size_t)n);
-	return mark(b, off, off + n, d->run);
+	return mark(b, off, off + n, d->run, (uint8_t)op);
 }
 
 /* Read @n bytes at @a: the bytes written, the poison byte elsewhere. */
@@ -397,6 +400,7 @@ int dfz_hdev_state(const struct dfz_hdev *d, uint64_t dev, uint64_t n,
 			if (!out->stale) {
 				out->first_stale = s - lo;
 				out->stale_run = v->run;
+				out->stale_op = v->op;
 			}
 			out->stale += e - s;
 		}
@@ -459,9 +463,10 @@ static int put(struct dfz_hdev *d, unsigned op, uint64_t dev,
 	int rc = b ? 0 : DFZ_EFAULT;
 
 	if (b && f)
-		rc = f->partial ? dev_write(d, b, dev, src, value, n / 2) : 0;
+		rc = f->partial ? dev_write(d, b, dev, src, value, n / 2, op) :
+				  0;
 	else if (b)
-		rc = dev_write(d, b, dev, src, value, n);
+		rc = dev_write(d, b, dev, src, value, n, op);
 	if (b && f && rc == 0)
 		rc = f->rc;
 	publish(d, op, rc, b && f, dev, op == DFZ_HAPI_COPY_TO ? src : NULL, n,
@@ -506,7 +511,8 @@ int dfz_hdev_kernel_write(struct dfz_hdev *d, uint64_t dev, const void *src,
 			  uint64_t n)
 {
 	struct blk *b = live_range(d, dev, n);
-	int rc = b ? dev_write(d, b, dev, src, 0, n) : DFZ_EFAULT;
+	int rc = b ? dev_write(d, b, dev, src, 0, n, DFZ_HAPI_KWRITE) :
+		     DFZ_EFAULT;
 
 	publish(d, DFZ_HAPI_KWRITE, rc, false, dev, NULL, n, 0);
 	return rc;

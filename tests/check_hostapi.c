@@ -251,6 +251,7 @@ START_TEST(test_policies)
 		dfz_hapi_run_end(s);
 		dfz_hapi_copy_from_device(s, h, p, 64);
 		ck_assert(strstr(dfz_hapi_finding(s)->msg, "run 1 left"));
+		ck_assert(strstr(dfz_hapi_finding(s)->msg, "by copy_to_device"));
 		dfz_hapi_begin(s, pol, NULL, 0, 0, 0xdf);
 		ck_assert_int_eq(dfz_hapi_setup_static_arena(s, 0, 64, 64, 64), 0);
 		sm = dfz_hapi_acquire_pooled(s, 0, DFZ_HAPI_GM_SM);

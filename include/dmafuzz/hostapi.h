@@ -96,6 +96,7 @@ struct dfz_hdev_bytes {
 	uint64_t first_never;      /* offset into the range of the first */
 	uint64_t first_stale;
 	uint32_t stale_run;        /* the run that wrote first_stale */
+	uint8_t stale_op;          /* and the call (enum dfz_hapi_op) */
 };
 
 /**
