@@ -19,7 +19,7 @@
 #include "runtime_int.h"
 #include "dmafuzz/hostapi.h"
 
-#define RANGE (1ull << 38)          /* device addresses reserved */
+#define RANGE (1ull << 34)          /* device addresses reserved: 16 GiB */
 #define GAP 4096u                   /* between two blocks, and alignment */
 #define DEFAULT_BUDGET (1ull << 30)
 #define FAILS 16

@@ -59,7 +59,8 @@ enum dfz_hapi_op {
 	DFZ_HAPI_OP_COUNT
 };
 
-/* The calls a schedule may make fail: MALLOC .. GRAPH_DEF. */
+/* The calls a schedule may name: MALLOC .. GRAPH_DEF (FREE never fails:
+ * device_free returns nothing through the table). */
 #define DFZ_HAPI_FALLIBLE (DFZ_HAPI_GRAPH_DEF + 1)
 
 /** dfz_hapi_op_name() - the member name of @op, or "call?". */
