@@ -267,8 +267,15 @@ template <typename T> void fill(T &ops)
 #undef DFZ_HAPI_STUB
 }
 
-/* The table for ::HostApiOps, filled once. */
-template <typename T = ::HostApiOps> const T &ops()
+/* The table's type: simpler named it HostApi before 2026-08-05 (then
+ * HostApiOps, and HostApi the per-run binding); define DFZ_HOSTAPI_TABLE
+ * as HostApi for those versions. */
+#ifndef DFZ_HOSTAPI_TABLE
+#define DFZ_HOSTAPI_TABLE HostApiOps
+#endif
+
+/* The table for ::DFZ_HOSTAPI_TABLE, filled once. */
+template <typename T = ::DFZ_HOSTAPI_TABLE> const T &ops()
 {
 	static const T table = [] {
 		T t;
