@@ -105,6 +105,7 @@ struct dfz_hdev_bytes {
  * Return: 0, or DFZ_ENOMEM (no address range, no memory).
  */
 int dfz_hdev_create(struct dfz_hdev **out);
+/** dfz_hdev_destroy() - release @d and its range; accepts NULL. */
 void dfz_hdev_destroy(struct dfz_hdev *d);
 
 /** dfz_hdev_observe() - @fn(@ctx, ev) after every call (NULL: none). */
@@ -120,6 +121,7 @@ void dfz_hdev_reset(struct dfz_hdev *d, uint64_t budget, uint8_t poison);
 
 /** dfz_hdev_next_run() - the next run of the session begins. */
 void dfz_hdev_next_run(struct dfz_hdev *d);
+/** dfz_hdev_run() - the run under way, 1-based. */
 uint32_t dfz_hdev_run(const struct dfz_hdev *d);
 
 /**
@@ -138,11 +140,20 @@ int dfz_hdev_fail(struct dfz_hdev *d, unsigned op, uint32_t ordinal, int rc,
  */
 unsigned dfz_hdev_schedule(struct dfz_hdev *d, const uint8_t *s, size_t n);
 
-/* The calls. Device addresses are uint64_t; NULL / 0 on failure. */
+/*
+ * The calls. Device addresses are uint64_t. Each is published to the
+ * observer after it, with its return code.
+ */
+/** dfz_hdev_malloc() - a block of @size bytes, never written; 0 when the
+ * schedule fails it, @size is 0 or the budget is spent. */
 uint64_t dfz_hdev_malloc(struct dfz_hdev *d, uint64_t size);
 /** Return: 0, or DFZ_ENOENT (not the start of a live block). 0 is a
  * no-op. */
 int dfz_hdev_free(struct dfz_hdev *d, uint64_t dev);
+/** dfz_hdev_copy_to(), dfz_hdev_copy_from(), dfz_hdev_memset() - move
+ * @n bytes. Return: 0; DFZ_EFAULT (the device range is not inside one live
+ * block, or the host pointer lies in the device range: nothing moved);
+ * DFZ_EINVAL (NULL host pointer); the schedule's code. */
 int dfz_hdev_copy_to(struct dfz_hdev *d, uint64_t dev, const void *host,
 		     uint64_t n);
 int dfz_hdev_copy_from(struct dfz_hdev *d, void *host, uint64_t dev,
@@ -204,7 +215,9 @@ struct dfz_hapi_finding {
 
 struct dfz_hjudge;
 
+/** dfz_hjudge_create() - a judge. Return: 0 or DFZ_ENOMEM. */
 int dfz_hjudge_create(struct dfz_hjudge **out);
+/** dfz_hjudge_destroy() - release @j; accepts NULL. */
 void dfz_hjudge_destroy(struct dfz_hjudge *j);
 /** dfz_hjudge_reset() - a new session on @d with @policy. */
 void dfz_hjudge_reset(struct dfz_hjudge *j, const struct dfz_hdev *d,
@@ -236,6 +249,7 @@ struct dfz_hapi;
  * Return: 0 or DFZ_ENOMEM.
  */
 int dfz_hapi_create(struct dfz_hapi **out);
+/** dfz_hapi_destroy() - release @s; accepts NULL. */
 void dfz_hapi_destroy(struct dfz_hapi *s);
 /** dfz_hapi_default() - the process's session (created on first use;
  * the one a NULL runner_ctx names). NULL when it cannot be created. */
@@ -256,7 +270,9 @@ void dfz_hapi_run_end(struct dfz_hapi *s);
  * frees the retained buffers, pooled regions and graph-definition
  * buffers; any other block still live is a leak. */
 void dfz_hapi_finalize(struct dfz_hapi *s);
+/** dfz_hapi_finding() - the session's first finding, or NULL. */
 const struct dfz_hapi_finding *dfz_hapi_finding(const struct dfz_hapi *s);
+/** dfz_hapi_device() - the session's device (tests, queries). */
 struct dfz_hdev *dfz_hapi_device(struct dfz_hapi *s);
 
 /**
