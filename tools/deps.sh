@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Install the Debian packages a make target needs, when they are missing.
-# Usage: deps.sh NAME...   (cc, check, valgrind, clang, afl, libfuzzer, python,
+# Usage: deps.sh NAME...   (cc, cxx, check, valgrind, clang, afl, libfuzzer, python,
 #                           capstone, jansson)
 #        deps.sh --packages NAME...   the Debian packages of each NAME, one
 #                           a line, without installing (tools/deps-check.sh)
@@ -11,6 +11,7 @@ set -u
 packages_of() {
 	case "$1" in
 	cc)        echo "libc6-dev" ;;
+	cxx)       echo "g++" ;;
 	check)     echo "check pkg-config" ;;
 	capstone)  echo "libcapstone-dev pkg-config" ;;
 	jansson)   echo "libjansson-dev pkg-config" ;;
@@ -46,6 +47,9 @@ for want in "$@"; do
 	cc)       # the C library's headers (gcc only recommends them)
 	          printf '#include <stdio.h>\nint main(void) { return 0; }\n' |
 	              ${CC:-cc} -x c -o /dev/null - >/dev/null 2>&1 ;;
+	cxx)      # the C++ examples (mk/hostapi.mk): g++ and its library
+	          printf '#include <vector>\nint main() { return 0; }\n' |
+	              g++ -x c++ -std=c++17 -o /dev/null - >/dev/null 2>&1 ;;
 	check)    pkg-config --exists check 2>/dev/null ;;
 	capstone) pkg-config --exists capstone 2>/dev/null ;;
 	jansson)  pkg-config --exists jansson 2>/dev/null ;;
