@@ -10,6 +10,7 @@
  * Usage: PROG SECONDS | PROG -n RUNS (a fixed count, for strace -c).
  * Prints "schedules N seconds S per_s R". Exit: 0, 2 on bad use.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
