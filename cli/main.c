@@ -168,7 +168,7 @@ int main(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("dmafuzz %s\ndrop-in core switch: %s\n", DFZ_VERSION,
+		printf("dmafuzz %s (drop-in core switch: %s)\n", DFZ_VERSION,
 		       dfz__ctx_kind());
 		return EXIT_CLEAN;
 	}
