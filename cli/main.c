@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../dropin/ctx.h"
 
 #ifndef DFZ_VERSION
 #define DFZ_VERSION "unknown"
@@ -167,7 +168,8 @@ int main(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("dmafuzz %s\n", DFZ_VERSION);
+		printf("dmafuzz %s (drop-in core switch: %s)\n", DFZ_VERSION,
+		       dfz__ctx_kind());
 		return EXIT_CLEAN;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||

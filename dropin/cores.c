@@ -82,6 +82,7 @@ struct dfz__cores {
 	bool stuck;                   /* a barrier that cannot complete */
 	unsigned n;                   /* cores of the fork */
 	unsigned cur;
+	uint64_t ready;               /* bit i: core i is C_READY */
 	unsigned arrived;             /* at the barrier */
 	void (*fn)(void *);
 	void *arg;
@@ -115,21 +116,21 @@ static void switch_to(struct dfz__cores *c, struct dfz__ctx *from, void **from_f
 #endif
 }
 
-/* The ready cores, in id order, into @ids; how many. */
-static unsigned ready(const struct dfz__cores *c, unsigned *ids)
+/* Core @i's state, its ready bit with it. */
+static void set_state(struct dfz__cores *c, unsigned i, enum core_state st)
 {
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < c->n; i++)
-		if (c->core[i].state == C_READY)
-			ids[n++] = i;
-	return n;
+	c->core[i].state = (uint8_t)st;
+	if (st == C_READY)
+		c->ready |= (uint64_t)1 << i;
+	else
+		c->ready &= ~((uint64_t)1 << i);
 }
 
-/* The next core to run, or -1 when none is ready. */
-static int next_core(struct dfz__cores *c)
+/* The core the pick function chooses among the cores of @mask (ready
+ * ones, in id order), or -1 when the mask is empty. */
+static int pick_of(struct dfz__cores *c, uint64_t mask)
 {
-	unsigned ids[64], n = ready(c, ids), k = 0;
+	unsigned n = (unsigned)__builtin_popcountll(mask), k = 0;
 
 	if (n == 0)
 		return -1;
@@ -138,7 +139,15 @@ static int next_core(struct dfz__cores *c)
 		if (k >= n)
 			k = n - 1;
 	}
-	return (int)ids[k];
+	while (k-- > 0)
+		mask &= mask - 1;    /* the k-th set bit: drop the lower ones */
+	return __builtin_ctzll(mask);
+}
+
+/* The next core to run, or -1 when none is ready. */
+static int next_core(struct dfz__cores *c)
+{
+	return pick_of(c, c->ready);
 }
 
 /* Core @me gives up the processor: to the next ready core (itself, when
@@ -176,7 +185,7 @@ static void core_main(void)
 	}
 #endif
 	c->fn(c->arg);
-	c->core[me].state = C_DONE;
+	set_state(c, me, C_DONE);
 	to = next_core(c);
 	/* This context ends for good: ASan drops its fake stack. */
 #ifdef CORES_ASAN
@@ -195,7 +204,7 @@ static int make_core(struct dfz__cores *c, unsigned i)
 
 	if (dfz__ctx_make(&k->ctx, k->stack, c->stack_bytes, core_main) < 0)
 		return DFZ_ENOMEM;
-	k->state = C_READY;
+	set_state(c, i, C_READY);
 	k->fake_stack = NULL;
 	return 0;
 }
@@ -294,7 +303,7 @@ static void forget_stuck(struct dfz__cores *c)
 #ifdef CORES_ASAN
 		__asan_unpoison_memory_region(c->core[i].stack, c->stack_bytes);
 #endif
-		c->core[i].state = C_IDLE;
+		set_state(c, i, C_IDLE);
 	}
 }
 
@@ -312,6 +321,7 @@ int dfz__cores_fork(struct dfz__cores *c, unsigned n, void (*fn)(void *),
 	c->pick_ctx = pick_ctx;
 	c->arrived = 0;
 	c->stuck = false;
+	c->ready = 0;
 	for (unsigned i = 0; i < n; i++)
 		if (make_core(c, i) < 0)
 			return DFZ_ENOMEM;
@@ -351,7 +361,7 @@ void dfz__cores_abandon(struct dfz__cores *c)
 	if (!c->in_fork)
 		return;
 	for (unsigned i = 0; i < c->n; i++)
-		c->core[i].state = C_BARRIER;
+		set_state(c, i, C_BARRIER);
 	forget_stuck(c);
 	c->in_fork = false;
 	c->n = 0;
@@ -451,22 +461,16 @@ void dfz__cores_yield(struct dfz__cores *c)
 
 bool dfz__cores_stall(struct dfz__cores *c)
 {
-	unsigned ids[64], n, k = 0, me;
+	unsigned me;
+	int to;
 
 	if (!c || !c->in_fork)
 		return false;
 	me = c->cur;
-	n = ready(c, ids);
-	for (unsigned i = 0; i < n; i++)
-		if (ids[i] == me)
-			memmove(&ids[i], &ids[i + 1], (--n - i) * sizeof(*ids));
-	if (n == 0)
+	to = pick_of(c, c->ready & ~((uint64_t)1 << me));
+	if (to < 0)
 		return false;
-	if (c->pick && n > 1) {
-		k = c->pick(c->pick_ctx, n);
-		k = k < n ? k : n - 1;
-	}
-	switch_to(c, &c->core[me].ctx, &c->core[me].fake_stack, (int)ids[k]);
+	switch_to(c, &c->core[me].ctx, &c->core[me].fake_stack, to);
 	return true;
 }
 
@@ -487,11 +491,11 @@ int dfz__cores_barrier(struct dfz__cores *c)
 		c->arrived = 0;
 		for (unsigned i = 0; i < c->n; i++)
 			if (c->core[i].state == C_BARRIER)
-				c->core[i].state = C_READY;
+				set_state(c, i, C_READY);
 		reschedule(c, me);
 		return 0;
 	}
-	c->core[me].state = C_BARRIER;
+	set_state(c, me, C_BARRIER);
 	reschedule(c, me);
 	return c->stuck ? DFZ_EHANG : 0;
 }

@@ -12,6 +12,14 @@
  * milliseconds more and ends the same way: dma.hang at the line where it
  * spins. A signal that has a handler already (ASan's, UBSan's) keeps it;
  * the sanitizer reports, and the context follows from its death callback.
+ *
+ * A run makes no system call of its own here: the time limit is a
+ * periodic CPU-time timer set once, TICKS ticks to the limit, whose
+ * ticks count only while a body is armed; arming and disarming are
+ * stores. A body is stopped after between the limit and TICKS + 1 ticks
+ * of CPU time (10% more). After an escape the signal mask the body was
+ * armed with is restored here, so the caller's sigsetjmp need not save
+ * it (a system call at every run).
  */
 #define _GNU_SOURCE /* REG_*, pthread_getattr_np */
 #include <errno.h>
@@ -36,6 +44,7 @@
 #define FLIGHTS 64          /* transfers in flight tracked */
 #define ALT_STACK (64u << 10)
 #define SAMPLE_USEC 1000    /* CPU time between samples */
+#define TICKS 10            /* timer ticks to the time limit */
 
 static const int caught[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 			      SIGVTALRM };
@@ -71,6 +80,9 @@ static struct {
 	stack_t alt, old_alt;
 	int probe[2];
 	volatile sig_atomic_t armed;
+	volatile sig_atomic_t ticking;    /* the periodic timer runs */
+	volatile sig_atomic_t ticks;      /* of the armed body */
+	sigset_t mask;                    /* the thread's, at install */
 	volatile sig_atomic_t signo;      /* the escape's signal, 0: none */
 	volatile sig_atomic_t nsamples;
 	int code;
@@ -186,19 +198,41 @@ static void capture_stack(uintptr_t sp)
 
 /* ------------------------------------------------------------ handler */
 
-static void set_timer(unsigned sec, unsigned usec, unsigned every)
+/* The CPU-time timer: first after @first microseconds, then every
+ * @every (0: once); 0, 0 stops it. */
+static void set_timer(uint64_t first, uint64_t every)
 {
-	struct itimerval it = { { 0, every }, { sec, usec } };
+	struct itimerval it = {
+		{ (time_t)(every / 1000000u), (suseconds_t)(every % 1000000u) },
+		{ (time_t)(first / 1000000u), (suseconds_t)(first % 1000000u) },
+	};
 
 	setitimer(ITIMER_VIRTUAL, &it, NULL);
 }
 
-/* Back to dfz__dropin_run(), on the stack the run started on. */
+/* The time limit's ticks, TICKS of them to the limit, from now on. */
+static void start_ticking(void)
+{
+	uint64_t usec = (uint64_t)cr.timeout * 1000000u / TICKS;
+
+	set_timer(usec, usec);
+	cr.ticking = 1;
+}
+
+static void stop_ticking(void)
+{
+	set_timer(0, 0);
+	cr.ticking = 0;
+}
+
+/* Back to dfz__dropin_run(), on the stack the run started on, with the
+ * signal mask the body was armed with (the handler's is wider). */
 static void escape(int signo)
 {
 	cr.armed = 0;
 	cr.signo = signo;
-	set_timer(0, 0, 0);
+	stop_ticking();
+	sigprocmask(SIG_SETMASK, &cr.mask, NULL);
 	if (cr.main_size && __sanitizer_start_switch_fiber)
 		__sanitizer_start_switch_fiber(NULL, cr.main_bottom,
 					       cr.main_size);
@@ -225,12 +259,16 @@ static void on_signal(int signo, siginfo_t *si, void *uctx)
 		errno = saved;
 		return;
 	}
+	if (signo == SIGVTALRM && cr.nsamples == 0 && ++cr.ticks <= TICKS) {
+		errno = saved;   /* the body is within its limit */
+		return;
+	}
 	s = &cr.sample[cr.nsamples < SAMPLES ? cr.nsamples : SAMPLES - 1];
 	pc = context_regs(uctx, &sp);
 	capture_frames(s, pc);
 	if (signo == SIGVTALRM) {
 		if (++cr.nsamples == 1)
-			set_timer(0, SAMPLE_USEC, SAMPLE_USEC);
+			set_timer(SAMPLE_USEC, SAMPLE_USEC);
 		errno = saved;
 		if (cr.nsamples < SAMPLES)
 			return;
@@ -294,15 +332,19 @@ int dfz__crash_install(unsigned timeout)
 {
 	struct sigaction sa;
 
+	if (cr.installed && timeout != cr.timeout && cr.ticking)
+		stop_ticking();      /* ticks of the new limit at the next arm */
 	cr.timeout = timeout;
 	if (cr.installed)
 		return 0;
+	sigprocmask(SIG_SETMASK, NULL, &cr.mask);
 	dfz__mmio_init();   /* first: its handler below ours */
 	if (prepare() < 0)
 		return DFZ_ENOMEM;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	/* SA_RESTART: a tick in a system call of the body is no error. */
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	for (unsigned i = 0; i < NCAUGHT; i++) {
 		sigaction(caught[i], NULL, &cr.old[i]);
@@ -320,7 +362,7 @@ void dfz__crash_uninstall(void)
 {
 	if (!cr.installed)
 		return;
-	set_timer(0, 0, 0);
+	stop_ticking();
 	for (unsigned i = 0; i < NCAUGHT; i++)
 		if (cr.ours[i])
 			sigaction(caught[i], &cr.old[i], NULL);
@@ -352,16 +394,16 @@ void dfz__crash_arm(struct dfz__dropin *d)
 	nflight = 0;
 	cr.signo = 0;
 	cr.nsamples = 0;
+	cr.ticks = 0;
 	cr.armed = 1;
-	if (cr.timeout)
-		set_timer(cr.timeout, 0, 0);
+	if (cr.timeout && !cr.ticking)
+		start_ticking();
 }
 
+/* The timer keeps ticking: outside a body its ticks are ignored. */
 void dfz__crash_disarm(void)
 {
 	cr.armed = 0;
-	if (cr.timeout)
-		set_timer(0, 0, 0);
 }
 
 bool dfz__crash_escaped(void)

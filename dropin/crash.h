@@ -26,7 +26,8 @@ sigjmp_buf *dfz__crash_jmp(void);
 
 /**
  * dfz__crash_install() - catch the body's signals from now on, and end a
- * run after @timeout seconds of CPU time (0: no limit). A signal that
+ * run after @timeout seconds of CPU time (0: no limit; up to a tenth more:
+ * the timer, set once, ticks every tenth of the limit). A signal that
  * already has a handler (a sanitizer's) keeps it. Idempotent; the limit
  * is updated. Return: 0, or DFZ_ENOMEM (no alternate signal stack).
  */

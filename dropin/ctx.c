@@ -12,6 +12,15 @@
 
 #include "ctx.h"
 
+const char *dfz__ctx_kind(void)
+{
+#ifdef DFZ__CTX_ASM
+	return "x86-64, no system call";
+#else
+	return "ucontext, a signal-mask system call a switch";
+#endif
+}
+
 #ifdef DFZ__CTX_ASM
 
 /* dfz__ctx_swap(&from->sp, to->sp): the switch itself. */

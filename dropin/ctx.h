@@ -41,4 +41,8 @@ void dfz__ctx_switch(struct dfz__ctx *from, struct dfz__ctx *to);
 /** dfz__ctx_jump() - resume @to; the running context is dropped. */
 void dfz__ctx_jump(struct dfz__ctx *to) __attribute__((noreturn));
 
+/** dfz__ctx_kind() - which switch this build has, for --version: our own
+ * ("x86-64, no system call") or ucontext's ("ucontext, ..."). */
+const char *dfz__ctx_kind(void);
+
 #endif /* DMAFUZZ_DROPIN_CTX_H */

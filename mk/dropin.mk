@@ -57,7 +57,19 @@ $$(FZ)/seeds/$(1)/.stamp: | $$(FZ_SEEDS)
 	printf '\000\000\000\000\000\000\000\000' > $$(dir $$@)zero
 	printf '\200\200\200\200\200\200\200\200' > $$(dir $$@)half
 	@touch $$@
-bench-build: $$(FZ)/afl/$(1) $$(FZ)/libfuzzer/$(1) $$(FZ)/seeds/$(1)/.stamp
+# In process (make bench's third row): built plain against the plain
+# library, tools/bench-inproc.c's main looping the fuzz entry point; and
+# the test binary itself (its bare run), whose system calls bench counts.
+$$(FZ)/plain/$(1): $$(DROPIN_SRC_$(1)) tools/bench-inproc.c $$(LIB) $$(SDK_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) -O2 -g $$(DROPIN_CFLAGS) -o $$@ $$(DROPIN_SRC_$(1)) tools/bench-inproc.c \
+	    $$(SDK_LIB) $$(LIB) $$(DFZ_LDLIBS) $$(DROPIN_LDFLAGS)
+$$(FZ)/plain/$(1)-bare: $$(DROPIN_SRC_$(1)) $$(LIB) $$(SDK_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) -O2 -g $$(DROPIN_CFLAGS) -o $$@ $$(DROPIN_SRC_$(1)) \
+	    $$(SDK_LIB) $$(LIB) $$(DFZ_LDLIBS) $$(DROPIN_LDFLAGS)
+bench-build: $$(FZ)/afl/$(1) $$(FZ)/libfuzzer/$(1) $$(FZ)/seeds/$(1)/.stamp \
+    $$(FZ)/plain/$(1) $$(FZ)/plain/$(1)-bare
 endef
 $(foreach t,$(DROPIN_BENCH),$(eval $(call DROPIN_BENCH_RULES,$(t))))
 

@@ -16,6 +16,9 @@
  * The shadow is allocated once at the level caps; a run leaves marks only
  * for the transfers still pending at its end, which reset undoes, and the
  * settled bits are generation stamps, so a reset costs what the run used.
+ * The range a run stamped is kept per level, so that a fresh allocation
+ * clears only what this run settled in it (an SDK heap of 512 KiB taken
+ * at every run costs nothing).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +40,8 @@ struct hazard {
 	uint16_t *r[DFZ_NLEVELS];     /* per byte: pending readers */
 	uint8_t *settled[DFZ_NLEVELS]; /* local levels: == gen when settled */
 	uint8_t gen;
+	uint64_t slo[DFZ_NLEVELS];    /* every byte stamped gen is in */
+	uint64_t shi[DFZ_NLEVELS];    /* [slo, shi) */
 	struct dfz__pend p;          /* pending transfers, ids in w */
 };
 
@@ -82,6 +87,21 @@ static bool clamp(unsigned level, uint64_t *off, uint64_t *len)
 	if (*len > level_cap[level] - *off)
 		*len = level_cap[level] - *off;
 	return true;
+}
+
+/* [@off, @off + @len) of local level @l settled in this run. */
+static void settle(struct hazard *h, unsigned l, uint64_t off, uint64_t len)
+{
+	memset(h->settled[l] + off, h->gen, len);
+	if (h->slo[l] >= h->shi[l]) {
+		h->slo[l] = off;
+		h->shi[l] = off + len;
+		return;
+	}
+	if (off < h->slo[l])
+		h->slo[l] = off;
+	if (off + len > h->shi[l])
+		h->shi[l] = off + len;
 }
 
 /* The read side of @d is its external side for a load, else local. */
@@ -213,7 +233,7 @@ static void drop_side(struct hazard *h, uint16_t id, bool ext)
 		for (i = off; i < off + len; i++)
 			w[i] = w[i] == id ? 0 : w[i];
 		if (h->settled[fp.level])
-			memset(h->settled[fp.level] + off, h->gen, len);
+			settle(h, fp.level, off, len);
 	}
 }
 
@@ -251,6 +271,8 @@ static void hz_reset(void *st, struct dfz_oracles *set, struct dfz_rt *rt)
 		if (h->p.x[id].live)
 			drop(h, (uint16_t)id);
 	dfz__pend_clear(&h->p);
+	memset(h->slo, 0, sizeof(h->slo));
+	memset(h->shi, 0, sizeof(h->shi));
 	if (++h->gen == 0) {           /* stamps wrapped: clear them once */
 		memset(h->settled[DFZ_L2], 0, level_cap[DFZ_L2]);
 		memset(h->settled[DFZ_L1], 0, level_cap[DFZ_L1]);
@@ -373,16 +395,22 @@ static void on_compute_write(struct hazard *h, const struct dfz_event *ev)
 		return;
 	}
 	if (h->settled[l])
-		memset(h->settled[l] + off, h->gen, len);
+		settle(h, l, off, len);
 }
 
-/* A fresh allocation holds nothing settled, whatever it held before. */
+/* A fresh allocation holds nothing settled, whatever it held before: of
+ * its bytes, those this run stamped (earlier runs' stamps are stale). */
 static void on_alloc(struct hazard *h, const struct dfz_event *ev)
 {
-	uint64_t off = ev->dst.off, len = ev->dst.len;
+	uint64_t off = ev->dst.off, len = ev->dst.len, lo, hi;
+	unsigned l = ev->dst.level;
 
-	if (clamp(ev->dst.level, &off, &len) && h->settled[ev->dst.level])
-		memset(h->settled[ev->dst.level] + off, 0, len);
+	if (!clamp(l, &off, &len) || !h->settled[l])
+		return;
+	lo = off > h->slo[l] ? off : h->slo[l];
+	hi = off + len < h->shi[l] ? off + len : h->shi[l];
+	if (lo < hi)
+		memset(h->settled[l] + lo, 0, hi - lo);
 }
 
 static void hz_event(void *st, const struct dfz_event *ev)

@@ -91,6 +91,7 @@ START_TEST(test_gen_run_stream)
 	ck_assert_ptr_nonnull(strstr(out, "family xfer"));
 	ck_assert_int_eq(cli("--version"), 0);
 	ck_assert_int_eq(strncmp(out, "dmafuzz 0.", 10), 0);
+	ck_assert_ptr_nonnull(strstr(out, "(drop-in core switch: "));
 	ck_assert_int_eq(lines(out), 1);
 	ck_assert_int_eq(cli("--help"), 0);
 	ck_assert_int_eq(cli("run --help"), 0);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "crash.h"
@@ -275,6 +276,39 @@ START_TEST(test_timeout)
 }
 END_TEST
 
+/* An eighth of a second of CPU time, nearly all of it in user mode (the
+ * time limit's clock). */
+static void body_burn(void *arg)
+{
+	clock_t t0 = clock();
+
+	(void)arg;
+	while (clock() - t0 < CLOCKS_PER_SEC / 8)
+		for (unsigned i = 0; i < 1000000; i++)
+			spins++;
+}
+
+/* The limit is per run (crash.c's timer is set once and ticks on): runs
+ * that each stay under it are clean however long they take together,
+ * and a run past it is still stopped, in the same installation. */
+START_TEST(test_timeout_per_run)
+{
+	struct dfz_dropin_test burn = { body_burn, NULL, __FILE__ };
+	struct dfz_dropin_test spin = { body_spin, NULL, __FILE__ };
+	struct dfz__result r;
+
+	ck_assert_int_eq(dfz__crash_install(1), 0);
+	for (int i = 0; i < 12; i++) {
+		dfz__dropin_run(&burn, NULL, 0, &r);
+		ck_assert_msg(r.finding.cls == DFZ_CLASS_NONE, "run %d: %s", i,
+			      r.finding.msg);
+	}
+	dfz__dropin_run(&spin, NULL, 0, &r);
+	dfz__crash_uninstall();
+	assert_at(&r, DFZ_CLASS_DMA_HANG);
+}
+END_TEST
+
 /* ---------------------------------------------------------- bad pointers */
 
 static const void *bad_ptr;
@@ -396,6 +430,7 @@ Suite *suite_dropin_crash(void)
 		tcase_add_test(tc, test_inflight_value);
 	}
 	tcase_add_loop_test(tc, test_timeout, 0, 2);
+	tcase_add_test(tc, test_timeout_per_run);
 	tcase_add_test(tc, test_usable);
 	tcase_add_test(tc, test_usable_next_run);
 	tcase_add_loop_test(tc, test_dory_null, 0, 2);

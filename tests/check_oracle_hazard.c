@@ -349,6 +349,39 @@ START_TEST(test_hazard_reset)
 }
 END_TEST
 
+/* A fresh allocation holds nothing settled: of the bytes this run
+ * settled, those it covers are forgotten (a load's destination read
+ * before the wait is an early read), the others kept (a race). */
+static void alloc_then_read(uint32_t fresh, uint32_t at)
+{
+	uint32_t in;
+	uint8_t *buf;
+	struct dfz_ram_req *r;
+	struct dfz_event al = { .kind = DFZ_EV_ALLOC };
+	struct dfz_observer obs = dfz_oracles_observer(set);
+
+	start();
+	in = ext(64);
+	buf = local(64);
+	r = req();
+	cwrite(buf, 64);
+	ck_assert(dfz_mem_locate(rt, buf, fresh, &al.dst));
+	obs.fn(obs.ctx, &al);
+	ck_assert_int_eq(ld(r, in, buf, 64), 0);
+	cread(buf + at, 1);
+}
+
+START_TEST(test_hazard_alloc_forgets)
+{
+	alloc_then_read(32, 0);
+	ck_class(DFZ_CLASS_HAZARD_RBW);
+	alloc_then_read(32, 40);
+	ck_class(DFZ_CLASS_HAZARD_RACE);       /* past the fresh bytes */
+	alloc_then_read(64, 63);
+	ck_class(DFZ_CLASS_HAZARD_RBW);
+}
+END_TEST
+
 Suite *suite_oracle_hazard(void)
 {
 	Suite *s = suite_create("oracle_hazard");
@@ -365,6 +398,7 @@ Suite *suite_oracle_hazard(void)
 	tcase_add_test(tc, test_hazard_in_place);
 	tcase_add_test(tc, test_hazard_readers_share);
 	tcase_add_test(tc, test_hazard_reset);
+	tcase_add_test(tc, test_hazard_alloc_forgets);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,6 +4,8 @@
 # file json (awk -v md=... -v json=... -v core=a,b,...). Records:
 #   I key value                      run information (date, load, ...)
 #   E target engine secs execs eps empty_execs empty_eps
+#   X target secs schedules schedules_per_s syscalls_per_schedule
+#     bare_syscalls_per_schedule     a drop-in target in process
 #   T switch target start kept exposing cap run status ms afl_ms execs class
 #     specific                       start: seeds | zero; status: found,
 #                                    capped, seed (an input exposes it
@@ -90,6 +92,12 @@ $1 == "T" {
 	if ($14 == "no")
 		notspecific[$2] = 1
 }
+$1 == "X" {
+	nx++
+	for (i = 2; i <= 7; i++)
+		x[nx, i] = $i
+	xof[$2] = nx
+}
 $1 == "P" { np++; plabel[np] = $2; pvalue[np] = $3 }
 $1 == "S" { ns++; slabel[ns] = $2; svalue[ns] = $3 }
 $1 == "M" { msecs = $2; mstatus = $3 }
@@ -154,7 +162,26 @@ function md_execs(    i, r) {
 		printf "| %s | %s | %s | %s | %s | %s | %s |\n", e[i, 2], \
 			e[i, 3] == "afl" ? "AFL++" : "libFuzzer", e[i, 4], e[i, 5], \
 			e[i, 6], e[i, 8], r == "-" ? "-" : sprintf("%.1f%%", r * 100) > md
+		if ((i == ne || e[i + 1, 2] != e[i, 2]) && (e[i, 2] in xof))
+			md_inproc(xof[e[i, 2]])
 	}
+	printf "\n" > md
+	md_syscalls()
+}
+
+# The in-process row of drop-in target k: no fuzzer, no empty target.
+function md_inproc(k) {
+	printf "| %s | in process | %s | %s | %s | - | - |\n", x[k, 2], x[k, 3], \
+		x[k, 4], x[k, 5] > md
+}
+
+function md_syscalls(    i) {
+	if (!nx)
+		return
+	printf "In process: the drop-in target built plain (gcc -O2) with tools/bench-inproc.c, its fuzz entry point in a loop over the bare run's kind of schedules, no fuzzer (the ceiling of any fuzzer's execs/s on it; alone, so the machine's load counts). System calls a schedule (strace -f -c, 201 schedules beside 1): of that loop, and of the test binary's bare run (`-n`).\n\n" > md
+	printf "| target | system calls a schedule, fuzz entry | bare run |\n|---|---|---|\n" > md
+	for (i = 1; i <= nx; i++)
+		printf "| %s | %s | %s |\n", x[i, 2], x[i, 6], x[i, 7] > md
 	printf "\n" > md
 }
 
@@ -225,6 +252,11 @@ function write_json(    i, n, sw) {
 		printf "%s\n{\"target\":%s,\"engine\":%s,\"secs\":%s,\"execs\":%s,\"execs_per_s\":%s,\"empty_execs\":%s,\"empty_execs_per_s\":%s,\"ratio\":%s}", \
 			(i > 1 ? "," : ""), esc(e[i, 2]), esc(e[i, 3]), jnum(e[i, 4]), jnum(e[i, 5]), \
 			jnum(e[i, 6]), jnum(e[i, 7]), jnum(e[i, 8]), jnum(ratio(e[i, 6], e[i, 8])) > json
+	printf "],\n\"inproc\":[" > json
+	for (i = 1; i <= nx; i++)
+		printf "%s\n{\"target\":%s,\"secs\":%s,\"schedules\":%s,\"schedules_per_s\":%s,\"syscalls_per_schedule\":%s,\"bare_syscalls_per_schedule\":%s}", \
+			(i > 1 ? "," : ""), esc(x[i, 2]), jnum(x[i, 3]), jnum(x[i, 4]), \
+			jnum(x[i, 5]), jnum(x[i, 6]), jnum(x[i, 7]) > json
 	printf "],\n\"tte\":[" > json
 	n = 0
 	for (i = 1; i <= nsw; i++) {

@@ -5,7 +5,10 @@
 #  1. execs/s of every fuzz target under AFL++ (afl-fuzz -V, no cmplog)
 #     and libFuzzer (-max_total_time), each run at the same time as the
 #     empty target (fuzz/empty.c) on the same seeds with the same options:
-#     the ratio target/empty is the share of the fuzzer's floor left;
+#     the ratio target/empty is the share of the fuzzer's floor left; for
+#     the drop-in targets also schedules/s in process (no fuzzer: the fuzz
+#     entry point in a loop, FZ/plain/T) and, with strace, the system
+#     calls a schedule of that loop and of the test binary's bare run;
 #  2. time to exposure of each bug switch (TTE=0 skips; SWITCHES=a,b
 #     chooses): afl-fuzz with that switch on until its first crash, TTE_RUNS
 #     runs (random seeds 1..TTE_RUNS) capped at TTE_CAP s each, (a) from the
@@ -84,6 +87,11 @@ for t in $targets empty; do
 	for f in afl libfuzzer; do
 		[ -x "$fz/$f/$t" ] || die "$fz/$f/$t is missing (make bench-build)"
 	done
+	case $t in dropin*)
+		for b in "$t" "$t-bare"; do
+			[ -x "$fz/plain/$b" ] || die "$fz/plain/$b is missing (make bench-build)"
+		done ;;
+	esac
 	[ "$t" = empty ] || [ -d "$fz/seeds/$t" ] ||
 		die "$fz/seeds/$t is missing (make fuzz-seeds)"
 done
@@ -222,6 +230,43 @@ execs_pair() {
 	record E "$1" "$2" "$secs" $te $ee
 }
 
+# The system calls of command "$@" (strace -f -c's total), or "-".
+ncalls() {
+	strace -f -c -o "$work/strace.out" "$@" > /dev/null 2>&1 || { printf -; return; }
+	awk '$NF == "total" { n = $4 } END { printf "%s", n == "" ? "-" : n }' \
+		"$work/strace.out"
+}
+
+# System calls a schedule: "$@ N+1" beside "$@ 1", over N; or "-".
+per_sched() {
+	a=$(ncalls "$@" 1)
+	b=$(ncalls "$@" $((sched_n + 1)))
+	awk -v a="$a" -v b="$b" -v n="$sched_n" \
+		'BEGIN { if (a == "-" || b == "-") printf "-"; else printf "%.3f", (b - a) / n }'
+}
+
+# Drop-in target $1 in process, no fuzzer (docs/bench.md): schedules/s of
+# its fuzz entry point over BENCH_SECS; with strace, the system calls a
+# schedule of that loop and of the test binary's bare run.
+sched_n=200
+inproc() {
+	say "bench: $1 in process, ${secs} s"
+	r=$("$fz/plain/$1" "$secs" 2> "$work/inproc-$1.log")
+	n=$(printf '%s' "$r" | awk '{ print $2 }')
+	eps=$(printf '%s' "$r" | awk '{ print $6 }')
+	if [ -z "$eps" ]; then
+		say "bench: $1 did not run in process (see $work/inproc-$1.log)"
+		failed=$((failed + 1))
+		n=- eps=-
+	fi
+	sf=- sb=-
+	if command -v strace > /dev/null 2>&1; then
+		sf=$(per_sched "$fz/plain/$1" -n)
+		sb=$(per_sched "$fz/plain/$1-bare" -o "$work/$1-bare.bin" -n)
+	fi
+	record X "$1" "$secs" "$n" "$eps" "$sf" "$sb"
+}
+
 for t in $targets; do
 	# The seeds that run clean: a seed that crashes the shipped code would
 	# stop libFuzzer and afl-fuzz (and is `make fuzz`'s business).
@@ -234,6 +279,7 @@ for t in $targets; do
 	for engine in afl libfuzzer; do
 		execs_pair "$t" "$engine"
 	done
+	case $t in dropin*) inproc "$t" ;; esac
 done
 
 # ------------------------------------------------- 2. time to exposure
