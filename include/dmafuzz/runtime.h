@@ -87,7 +87,8 @@ int dfz_err_from_errno(int e);
 	X(CHILD_MISALIGN, "child-misalign")  \
 	X(PAIR_OVERFLOW, "pair-overflow")    \
 	X(REGISTER_LEAK, "register-leak")    \
-	X(NULL_ARG, "null-arg")
+	X(NULL_ARG, "null-arg")              \
+	X(MCHAN_PUSH_LATEST, "mchan-push-latest")
 
 enum dfz_bug {
 #define DFZ_BUG_ENUM(id, name) DFZ_BUG_##id,
