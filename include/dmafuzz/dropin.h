@@ -95,7 +95,10 @@ struct dfz_site {
 	X(CLDMA_EMUL_64K, "cldma-emul-64k", 0,                              \
 	  "a 1-D pi_cl_dma_cmd of 64 KiB or more runs as 64 KiB pieces from "\
 	  "a FIFO that links the caller's command struct, and its wait "     \
-	  "returns once the last piece is pushed (gap_sdk Vega, GAP9-class)")
+	  "returns once the last piece is pushed (gap_sdk Vega, GAP9-class)")\
+	X(RAM_CONCURRENT, "ram-concurrent", 1,                              \
+	  "the RAM driver runs two copies at once (pulp-sdk pulpos "         \
+	  "hyperbus); off: one at a time (gap_sdk GAP8 HyperRAM)")
 
 enum dfz_quirk {
 #define DFZ__QUIRK_ENUM(id, name, def, doc) DFZ_QUIRK_##id,
