@@ -42,7 +42,8 @@ START_TEST(test_reproducer)
 
 	/* mchan-push-latest: no walk the plans describe shows it (the id a
 	 * misdirected push lands on is always a prefetch's, waited before
-	 * the wait it escapes): check_mchan.c's test_ops_groups shows it. */
+	 * the wait it escapes): check_mchan_groups.c shows it on the adapter,
+	 * as hazard.read-before-wait. */
 	if (_i == DFZ_BUG_MCHAN_PUSH_LATEST)
 		return;
 	snprintf(path, sizeof(path), "corpus/regress/%s.plan", sw);

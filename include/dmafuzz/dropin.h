@@ -81,8 +81,9 @@ struct dfz_site {
 	  "when accepted, counting ahead of older ones in flight (iDMA "     \
 	  "nd_midend, GVSoC idma_fe_xdma); off: in order")                   \
 	X(MCHAN_STALL_NO_TID, "mchan-stall-no-tid", 0,                      \
-	  "mchan_channel_alloc with all 16 counters taken stalls until "     \
-	  "another core frees one (a hang when none can), and a core that "  \
+	  "mchan_channel_alloc or pi_cl_dma_cmd with all 16 counters taken " \
+	  "stalls until another core frees one (a hang when none can; off, " \
+	  "pi_cl_dma_cmd is a hang at once), and a core that "               \
 	  "never allocated pushes on counter 0 (MCHAN RTL, GVSoC mchan_v7); "\
 	  "off: the alloc fails, the push is handle.stale")                  \
 	X(CLDMA_SIZE16, "cldma-size16", 1,                                  \
