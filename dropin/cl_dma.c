@@ -20,6 +20,8 @@
 #include "reqlife.h"
 #include "dmafuzz/dropin/pmsis.h"
 
+#define ALL_TIDS ((1u << DFZ_MCHAN_NTIDS) - 1u)
+
 /* A cluster DMA call begins: the emulation's interrupts taken by now. */
 static struct dfz__dropin *enter(struct dfz_site s)
 {
@@ -118,6 +120,40 @@ static void push(struct dfz__dropin *d, int tid, const struct cl_req *r)
 		dfz_mchan_transfer_push_1d(m, tid, t);
 }
 
+/*
+ * The TID of a command, or -1 after a finding. pulpos reads it with mutex
+ * 0 held (pos/implem/dma.h, __cl_dma_memcpy), and the read is not granted
+ * while all 16 are busy: under mchan-stall-no-tid the core stalls until
+ * another core frees one (dma.hang when none can); otherwise the call is
+ * a finding itself (the tid oracle names a leak first when there is one):
+ * the stall never ends, as pi_cl_dma_wait, which frees, needs the mutex.
+ */
+static int take_tid(struct dfz__dropin *d)
+{
+	struct dfz_mchan *m = dfz_mchan_get(d->rt);
+	struct dfz_site s = d->cur;
+	bool stall = dfz__quirk(d, DFZ_QUIRK_MCHAN_STALL_NO_TID);
+	int tid;
+
+	while (stall && dfz_mchan_tids(m) == ALL_TIDS) {
+		bool ran = dfz__cores_stall(d->cores);
+
+		d->cur = s;
+		if (!ran)
+			break;
+	}
+	tid = dfz_mchan_transfer_get_id(m);
+	if (tid >= 0)
+		return tid;
+	dfz__dropin_fail(d, DFZ_CLASS_DMA_HANG, "cluster DMA command with all "
+			 "%d TIDs allocated: it %s in the TID allocation "
+			 "(expected at most %d commands not yet waited)",
+			 DFZ_MCHAN_NTIDS, stall ? "stalls for ever, no other "
+			 "core can free one," : "would stall for ever, with "
+			 "the mutex its wait needs held,", DFZ_MCHAN_NTIDS);
+	return -1;
+}
+
 /* One command: a TID of its own (into *@id), the push under it. The TID
  * is the calling core's last, which a merged push joins. */
 static void issue_req(struct dfz__dropin *d, struct cl_req r, int *id)
@@ -126,10 +162,10 @@ static void issue_req(struct dfz__dropin *d, struct cl_req r, int *id)
 
 	if (!admit(d, &r))
 		return;
-	tid = dfz_mchan_transfer_get_id(dfz_mchan_get(d->rt));
+	tid = take_tid(d);
 	*id = tid;
 	if (tid < 0)
-		return; /* every counter taken: the tid oracle judges it */
+		return;
 	d->last_tid[dfz__cores_id(d->cores)] = tid;
 	push(d, tid, &r);
 }

@@ -231,6 +231,7 @@ void dfz__quirks_help(FILE *f);
 #define DFZ__API_SNRT (1u << 0)
 #define DFZ__API_MCHAN (1u << 1)
 #define DFZ__API_CLDMA (1u << 2)
+#define DFZ__API_RAM (1u << 3)
 /** dfz__quirks_describe() - the settings, in @on, of the quirks of the
  * families in @apis ("snrt-pinned, idma-zero-work-retires"; "" for none)
  * into @buf. Return: its length. */

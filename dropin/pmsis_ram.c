@@ -138,6 +138,7 @@ void dfz_dropin_ram_copy(struct dfz_site s, struct pi_device *device,
 	(void)device;
 	if (!d)
 		return;
+	d->apis |= DFZ__API_RAM;
 	ram = dfz_ram_get(d->rt);
 	rc = is_2d ? dfz_ram_copy_2d(ram, ram_addr, addr, size, stride, length,
 				     ext2loc, req) :

@@ -116,6 +116,8 @@ static uint32_t api_of(unsigned q)
 		return DFZ__API_SNRT;
 	case DFZ_QUIRK_MCHAN_STALL_NO_TID:
 		return DFZ__API_MCHAN;
+	case DFZ_QUIRK_RAM_CONCURRENT: /* helper B (issue 26 item 7) */
+		return DFZ__API_RAM;
 	default:
 		return DFZ__API_CLDMA;
 	}
@@ -140,8 +142,13 @@ size_t dfz__quirks_describe(uint32_t on, uint32_t apis, char *buf, size_t n)
 /* The engines' share of @on (cfg.quirks). */
 static uint32_t rt_quirks(uint32_t on)
 {
-	return on & (1u << DFZ_QUIRK_IDMA_ZERO_RETIRES) ?
-		       DFZ_RTQ_IDMA_ZERO_RETIRES : 0;
+	uint32_t rtq = on & (1u << DFZ_QUIRK_IDMA_ZERO_RETIRES) ?
+			       DFZ_RTQ_IDMA_ZERO_RETIRES : 0;
+
+	/* helper B (issue 26 item 7): ram-concurrent off is the serial RAM */
+	if (!(on & (1u << DFZ_QUIRK_RAM_CONCURRENT)))
+		rtq |= DFZ_RTQ_RAM_SERIAL;
+	return rtq;
 }
 
 uint32_t dfz__quirks_start(struct dfz__dropin *d)

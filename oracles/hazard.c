@@ -155,6 +155,19 @@ static const bool in_order[DFZ_ENGINE_COUNT] = {
 	[DFZ_ENGINE_IDMA] = true,
 };
 
+/*
+ * A RAM driver that runs one copy at a time, in issue order (gap_sdk's GAP8
+ * HyperRAM: the next starts when the last is done; DFZ_RTQ_RAM_SERIAL):
+ * in L3, which only it reaches, two of its copies never overlap in time,
+ * so a read and a write of the same bytes are ordered, not a race.
+ */
+static bool serial_ram(const struct hazard *h, unsigned level,
+		       unsigned engine)
+{
+	return level == DFZ_L3 && engine == DFZ_ENGINE_RAM &&
+	       (dfz_rt_quirks(h->rt) & DFZ_RTQ_RAM_SERIAL);
+}
+
 /* Is the hit at byte @i of @level, met by new transfer @id of @engine on
  * its @write side, no conflict: its own earlier line, or an ordered
  * write-write? */
@@ -164,6 +177,8 @@ static bool no_conflict(const struct hazard *h, unsigned level, uint64_t i,
 	uint16_t w = h->w[level][i];
 
 	if (id && w == id)
+		return true;
+	if (serial_ram(h, level, engine))
 		return true;
 	return write && w && !h->r[level][i] && engine < DFZ_ENGINE_COUNT &&
 	       in_order[engine] && h->p.x[w].engine == engine;

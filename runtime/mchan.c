@@ -10,8 +10,11 @@
  * something else by itself. Bytes move only when the engine steps, after a
  * latency and a bandwidth's worth per step, and both sides are checked
  * against the memory model before every move: the harness never crashes.
- * The engine ops at the end are the generated-code pattern on top of it:
- * a TID per handle, pushes under it, and wait(tid); free(tid).
+ * The engine ops at the end are the generated-code pattern on top of it,
+ * Deeploy's: a TID taken for each transfer group, the group pushed (a push
+ * goes to the TID its core took last, so a request whose TID is no longer
+ * the latest takes a fresh one for its next group), and at the wait every
+ * TID the request took waited and freed, oldest first.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +24,8 @@
 
 #define NTIDS DFZ_MCHAN_NTIDS
 
-_Static_assert(NTIDS <= 32, "the TID mask is 32 bits");
+_Static_assert(NTIDS < 32, "the TID mask is 32 bits");
+#define ALL_TIDS ((1u << NTIDS) - 1u)
 
 /* One command as the hardware FIFO holds it: the words of one push. */
 struct mchan_cmd {
@@ -38,6 +42,9 @@ struct mchan_cmd {
 struct dfz_mchan {
 	struct dfz_rt *rt;
 	uint32_t tids;                    /* bit t: TID t allocated */
+	int last;                         /* the TID taken last, -1: none */
+	uint32_t nalloc;                  /* allocations so far */
+	uint32_t seq[NTIDS];              /* @nalloc when TID t was taken */
 	uint32_t pending[NTIDS];          /* unfinished commands per TID */
 	struct mchan_cmd fifo[DFZ_MCHAN_FIFO];
 	unsigned head;                    /* oldest command of the FIFO */
@@ -49,10 +56,10 @@ struct dfz_mchan {
 	uint32_t moved;                   /* bytes of @cur moved so far */
 };
 
-/* The request storage of the engine ops: the handle's TID, if any. */
+/* The request storage of the engine ops: bit t, TID t was taken for one
+ * of the request's groups and not yet waited. */
 struct mchan_req {
-	int16_t tid;
-	uint8_t has_tid;
+	uint32_t held;
 };
 
 /* ------------------------------------------------------------------ events */
@@ -164,6 +171,8 @@ int dfz_mchan_transfer_get_id(struct dfz_mchan *m)
 		if (m->tids & (1u << t))
 			continue;
 		m->tids |= 1u << t;
+		m->last = t;
+		m->seq[t] = ++m->nalloc;
 		emit_id(m, DFZ_EV_ID_ALLOC, t, 0);
 		return t;
 	}
@@ -278,6 +287,7 @@ int dfz__mchan_create(struct dfz_rt *rt, struct dfz_mchan **out)
 	if (!m)
 		return DFZ_ENOMEM;
 	m->rt = rt;
+	m->last = -1;
 	*out = m;
 	return 0;
 }
@@ -293,6 +303,7 @@ void dfz__mchan_reset(struct dfz_mchan *m)
 
 	memset(m, 0, sizeof(*m));
 	m->rt = rt;
+	m->last = -1;
 }
 
 bool dfz__mchan_is_idle(const struct dfz_mchan *m)
@@ -513,9 +524,33 @@ static void transfer_of(const struct dfz_desc *d, void *ext, void *loc,
 }
 
 /*
+ * The TID the next push of @r goes on. A request holding the core's latest
+ * TID pushes on under it (the group goes on); otherwise the request takes
+ * a fresh one (@fresh), as Deeploy does for each transfer. mchan-push-latest
+ * restores the faulty code that keeps pushing a group under the TID it
+ * took first: the push goes where the hardware sends it, to the latest TID.
+ */
+static int group_tid(struct dfz_rt *rt, struct mchan_req *r, bool *fresh)
+{
+	struct dfz_mchan *m = rt->mchan;
+	int rc;
+
+	*fresh = false;
+	if (r->held && m->last >= 0 &&
+	    ((r->held >> m->last & 1u) ||
+	     (dfz_rt_bugs(rt) & DFZ_BUG_BIT(MCHAN_PUSH_LATEST))))
+		return m->last;
+	rc = dfz_mchan_transfer_get_id(m);
+	if (rc < 0)
+		return rc;
+	r->held |= 1u << rc;
+	*fresh = true;
+	return rc;
+}
+
+/*
  * A kernel transfer onto mchan: external side in L2, local side in L1 and
- * contiguous. The handle's storage holds a TID from its first issue until
- * its wait; every issue in between pushes under it.
+ * contiguous, pushed on the TID of its group (group_tid()).
  */
 static int ops_issue(struct dfz_rt *rt, void *req, const struct dfz_desc *d)
 {
@@ -523,7 +558,7 @@ static int ops_issue(struct dfz_rt *rt, void *req, const struct dfz_desc *d)
 	struct dfz_mchan_transfer t;
 	void *ext, *loc;
 	bool fresh;
-	int rc;
+	int tid, rc;
 
 	if (!rt || !r || !d || d->ext_level != DFZ_L2 || d->loc_level != DFZ_L1)
 		return DFZ_EINVAL;
@@ -533,37 +568,50 @@ static int ops_issue(struct dfz_rt *rt, void *req, const struct dfz_desc *d)
 	loc = dfz_mem_ptr(rt, DFZ_L1, d->loc_off);
 	if (!ext || !loc)
 		return DFZ_EFAULT;
-	fresh = !r->has_tid;
-	if (fresh) {
-		rc = dfz_mchan_transfer_get_id(rt->mchan);
-		if (rc < 0)
-			return rc;
-		r->tid = (int16_t)rc;
-		r->has_tid = 1;
-	}
+	tid = group_tid(rt, r, &fresh);
+	if (tid < 0)
+		return tid;
 	transfer_of(d, ext, loc, &t);
-	rc = push_words(rt->mchan, r->tid, &t, d->is_2d, false, d);
+	rc = push_words(rt->mchan, tid, &t, d->is_2d, false, d);
 	if (rc < 0 && fresh) {
-		dfz_mchan_transfer_free(rt->mchan, r->tid);
-		r->has_tid = 0;
+		dfz_mchan_transfer_free(rt->mchan, tid);
+		r->held &= ~(1u << tid);
 	}
 	return rc;
 }
 
-/* wait(tid); free(tid) -- the free is what mchan-tid-leak skips. */
+/* The TID of @held taken first. */
+static int oldest(const struct dfz_mchan *m, uint32_t held)
+{
+	int best = -1;
+
+	for (int t = 0; t < NTIDS; t++)
+		if ((held >> t & 1u) &&
+		    (best < 0 || m->seq[t] < m->seq[best]))
+			best = t;
+	return best;
+}
+
+/* wait(tid); free(tid) for each TID of the request, oldest first -- the
+ * free is what mchan-tid-leak skips. A wait that hangs ends the run: the
+ * TIDs after it are dropped. Return: 0 or the error of the wait. */
 static int ops_wait(struct dfz_rt *rt, void *req)
 {
 	struct mchan_req *r = req;
-	int rc;
+	int rc = 0;
 
 	if (!rt || !r)
 		return DFZ_EINVAL;
-	if (!r->has_tid)
-		return 0;
-	rc = dfz_mchan_transfer_wait(rt->mchan, r->tid);
-	if (!(dfz_rt_bugs(rt) & DFZ_BUG_BIT(MCHAN_TID_LEAK)))
-		dfz_mchan_transfer_free(rt->mchan, r->tid);
-	r->has_tid = 0;
+	r->held &= ALL_TIDS;
+	while (r->held && rc == 0) {
+		int tid = oldest(rt->mchan, r->held);
+
+		rc = dfz_mchan_transfer_wait(rt->mchan, tid);
+		if (!(dfz_rt_bugs(rt) & DFZ_BUG_BIT(MCHAN_TID_LEAK)))
+			dfz_mchan_transfer_free(rt->mchan, tid);
+		r->held &= ~(1u << tid);
+	}
+	r->held = 0;
 	return rc;
 }
 

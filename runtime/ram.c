@@ -5,9 +5,10 @@
  * L2/L1. The caller-owned request is the driver's own queue node: issue
  * stamps it and appends it to a linked waiting list exactly as the driver
  * does (no guard against re-appending the tail), two hardware slots take
- * requests from the list head, and each step the engine re-reads the
- * descriptor from the request, so a request clobbered while in flight moves
- * the wrong bytes by itself. The model follows the driver wherever the
+ * requests from the list head (one with DFZ_RTQ_RAM_SERIAL: gap_sdk's
+ * GAP8 HyperRAM driver starts the next request when the last is done),
+ * and each step the engine re-reads the descriptor from the request, so a
+ * request clobbered while in flight moves the wrong bytes by itself. The model follows the driver wherever the
  * driver would corrupt itself, but never dereferences a pointer that is not
  * in the memory model: the harness must never crash.
  */
@@ -259,12 +260,23 @@ static void drop_list(struct dfz_ram *ram, const void *wild)
 	ram->last = NULL;
 }
 
+/* The slots the driver keeps busy: pulp-sdk's two, or one when serial. */
+static unsigned slots_of(const struct dfz_ram *ram)
+{
+	return (ram->rt->cfg.quirks & DFZ_RTQ_RAM_SERIAL) ? 1 : DFZ_RAM_SLOTS;
+}
+
 /* Fill free slots from the list head. A node that is not a request in
  * L2/L1, or a link the driver did not make, is where the real driver would
  * die: fault, drop the list. */
 static void promote(struct dfz_ram *ram)
 {
-	for (unsigned i = 0; i < DFZ_RAM_SLOTS && ram->first; i++) {
+	unsigned busy = 0;
+
+	for (unsigned i = 0; i < DFZ_RAM_SLOTS; i++)
+		busy += ram->slot[i].req != NULL;
+	for (unsigned i = 0; i < DFZ_RAM_SLOTS && ram->first &&
+			     busy < slots_of(ram); i++) {
 		struct dfz_ram_hw_slot *s = &ram->slot[i];
 		struct dfz_ram_req *node = ram->first;
 
@@ -280,6 +292,7 @@ static void promote(struct dfz_ram *ram)
 		if (!link_intact(ram, node))
 			drop_list(ram, ram->first);
 		s->req = node;
+		busy++;
 		s->latency = ram->rt->cfg.latency;
 		s->moved = 0;
 		s->started = false;

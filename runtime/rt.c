@@ -347,6 +347,11 @@ void dfz_rt_set_quirks(struct dfz_rt *rt, uint32_t quirks)
 	rt->cfg.quirks = quirks;
 }
 
+uint32_t dfz_rt_quirks(const struct dfz_rt *rt)
+{
+	return rt ? rt->cfg.quirks : 0;
+}
+
 void dfz_rt_judge(struct dfz_rt *rt, bool on)
 {
 	if (on)

@@ -6,7 +6,10 @@
  * the command word's bit layout and its decoding (a 2^17 length spills
  * into the direction bit and the transfer changes), the silent wait/free of
  * TIDs the hardware ignores, faults, FIFO back-pressure, the event
- * contract, and the engine ops with the mchan-tid-leak switch.
+ * contract, and the engine ops with the mchan-tid-leak switch and the
+ * transfer groups (a fresh TID when another was taken since; the
+ * mchan-push-latest switch pushes on the latest instead, and the first
+ * request's wait returns before its second transfer landed).
  */
 #include <check.h>
 #include <stdlib.h>
@@ -628,6 +631,48 @@ START_TEST(test_ops_tid_leak)
 }
 END_TEST
 
+/*
+ * Two requests, A B A: the third push finds B's TID the latest. Fixed, A
+ * takes a fresh TID for its second group and its wait waits both, oldest
+ * first; mchan-push-latest pushes it on B's TID, so A's wait returns while
+ * those bytes are still queued, and only B's wait sees them land.
+ */
+START_TEST(test_ops_groups)
+{
+	bool bug = _i == 1;
+	const struct dfz_engine_ops *ops = dfz__engine_ops(DFZ_ENGINE_MCHAN);
+	uint8_t *l2, *l1;
+	void *a, *b;
+	struct dfz_desc d[3];
+
+	start_run(0, 3, 0, bug ? DFZ_BUG_BIT(MCHAN_PUSH_LATEST) : 0);
+	l2 = buffer(DFZ_L2, 48, 3);
+	l1 = buffer(DFZ_L1, 48, 7);
+	ck_assert_int_eq(dfz_local_alloc(rt, DFZ_L1, ops->req_size, &a), 0);
+	ck_assert_int_eq(dfz_local_alloc(rt, DFZ_L1, ops->req_size, &b), 0);
+	memset(a, 0, ops->req_size);
+	memset(b, 0, ops->req_size);
+	for (unsigned k = 0; k < 3; k++)
+		d[k] = desc_1d(l2 + 16 * k, l1 + 16 * k, 16);
+	ck_assert_int_eq(ops->issue(rt, a, &d[0]), 0);
+	ck_assert_int_eq(ops->issue(rt, b, &d[1]), 0);
+	ck_assert_int_eq(ops->issue(rt, a, &d[2]), 0);
+	ck_assert_uint_eq(count_kind(DFZ_EV_ID_ALLOC), bug ? 2 : 3);
+	ck_assert_int_eq(last_of(DFZ_EV_ISSUE)->id, bug ? 1 : 2);
+	evlog.n = 0;
+	ck_assert_int_eq(ops->wait(rt, a), 0);
+	ck_assert_uint_eq(count_kind(DFZ_EV_WAIT), bug ? 1 : 2);
+	ck_assert_int_eq(evlog.ev[0].id, 0);
+	ck_assert_int_eq(memcmp(l1 + 32, l2 + 32, 16) != 0, bug);
+	ck_assert(dfz_mchan_transfer_busy(mc, 1) == bug);
+	ck_assert_uint_eq(dfz_mchan_tids(mc), 2);
+	ck_assert_int_eq(ops->wait(rt, b), 0);
+	ck_assert_int_eq(memcmp(l1, l2, 48), 0);
+	ck_assert_uint_eq(dfz_mchan_tids(mc), 0);
+	ck_assert_uint_eq(dfz_mchan_queued(mc), 0);
+}
+END_TEST
+
 START_TEST(test_ops_reject)
 {
 	const struct dfz_engine_ops *ops = dfz__engine_ops(DFZ_ENGINE_MCHAN);
@@ -687,6 +732,7 @@ Suite *suite_mchan(void)
 	tcase_add_test(tc, test_wait_hang);
 	tcase_add_test(tc, test_event_contract);
 	tcase_add_loop_test(tc, test_ops_tid_leak, 0, 2);
+	tcase_add_loop_test(tc, test_ops_groups, 0, 2);
 	tcase_add_test(tc, test_ops_reject);
 	suite_add_tcase(s, tc);
 	return s;

@@ -337,6 +337,40 @@ START_TEST(test_fifo_two_slots)
 }
 END_TEST
 
+/* DFZ_RTQ_RAM_SERIAL (gap_sdk GAP8): one slot busy at a time, the next
+ * request promoted on the step after the last one completed. */
+START_TEST(test_serial_one_slot)
+{
+	uint32_t src;
+	uint8_t *dst;
+	struct dfz_ram_req *r[3];
+
+	start(2, 64, 0, 0);
+	dfz_rt_set_quirks(rt, DFZ_RTQ_RAM_SERIAL);
+	src = l3_src(64);
+	dst = l2_alloc(3 * 64);
+	for (unsigned i = 0; i < 3; i++) {
+		r[i] = new_req();
+		ck_assert_int_eq(dfz_ram_copy(dev, src, dst + 64 * i, 64, 1,
+					      r[i]), 0);
+	}
+	steps(1);
+	ck_assert_ptr_eq(dfz_ram_slot(dev, 0), r[0]);
+	ck_assert_ptr_null(dfz_ram_slot(dev, 1));
+	ck_assert_ptr_eq(dfz_ram_queue_head(dev), r[1]);
+	steps(2);
+	ck_assert_uint_eq(r[0]->done, 1);
+	ck_assert_uint_eq(r[1]->done, 0);
+	steps(1);
+	ck_assert_ptr_eq(dfz_ram_slot(dev, 0), r[1]);
+	ck_assert_ptr_null(dfz_ram_slot(dev, 1));
+	ck_assert_int_eq(dfz_ram_copy_wait(r[2]), 0);
+	ck_assert_int_lt(find(DFZ_EV_COMPLETE, r[1]), find(DFZ_EV_SERVICE, r[2]));
+	for (uint32_t i = 0; i < 3 * 64; i++)
+		CK_CHECK_UINT(dst[i], ==, pat(i % 64));
+}
+END_TEST
+
 START_TEST(test_wait_hang)
 {
 	uint32_t src;
@@ -844,6 +878,7 @@ Suite *suite_ram(void)
 	tcase_add_test(tc, test_latency_bandwidth);
 	tcase_add_test(tc, test_2d_chunks_split_at_lines);
 	tcase_add_test(tc, test_fifo_two_slots);
+	tcase_add_test(tc, test_serial_one_slot);
 	tcase_add_test(tc, test_wait_hang);
 	tcase_add_test(tc, test_wait_idle_hangs);
 	tcase_add_test(tc, test_wait_errors);

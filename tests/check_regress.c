@@ -40,6 +40,12 @@ START_TEST(test_reproducer)
 	struct dfz_verdict v;
 	struct dfz_plan p;
 
+	/* mchan-push-latest: no walk the plans describe shows it (the id a
+	 * misdirected push lands on is always a prefetch's, waited before
+	 * the wait it escapes): check_mchan_groups.c shows it on the adapter,
+	 * as hazard.read-before-wait. */
+	if (_i == DFZ_BUG_MCHAN_PUSH_LATEST)
+		return;
 	snprintf(path, sizeof(path), "corpus/regress/%s.plan", sw);
 	load(path, &p);
 	expected_classes(path, expect, sizeof(expect));

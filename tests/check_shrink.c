@@ -160,7 +160,10 @@ START_TEST(test_min_keeps_bug)
 	uint8_t *buf;
 	size_t n;
 
-	if (faults_under_memcheck((unsigned)_i))
+	/* mchan-push-latest has no plan reproducer: no tiling walk exposes
+	 * it (check_mchan_groups.c shows it on the adapter). */
+	if (faults_under_memcheck((unsigned)_i) ||
+	    _i == DFZ_BUG_MCHAN_PUSH_LATEST)
 		return;
 	cfg.max_runs = memcheck_count(150, 15);
 	regress_stream((unsigned)_i, &buf, &n, &cfg.family);

@@ -81,8 +81,9 @@ struct dfz_site {
 	  "when accepted, counting ahead of older ones in flight (iDMA "     \
 	  "nd_midend, GVSoC idma_fe_xdma); off: in order")                   \
 	X(MCHAN_STALL_NO_TID, "mchan-stall-no-tid", 0,                      \
-	  "mchan_channel_alloc with all 16 counters taken stalls until "     \
-	  "another core frees one (a hang when none can), and a core that "  \
+	  "mchan_channel_alloc or pi_cl_dma_cmd with all 16 counters taken " \
+	  "stalls until another core frees one (a hang when none can; off, " \
+	  "pi_cl_dma_cmd is a hang at once), and a core that "               \
 	  "never allocated pushes on counter 0 (MCHAN RTL, GVSoC mchan_v7); "\
 	  "off: the alloc fails, the push is handle.stale")                  \
 	X(CLDMA_SIZE16, "cldma-size16", 1,                                  \
@@ -95,7 +96,10 @@ struct dfz_site {
 	X(CLDMA_EMUL_64K, "cldma-emul-64k", 0,                              \
 	  "a 1-D pi_cl_dma_cmd of 64 KiB or more runs as 64 KiB pieces from "\
 	  "a FIFO that links the caller's command struct, and its wait "     \
-	  "returns once the last piece is pushed (gap_sdk Vega, GAP9-class)")
+	  "returns once the last piece is pushed (gap_sdk Vega, GAP9-class)")\
+	X(RAM_CONCURRENT, "ram-concurrent", 1,                              \
+	  "the RAM driver runs two copies at once (pulp-sdk pulpos "         \
+	  "hyperbus); off: one at a time (gap_sdk GAP8 HyperRAM)")
 
 enum dfz_quirk {
 #define DFZ__QUIRK_ENUM(id, name, def, doc) DFZ_QUIRK_##id,

@@ -87,7 +87,8 @@ int dfz_err_from_errno(int e);
 	X(CHILD_MISALIGN, "child-misalign")  \
 	X(PAIR_OVERFLOW, "pair-overflow")    \
 	X(REGISTER_LEAK, "register-leak")    \
-	X(NULL_ARG, "null-arg")
+	X(NULL_ARG, "null-arg")              \
+	X(MCHAN_PUSH_LATEST, "mchan-push-latest")
 
 enum dfz_bug {
 #define DFZ_BUG_ENUM(id, name) DFZ_BUG_##id,
@@ -280,6 +281,9 @@ struct dfz_rt_config {
  * when the engine accepts it, ahead of older transfers still in flight
  * (iDMA's nd_midend; the drop-in's idma-zero-work-retires). */
 #define DFZ_RTQ_IDMA_ZERO_RETIRES (1u << 0)
+/* cfg.quirks: the ram engine runs one request at a time (gap_sdk's GAP8
+ * HyperRAM driver; the drop-in's ram-concurrent off), not two (pulp-sdk). */
+#define DFZ_RTQ_RAM_SERIAL (1u << 2)
 
 /* Capacity caps: a runtime is created once at these sizes and reused. */
 #define DFZ_CAP_L3 (8u << 20)
@@ -388,6 +392,8 @@ const char *dfz_rt_refusal(const struct dfz_rt *rt);
 /** dfz_rt_set_quirks() - the engines' quirks (DFZ_RTQ_*) from now on in
  * this run (the next reset takes cfg.quirks again). */
 void dfz_rt_set_quirks(struct dfz_rt *rt, uint32_t quirks);
+/** dfz_rt_quirks() - the engines' quirks (DFZ_RTQ_*) now; 0 for NULL. */
+uint32_t dfz_rt_quirks(const struct dfz_rt *rt);
 
 /** dfz_rt_emit() - publish @ev (step and engine filled by the caller). */
 void dfz_rt_emit(struct dfz_rt *rt, const struct dfz_event *ev);

@@ -5,12 +5,14 @@
  * engine, the way generated code drives it:
  *   RAM (PMSIS cluster RAM): pi_cl_ram_copy(_2d) on the request,
  *     pi_cl_ram_copy_wait;
- *   mchan (Deeploy's GAP9 mchan.h): a transfer id taken before a
- *     request's first push (the pushes go to the id the core took last),
- *     an mchan_transfer_t by value with its command word (MCHAN_CMD, the
+ *   mchan (Deeploy's GAP9 mchan.h): a transfer id taken for each group
+ *     of pushes (a push goes to the id its core took last, so a request
+ *     whose id is no longer the latest takes a fresh one; mchan-push-latest
+ *     leaves that out), kept in the request's list of ids, an
+ *     mchan_transfer_t by value with its command word (MCHAN_CMD, the
  *     length in its low 17 bits) and the size meant, pushed 1-D or 2-D,
- *     mchan_transfer_wait then _free (mchan-tid-leak leaves the free
- *     out);
+ *     then for each id of the request mchan_transfer_wait then _free
+ *     (mchan-tid-leak leaves the free out);
  *   idma (the Snitch runtime): snrt_dma_start_1d/_2d keeping the request's
  *     transaction id, the 1-byte dummy after each copy (idma-no-dummy
  *     leaves it out: the walk does not call it), snrt_dma_wait.
@@ -113,10 +115,10 @@ static int req_key(const struct dfz__dropin_printer *pr, unsigned q)
 
 /*
  * A push goes to the transfer id its core took last, so a request takes
- * one before its first push, and a request that holds one can take more
- * pushes only while no other id was taken between (the Deeploy pattern:
- * take an id, push the group, wait and free). A push on a request whose id
- * is no longer the latest has no SDK spelling.
+ * one before its first push, and a fresh one whenever another id was taken
+ * since its last (Deeploy's pattern: take an id, push the group, wait and
+ * free it), as the model's engine ops do. mchan-push-latest is the faulty
+ * code that pushes on without: the push lands on the latest id.
  */
 static int mchan_push(void *ctx, struct dfz_handle *h, unsigned q,
 		      const struct dfz_desc *d)
@@ -125,14 +127,14 @@ static int mchan_push(void *ctx, struct dfz_handle *h, unsigned q,
 	char ext[48], loc[48], req[32];
 
 	req_at(pr, q, req, sizeof(req));
-	if (!h->in_flight[q]) {
-		dfz__emit_line(pr->f, 1, "%s = mchan_transfer_get_id();", req);
+	if (h->in_flight[q] && pr->last_tid != req_key(pr, q) &&
+	    (pr->aw[pr->hop].bugs & DFZ_BUG_BIT(MCHAN_PUSH_LATEST)))
+		dfz__emit_line(pr->f, 1, "/* mchan-push-latest: no "
+			       "mchan_transfer_get_id() for this group */");
+	else if (!h->in_flight[q] || pr->last_tid != req_key(pr, q)) {
+		dfz__emit_line(pr->f, 1, "%s.id[%s.n++] = "
+			       "mchan_transfer_get_id();", req, req);
 		pr->last_tid = req_key(pr, q);
-	} else if (pr->last_tid != req_key(pr, q)) {
-		snprintf(pr->why, sizeof(pr->why),
-			 "a push on the transfer id of %s after another id "
-			 "was taken (a push goes to the latest)", req);
-		return DFZ_EINVAL;
 	}
 	ext_at(pr, d->ext_off, ext, sizeof(ext));
 	loc_at(pr, d->loc_off, loc, sizeof(loc));
@@ -149,6 +151,8 @@ static int mchan_push(void *ctx, struct dfz_handle *h, unsigned q,
 	return 0;
 }
 
+/* Each id of the request, oldest first: wait, then free (mchan-tid-leak
+ * leaves the free out). */
 static int mchan_wait(void *ctx, struct dfz_handle *h, unsigned q)
 {
 	struct dfz__dropin_printer *pr = ctx;
@@ -156,12 +160,15 @@ static int mchan_wait(void *ctx, struct dfz_handle *h, unsigned q)
 
 	(void)h;
 	req_at(pr, q, req, sizeof(req));
-	dfz__emit_line(pr->f, 1, "mchan_transfer_wait(%s);", req);
+	dfz__emit_line(pr->f, 1, "for (int i = 0; i < %s.n; i++) {", req);
+	dfz__emit_line(pr->f, 2, "mchan_transfer_wait(%s.id[i]);", req);
 	if (pr->aw[pr->hop].bugs & DFZ_BUG_BIT(MCHAN_TID_LEAK))
-		dfz__emit_line(pr->f, 1, "/* mchan-tid-leak: no "
-			       "mchan_transfer_free(%s) */", req);
+		dfz__emit_line(pr->f, 2, "/* mchan-tid-leak: no "
+			       "mchan_transfer_free(%s.id[i]) */", req);
 	else
-		dfz__emit_line(pr->f, 1, "mchan_transfer_free(%s);", req);
+		dfz__emit_line(pr->f, 2, "mchan_transfer_free(%s.id[i]);", req);
+	dfz__emit_line(pr->f, 1, "}");
+	dfz__emit_line(pr->f, 1, "%s.n = 0;", req);
 	return 0;
 }
 
@@ -245,8 +252,8 @@ const char *dfz__dropin_req_type(unsigned engine)
 	switch (engine) {
 	case DFZ_ENGINE_RAM:
 		return "pi_cl_ram_req_t";
-	case DFZ_ENGINE_MCHAN:
-		return "int";
+	case DFZ_ENGINE_MCHAN: /* the ids of the request's groups */
+		return "struct { int n, id[16]; }";
 	case DFZ_ENGINE_IDMA:
 		return "snrt_dma_txid_t";
 	default:
