@@ -113,6 +113,7 @@ static uint32_t api_of(unsigned q)
 	switch (q) {
 	case DFZ_QUIRK_SNRT_HEAD:
 	case DFZ_QUIRK_IDMA_ZERO_RETIRES:
+	case DFZ_QUIRK_IDMA_ID_AT_PUSH:
 		return DFZ__API_SNRT;
 	case DFZ_QUIRK_MCHAN_STALL_NO_TID:
 		return DFZ__API_MCHAN;
@@ -140,8 +141,10 @@ size_t dfz__quirks_describe(uint32_t on, uint32_t apis, char *buf, size_t n)
 /* The engines' share of @on (cfg.quirks). */
 static uint32_t rt_quirks(uint32_t on)
 {
-	return on & (1u << DFZ_QUIRK_IDMA_ZERO_RETIRES) ?
-		       DFZ_RTQ_IDMA_ZERO_RETIRES : 0;
+	return (on & (1u << DFZ_QUIRK_IDMA_ZERO_RETIRES) ?
+			DFZ_RTQ_IDMA_ZERO_RETIRES : 0) |
+	       (on & (1u << DFZ_QUIRK_IDMA_ID_AT_PUSH) ?
+			DFZ_RTQ_IDMA_ID_AT_PUSH : 0);
 }
 
 uint32_t dfz__quirks_start(struct dfz__dropin *d)

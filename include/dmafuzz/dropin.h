@@ -95,7 +95,12 @@ struct dfz_site {
 	X(CLDMA_EMUL_64K, "cldma-emul-64k", 0,                              \
 	  "a 1-D pi_cl_dma_cmd of 64 KiB or more runs as 64 KiB pieces from "\
 	  "a FIFO that links the caller's command struct, and its wait "     \
-	  "returns once the last piece is pushed (gap_sdk Vega, GAP9-class)")
+	  "returns once the last piece is pushed (gap_sdk Vega, GAP9-class)")\
+	X(IDMA_ID_AT_PUSH, "idma-id-at-push", 1,                            \
+	  "snrt_dma_start_* returns the id counter as it stands at the "     \
+	  "push, and the counter advances when the midend pops a request "   \
+	  "(iDMA v0.6.0 on, idma_inst64_top): ids may repeat or lag; off: "  \
+	  "exact ids (GVSoC, axi_dma_tc_snitch_fe)")
 
 enum dfz_quirk {
 #define DFZ__QUIRK_ENUM(id, name, def, doc) DFZ_QUIRK_##id,
