@@ -184,18 +184,16 @@ static void early(struct inflight *o, const struct dfz_event *ev,
 {
 	struct dfz_evidence e = dfz__evidence_of(ev, x->xfer);
 	uint32_t n = sharing(o, x);
-	char why[160] = "";
+	char why[64] = "";
 
 	if (n > 1)
-		snprintf(why, sizeof(why), "; txid %lld was handed out to %u "
-			 "transfers (idma-id-at-push: the id was sampled at "
-			 "the push, the counter advances at the pop)",
-			 (long long)x->id, n);
+		snprintf(why, sizeof(why), ", one of %u given txid %lld: "
+			 "idma-id-at-push", n, (long long)x->id);
 	dfz_oracle_fail(o->set, "inflight", DFZ_CLASS_DMA_EARLY_WAIT, &e,
 			"wait on %s returned at step %llu while transfer #%lld "
-			"(issued at step %llu) was still in flight (expected "
+			"(issued at step %llu%s) was still in flight (expected "
 			"the wait to return only after the transfers it "
-			"covers completed%s)",
+			"covers completed)",
 			dfz__owner(o->set, ev->engine, ev->handle, ev->id),
 			(unsigned long long)ev->step, (long long)x->xfer,
 			(unsigned long long)x->step, why);
