@@ -113,10 +113,11 @@ static uint32_t api_of(unsigned q)
 	switch (q) {
 	case DFZ_QUIRK_SNRT_HEAD:
 	case DFZ_QUIRK_IDMA_ZERO_RETIRES:
+	case DFZ_QUIRK_IDMA_ID_AT_PUSH:
 		return DFZ__API_SNRT;
 	case DFZ_QUIRK_MCHAN_STALL_NO_TID:
 		return DFZ__API_MCHAN;
-	case DFZ_QUIRK_RAM_CONCURRENT: /* helper B (issue 26 item 7) */
+	case DFZ_QUIRK_RAM_CONCURRENT:
 		return DFZ__API_RAM;
 	default:
 		return DFZ__API_CLDMA;
@@ -129,12 +130,18 @@ size_t dfz__quirks_describe(uint32_t on, uint32_t apis, char *buf, size_t n)
 
 	buf[0] = 0;
 	for (unsigned q = 0; q < DFZ_NQUIRKS && at < n; q++) {
-		const char *name = on & (1u << q) ? quirk[q].name :
-				   q == DFZ_QUIRK_SNRT_HEAD ? "snrt-pinned" : NULL;
+		bool off = !(on & (1u << q));
+		const char *name = off && q == DFZ_QUIRK_SNRT_HEAD ?
+					   "snrt-pinned" : quirk[q].name;
 
-		if (name && (apis & api_of(q)))
-			at += (size_t)snprintf(buf + at, n - at, "%s%s",
-					       at ? ", " : "", name);
+		/* A quirk on by default and off here is said as the setting
+		 * that restores it, no-NAME; one off by default, not at all. */
+		bool no = off && q != DFZ_QUIRK_SNRT_HEAD && quirk[q].def;
+
+		if ((apis & api_of(q)) && (!off || no || q == DFZ_QUIRK_SNRT_HEAD))
+			at += (size_t)snprintf(buf + at, n - at, "%s%s%s",
+					       at ? ", " : "", no ? "no-" : "",
+					       name);
 	}
 	return at < n ? at : n - 1;
 }
@@ -142,10 +149,12 @@ size_t dfz__quirks_describe(uint32_t on, uint32_t apis, char *buf, size_t n)
 /* The engines' share of @on (cfg.quirks). */
 static uint32_t rt_quirks(uint32_t on)
 {
-	uint32_t rtq = on & (1u << DFZ_QUIRK_IDMA_ZERO_RETIRES) ?
-			       DFZ_RTQ_IDMA_ZERO_RETIRES : 0;
+	uint32_t rtq = (on & (1u << DFZ_QUIRK_IDMA_ZERO_RETIRES) ?
+				DFZ_RTQ_IDMA_ZERO_RETIRES : 0) |
+		       (on & (1u << DFZ_QUIRK_IDMA_ID_AT_PUSH) ?
+				DFZ_RTQ_IDMA_ID_AT_PUSH : 0);
 
-	/* helper B (issue 26 item 7): ram-concurrent off is the serial RAM */
+	/* ram-concurrent off is the serial RAM driver */
 	if (!(on & (1u << DFZ_QUIRK_RAM_CONCURRENT)))
 		rtq |= DFZ_RTQ_RAM_SERIAL;
 	return rtq;

@@ -8,7 +8,9 @@
  * bookkeeping: a ram wait covers the transfers issued on its request, an
  * mchan wait those pushed under its TID, an idma wait(t) every txid up to
  * t (wait_all: every one). A transfer is in flight until the engine
- * completes it, matched oldest first by request, TID or txid.
+ * completes it, matched oldest first by request, TID or txid. An idma
+ * txid handed out to several transfers (iDMA counts ids at the pop and
+ * returns them at the push) covers them all; the message says so.
  *
  * Sources stay still: the CPU-visible source bytes (L2/L1) of a transfer
  * are checksummed at ISSUE and again when the engine completes it; a
@@ -166,19 +168,35 @@ static bool covers(const struct dfz_event *ev, const struct xf *x)
 	return same_key(x, ev);
 }
 
+/* The idma transfers tracked under @x's txid: more than one when a start
+ * handed out an id another start had returned (ids counted at the pop). */
+static uint32_t sharing(const struct inflight *o, const struct xf *x)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < o->n; i++)
+		n += o->x[i].engine == DFZ_ENGINE_IDMA && o->x[i].id == x->id;
+	return x->engine == DFZ_ENGINE_IDMA ? n : 0;
+}
+
 static void early(struct inflight *o, const struct dfz_event *ev,
 		  const struct xf *x)
 {
 	struct dfz_evidence e = dfz__evidence_of(ev, x->xfer);
+	uint32_t n = sharing(o, x);
+	char why[64] = "";
 
+	if (n > 1)
+		snprintf(why, sizeof(why), ", one of %u given txid %lld: "
+			 "idma-id-at-push", n, (long long)x->id);
 	dfz_oracle_fail(o->set, "inflight", DFZ_CLASS_DMA_EARLY_WAIT, &e,
 			"wait on %s returned at step %llu while transfer #%lld "
-			"(issued at step %llu) was still in flight (expected "
+			"(issued at step %llu%s) was still in flight (expected "
 			"the wait to return only after the transfers it "
 			"covers completed)",
 			dfz__owner(o->set, ev->engine, ev->handle, ev->id),
 			(unsigned long long)ev->step, (long long)x->xfer,
-			(unsigned long long)x->step);
+			(unsigned long long)x->step, why);
 }
 
 /* A wait returned: every transfer it covers must be done; those retire. */

@@ -13,7 +13,8 @@
  * allocation fails for want of TIDs the run may never reach its end, so
  * the TIDs that were waited and never freed are reported right there.
  *
- * idma: txids increase from 1; a wait(t) covers every txid up to t (and,
+ * idma: txids increase from 1 (a start may repeat the last txid until a
+ * wait covers it: iDMA's id at the push); a wait(t) covers every txid up to t (and,
  * with the documented lag of the completed id, t + 1: see
  * dfz__idma_covers()) and wait_all covers all. A wait beyond the last
  * issued txid is handle.stale; an issued txid that no wait covered by the
@@ -318,7 +319,10 @@ static void on_tx_issue(struct tid *o, const struct dfz_event *ev)
 {
 	struct dfz_evidence x = dfz__evidence_of(ev, o->set->xfer);
 
-	if (ev->id <= o->last) {
+	/* iDMA hands out the counter at the push and advances it at the pop
+	 * (idma-id-at-push): a start may repeat the last txid, but never
+	 * one a returned wait covered. */
+	if (ev->id < o->last || (ev->id == o->last && o->covered >= o->last)) {
 		dfz_oracle_fail(o->set, "tid", DFZ_CLASS_HANDLE_REUSE, &x,
 				"txid %lld issued at step %llu after txid %lld "
 				"(expected increasing txids from 1)",

@@ -10,6 +10,12 @@
  * above the txid, so a wait on the last issued id hangs unless another
  * transfer follows (the lag). With DFZ_RTQ_IDMA_ZERO_RETIRES a transfer
  * without work retires as it is accepted, counting ahead of older ones.
+ * With DFZ_RTQ_IDMA_ID_AT_PUSH (iDMA's inst64 front end) a start returns
+ * the id counter as it stands at the push, and the counter advances when
+ * a request leaves the queue for the midend: once the last line of a 2-D
+ * transfer is accepted by the channel (the backend, which takes a line
+ * when the line before it has moved). Events name a transfer by the id
+ * its start returned, which then may be shared or stale.
  * The engine ops at the end are the generated-code pattern: start,
  * remember the txid, wait on it; the adapter adds the dummy transfer that
  * works around the lag.
@@ -28,13 +34,16 @@ struct idma_xfer {
 	uint32_t dst_stride;
 	uint32_t src_stride;
 	uint32_t repeat;          /* lines */
-	uint32_t txid;
+	uint32_t txid;            /* the id its start returned */
 	uint8_t is_2d;            /* started as 2-D (for events only) */
+	uint8_t counted;          /* the counter advanced at its push */
 };
 
 struct dfz_idma {
 	struct dfz_rt *rt;
 	uint32_t last_id;                 /* txid of the last start */
+	uint32_t taken;                   /* the id counter: ids taken (the
+					   * hardware's next_id, less one) */
 	uint32_t retired;                 /* the completed id: transfers
 					   * retired this run */
 	struct idma_xfer fifo[DFZ_IDMA_FIFO];
@@ -42,6 +51,7 @@ struct dfz_idma {
 	unsigned count;
 	bool active;                      /* @cur is in the channel */
 	bool started;                     /* SERVICE emitted for @cur */
+	bool popped;                      /* @cur has left the queue */
 	struct idma_xfer cur;
 	uint32_t latency;
 	uint64_t moved;                   /* bytes of @cur moved so far */
@@ -118,11 +128,30 @@ static bool has_room(const void *arg)
 	return d->count < DFZ_IDMA_FIFO;
 }
 
+static bool no_work(const struct idma_xfer *x)
+{
+	return x->size == 0 || x->repeat == 0;
+}
+
 /* iDMA's midend: a transfer without work retires as it is accepted. */
 static bool zero_retires(const struct dfz_idma *d, const struct idma_xfer *x)
 {
-	return (d->rt->cfg.quirks & DFZ_RTQ_IDMA_ZERO_RETIRES) &&
-	       (x->size == 0 || x->repeat == 0);
+	return (d->rt->cfg.quirks & DFZ_RTQ_IDMA_ZERO_RETIRES) && no_work(x);
+}
+
+static bool id_at_push(const struct dfz_idma *d)
+{
+	return d->rt->cfg.quirks & DFZ_RTQ_IDMA_ID_AT_PUSH;
+}
+
+/* The id a start hands out: the counter after its own advance (exact
+ * ids), or as it stands, for the transfer the midend takes next. */
+static uint32_t hand_out(struct dfz_idma *d, struct idma_xfer *x)
+{
+	x->counted = !id_at_push(d);
+	if (x->counted)
+		d->taken++;
+	return x->counted ? d->taken : d->taken + 1;
 }
 
 /* Queue @x (after back-pressure) under the next txid and publish the
@@ -137,20 +166,20 @@ static int start(struct dfz_idma *d, struct idma_xfer *x,
 
 	if (!d)
 		return DFZ_EINVAL;
-	if (d->last_id >= INT32_MAX)
+	if (d->taken + (id_at_push(d) ? DFZ_IDMA_FIFO + 1u : 0u) >= INT32_MAX)
 		return DFZ_ERANGE;
 	rc = dfz__rt_wait(d->rt, has_room, d);
 	if (rc < 0) {
 		emit_id(d, DFZ_EV_HANG, (int64_t)d->last_id + 1, 0);
 		return rc;
 	}
-	x->txid = ++d->last_id;
+	x->txid = d->last_id = hand_out(d, x);
 	ev.id = x->txid;
 	if (asked)
 		ev.desc = *asked;
 	else
 		desc_of(d, x, &ev.desc);
-	if (zero_retires(d, x)) {
+	if (zero_retires(d, x) && x->counted) {
 		emit(d, &ev);
 		d->retired++;
 		emit_id(d, DFZ_EV_COMPLETE, x->txid, 0);
@@ -226,8 +255,34 @@ bool dfz__idma_is_idle(const struct dfz_idma *d)
 	return !d->active && d->count == 0;
 }
 
+/* @x leaves the queue for the midend: the counter advances (unless it
+ * did at the push). */
+static void pop(struct dfz_idma *d, const struct idma_xfer *x)
+{
+	if (!x->counted)
+		d->taken++;
+}
+
+/* The midend pops @cur once the channel accepted its last line: the
+ * channel takes a line when the line before it has moved. */
+static void maybe_pop(struct dfz_idma *d)
+{
+	const struct idma_xfer *x = &d->cur;
+
+	if (d->popped)
+		return;
+	if (no_work(x) || d->moved >= (uint64_t)x->size * (x->repeat - 1)) {
+		d->popped = true;
+		pop(d, x);
+	}
+}
+
 static void complete(struct dfz_idma *d)
 {
+	if (!d->popped) { /* a fault ended it before its last line */
+		d->popped = true;
+		pop(d, &d->cur);
+	}
 	d->active = false;
 	d->retired++;
 	emit_id(d, DFZ_EV_COMPLETE, d->cur.txid, 0);
@@ -294,23 +349,53 @@ static void service(struct dfz_idma *d)
 			return;
 		}
 		budget -= (uint32_t)n;
+		maybe_pop(d);
 	}
 	if (d->moved >= total)
 		complete(d);
 }
 
+/* The queue's head, taken off. */
+static struct idma_xfer dequeue(struct dfz_idma *d)
+{
+	struct idma_xfer x = d->fifo[d->head];
+
+	d->head = (d->head + 1) % DFZ_IDMA_FIFO;
+	d->count--;
+	return x;
+}
+
+/* The midend's zero rule, for a transfer counted at the pop: a head
+ * without work is accepted (popped) once the channel took the last line
+ * before it, and retires there, ahead of that line. */
+static void accept_zero(struct dfz_idma *d)
+{
+	struct idma_xfer x;
+
+	if (d->count == 0 || (d->active && !d->popped))
+		return;
+	x = d->fifo[d->head];
+	if (x.counted || !zero_retires(d, &x))
+		return;
+	x = dequeue(d);
+	pop(d, &x);
+	d->retired++;
+	emit_id(d, DFZ_EV_COMPLETE, x.txid, 0);
+}
+
 void dfz__idma_step(struct dfz_idma *d)
 {
+	accept_zero(d);
 	if (!d->active) {
 		if (d->count == 0)
 			return;
-		d->cur = d->fifo[d->head];
-		d->head = (d->head + 1) % DFZ_IDMA_FIFO;
-		d->count--;
+		d->cur = dequeue(d);
 		d->active = true;
 		d->started = false;
+		d->popped = false;
 		d->latency = d->rt->cfg.latency;
 		d->moved = 0;
+		maybe_pop(d);
 	}
 	service(d);
 }
@@ -389,6 +474,11 @@ uint32_t dfz_idma_completed_id(const struct dfz_idma *dev)
 uint32_t dfz_idma_last_id(const struct dfz_idma *dev)
 {
 	return dev ? dev->last_id : 0;
+}
+
+uint32_t dfz_idma_next_id(const struct dfz_idma *dev)
+{
+	return dev ? dev->taken + 1 : 0;
 }
 
 bool dfz_idma_is_busy(const struct dfz_idma *dev)

@@ -268,6 +268,48 @@ START_TEST(test_mchan_stall_other_core_frees)
 }
 END_TEST
 
+/* ---------------------------------------------------- idma-id-at-push */
+
+/* A 2-D transfer and a 1-D one straight on the engine: the same id when
+ * the quirk reaches the engine (DFZ_RTQ_IDMA_ID_AT_PUSH), else 1 and 2. */
+static void body_idma_ids(void *arg)
+{
+	struct dfz_idma *dma = dfz_idma_get(dfz__dropin_get()->rt);
+	uint8_t *a = pi_l2_malloc(256), *b = pi_l2_malloc(256);
+	int x, y;
+
+	(void)arg;
+	memset(a, 5, 256);
+	x = dfz_idma_start_2d(dma, b, a, 16, 16, 16, 8);
+	y = dfz_idma_start_1d(dma, b + 128, a + 128, 16);
+	seen = (uint32_t)(x == 1) | (uint32_t)(y == x) << 1;
+	dfz_idma_wait_all(dma);
+	pi_l2_free(a, 256);
+	pi_l2_free(b, 256);
+}
+
+START_TEST(test_idma_id_at_push)
+{
+	struct dfz_dropin_test t = { body_idma_ids, NULL, __FILE__ };
+	struct dfz__dropin *d = dfz__dropin_get();
+	struct dfz__quirks keep = d->base;
+	uint8_t on[3] = { 0, 0, 1 }, off[3] = { 0, 0, 0 };
+	struct dfz__result r = run_with(body_idma_ids, "");
+
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
+	ck_assert_uint_eq(seen, 3);                 /* on by default */
+	r = run_with(body_idma_ids, "no-idma-id-at-push");
+	ck_assert_uint_eq(seen, 1);
+	ck_assert(!(r.quirks & (1u << DFZ_QUIRK_IDMA_ID_AT_PUSH)));
+	ck_assert_int_eq(dfz_dropin_quirks("idma-id-at-push=any"), 0);
+	dfz__dropin_run(&t, on, sizeof(on), &r);
+	ck_assert_uint_eq(seen, 3);
+	dfz__dropin_run(&t, off, sizeof(off), &r);
+	ck_assert_uint_eq(seen, 1);
+	d->base = keep;
+}
+END_TEST
+
 /* ------------------------------------------------------------ settings */
 
 START_TEST(test_settings)
@@ -278,14 +320,23 @@ START_TEST(test_settings)
 	ck_assert_int_eq(dfz__quirks_parse("snrt-head,no-cldma-size16", &q), 0);
 	dfz__quirks_describe(q.on, DFZ__API_SNRT | DFZ__API_CLDMA, buf,
 			     sizeof(buf));
+	/* An off quirk is named by the setting that restores it. */
 	ck_assert_str_eq(buf, "snrt-head, idma-zero-work-retires, "
-			 "cldma-copy-aliases");
+			 "no-cldma-size16, cldma-copy-aliases, "
+			 "idma-id-at-push");
 	dfz__quirks_describe(q.on, DFZ__API_MCHAN, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "");
 	ck_assert_int_eq(dfz__quirks_parse("snrt-pinned,cldma-size16=on", &q), 0);
 	ck_assert_uint_eq(q.on, dfz__quirks_default());
 	dfz__quirks_describe(q.on, DFZ__API_SNRT, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "snrt-pinned, idma-zero-work-retires");
+	ck_assert_str_eq(buf, "snrt-pinned, idma-zero-work-retires, "
+			 "idma-id-at-push");
+	ck_assert_int_eq(dfz__quirks_parse("no-idma-id-at-push", &q), 0);
+	dfz__quirks_describe(q.on, DFZ__API_SNRT, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "snrt-pinned, idma-zero-work-retires, "
+			 "no-idma-id-at-push");
+	ck_assert_int_eq(dfz__quirks_parse("idma-id-at-push=on", &q), 0);
+	ck_assert_uint_eq(q.on, dfz__quirks_default());
 	ck_assert_int_eq(dfz__quirks_parse("idma-zero-work-retires=any", &q), 0);
 	ck_assert_uint_eq(q.any, 1u << DFZ_QUIRK_IDMA_ZERO_RETIRES);
 	/* Unknown names and values leave the settings as they were. */
@@ -354,6 +405,7 @@ Suite *suite_dropin_quirks(void)
 	tcase_add_test(tc, test_mchan_stall);
 	tcase_add_test(tc, test_mchan_push_on_counter0);
 	tcase_add_test(tc, test_mchan_stall_other_core_frees);
+	tcase_add_test(tc, test_idma_id_at_push);
 	tcase_add_test(tc, test_settings);
 	tcase_add_test(tc, test_any_from_schedule);
 	tcase_add_test(tc, test_body_call);

@@ -106,10 +106,10 @@ START_TEST(test_any_and_verdict)
 			     sizeof(buf));
 	ck_assert_str_eq(buf, "ram-concurrent");
 	dfz__quirks_describe(0, DFZ__API_RAM, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "");
+	ck_assert_str_eq(buf, "no-ram-concurrent");
 	dfz__quirks_describe(1u << DFZ_QUIRK_RAM_CONCURRENT, DFZ__API_CLDMA,
 			     buf, sizeof(buf));
-	ck_assert_str_eq(buf, "");
+	ck_assert_str_eq(buf, "no-cldma-size16, no-cldma-copy-aliases");
 }
 END_TEST
 

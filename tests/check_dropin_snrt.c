@@ -3,9 +3,10 @@
  * The Snitch runtime's names under the drop-in: SPMD code on 8 compute
  * cores and a data-mover core, the DMA's starts and waits on the idma
  * engine as the runtime version (snrt-pinned / snrt-head) and the
- * hardware (idma-zero-work-retires) do them, and findings at the user's
- * line: the pinned wait on the last id hangs, Deeploy's dummy works
- * around it only while zero-work transfers retire in order.
+ * hardware (idma-zero-work-retires, idma-id-at-push) do them, and findings
+ * at the user's line: the pinned wait on the last id hangs, Deeploy's
+ * dummy works around it only while zero-work transfers retire in order,
+ * and ids handed out at the push repeat behind a long 2-D transfer.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -159,7 +160,8 @@ static void body_two_with_dummies(void *arg)
 START_TEST(test_dummies_in_order)
 {
 	struct dfz__result r = run_with(body_two_with_dummies,
-					"snrt-pinned,no-idma-zero-work-retires");
+					"snrt-pinned,no-idma-zero-work-retires,"
+					"no-idma-id-at-push");
 
 	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
 	ck_assert_uint_eq(got, 1);
@@ -170,7 +172,8 @@ END_TEST
 START_TEST(test_dummies_zero_work_retires)
 {
 	struct dfz__result r = run_with(body_two_with_dummies,
-					"snrt-pinned,idma-zero-work-retires");
+					"snrt-pinned,idma-zero-work-retires,"
+					"no-idma-id-at-push");
 
 	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_DMA_EARLY_WAIT);
 	ck_assert_int_eq(r.site.line, want_line);
@@ -182,10 +185,80 @@ START_TEST(test_dummies_zero_work_retires)
 		char q[128];
 
 		dfz__quirks_describe(r.quirks, r.apis, q, sizeof(q));
-		ck_assert_str_eq(q, "snrt-pinned, idma-zero-work-retires");
+		ck_assert_str_eq(q, "snrt-pinned, idma-zero-work-retires, "
+				 "no-idma-id-at-push");
 	}
 	ck_assert(dfz__quirks_default() &
 		  (1u << DFZ_QUIRK_IDMA_ZERO_RETIRES));
+}
+END_TEST
+
+/*
+ * idma-id-at-push: two back-to-back 1-D loads behind a long 2-D one get
+ * the 2-D one's id (the counter advances only when the midend pops a
+ * request), so the wait on the second returns as the 2-D one retires,
+ * with both loads in flight: dma.early-wait at that wait, its message
+ * naming the quirk. With exact ids (off) the same code is clean.
+ */
+static snrt_dma_txid_t ids[3];
+
+static void dm_behind_2d(void *arg)
+{
+	(void)arg;
+	if (snrt_is_dm_core()) {
+		ids[0] = snrt_dma_start_2d(m_l1, m_l3, 16, 16, 16, 8);
+		ids[1] = snrt_dma_start_1d(m_l1 + 128, m_l3 + 128, 32);
+		ids[2] = snrt_dma_start_1d(m_l1 + 160, m_l3 + 160, 32);
+		want_line = __LINE__ + 1;
+		snrt_dma_wait(ids[2]);
+		got = !memcmp(m_l1, m_l3, 192);
+	}
+	snrt_cluster_hw_barrier();
+}
+
+static void body_behind_2d(void *arg)
+{
+	(void)arg;
+	setup_bufs();
+	got = 0;
+	memset(ids, 0, sizeof(ids));
+	dfz_snrt_spmd(dm_behind_2d, NULL);
+}
+
+START_TEST(test_id_at_push_duplicates)
+{
+	struct dfz__result r = run_with(body_behind_2d, "snrt-head");
+	char q[128];
+
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_DMA_EARLY_WAIT);
+	ck_assert_int_eq(r.site.line, want_line);
+	ck_assert_uint_eq(ids[0], 1);
+	ck_assert_uint_eq(ids[1], 1);
+	ck_assert_uint_eq(ids[2], 1);
+	ck_assert_uint_eq(got, 0); /* the loads had not landed */
+	ck_assert_ptr_nonnull(strstr(r.finding.msg, ", one of 3 given txid 1: "
+				     "idma-id-at-push) was still in flight"));
+	dfz__quirks_describe(r.quirks, r.apis, q, sizeof(q));
+	ck_assert_str_eq(q, "snrt-head, idma-zero-work-retires, "
+			 "idma-id-at-push");
+	ck_assert(dfz__quirks_default() & (1u << DFZ_QUIRK_IDMA_ID_AT_PUSH));
+	/* The pinned wait needs one more retirement: still early. */
+	r = run_with(body_behind_2d, "snrt-pinned");
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_DMA_EARLY_WAIT);
+	ck_assert_int_eq(r.site.line, want_line);
+}
+END_TEST
+
+START_TEST(test_exact_ids)
+{
+	struct dfz__result r = run_with(body_behind_2d,
+					"snrt-head,no-idma-id-at-push");
+
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
+	ck_assert_uint_eq(ids[0], 1);
+	ck_assert_uint_eq(ids[1], 2);
+	ck_assert_uint_eq(ids[2], 3);
+	ck_assert_uint_eq(got, 1);
 }
 END_TEST
 
@@ -288,6 +361,8 @@ Suite *suite_dropin_snrt(void)
 	tcase_add_test(tc, test_pinned_last_id_hangs);
 	tcase_add_test(tc, test_dummies_in_order);
 	tcase_add_test(tc, test_dummies_zero_work_retires);
+	tcase_add_test(tc, test_id_at_push_duplicates);
+	tcase_add_test(tc, test_exact_ids);
 	tcase_add_test(tc, test_size0_start);
 	tcase_add_test(tc, test_channel_argument);
 	tcase_add_test(tc, test_bad_address);

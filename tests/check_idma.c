@@ -4,7 +4,8 @@
  * per run, the completed id as a count of retired transfers, the lagging
  * wait (a wait on the last id alone hangs and resolves once another
  * transfer follows), the wait without lag, zero-work transfers retiring
- * ahead of older ones (DFZ_RTQ_IDMA_ZERO_RETIRES), wait_all, never-issued ids,
+ * ahead of older ones (DFZ_RTQ_IDMA_ZERO_RETIRES), ids handed out at the
+ * push and counted at the pop (DFZ_RTQ_IDMA_ID_AT_PUSH), wait_all, never-issued ids,
  * strided 2-D transfers on both sides in both directions, time, faults,
  * queue back-pressure, the event contract and the engine ops.
  */
@@ -159,6 +160,88 @@ START_TEST(test_zero_work_retires)
 		ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
 		ck_assert_uint_eq(dfz_idma_completed_id(dma), 4);
 	}
+}
+END_TEST
+
+/*
+ * DFZ_RTQ_IDMA_ID_AT_PUSH: behind a 2-D transfer still fed line by line,
+ * back-to-back starts return the id it will retire under; the wait on
+ * the last of them returns as the 2-D one retires, before their bytes
+ * move. Exact ids (quirk off): 1, 2, 3 and the wait covers all three.
+ */
+START_TEST(test_id_at_push_duplicates)
+{
+	for (int quirk = 0; quirk < 2; quirk++) {
+		uint8_t *l2, *l1;
+		int a, b, c;
+
+		run_quirks = quirk ? DFZ_RTQ_IDMA_ID_AT_PUSH : 0;
+		start_run(0, 0, 1000);
+		run_quirks = 0;
+		l2 = buffer(DFZ_L2, 160, 3);
+		l1 = buffer(DFZ_L1, 160, 7);
+		a = dfz_idma_start_2d(dma, l1, l2, 16, 16, 16, 8);
+		b = dfz_idma_start_1d(dma, l1 + 128, l2 + 128, 16);
+		c = dfz_idma_start_1d(dma, l1 + 144, l2 + 144, 16);
+		ck_assert_int_eq(a, 1);
+		ck_assert_int_eq(b, quirk ? 1 : 2);
+		ck_assert_int_eq(c, quirk ? 1 : 3);
+		ck_assert_int_eq(last_of(DFZ_EV_ISSUE)->id, c);
+		ck_assert_uint_eq(dfz_idma_next_id(dma), quirk ? 1 : 4);
+		ck_assert_uint_eq(dfz_idma_last_id(dma), (uint32_t)c);
+		ck_assert_int_eq(dfz_idma_wait_reached(dma, (uint32_t)c), 0);
+		ck_assert_mem_eq(l1, l2, 128);
+		if (quirk) {
+			ck_assert_uint_eq(dfz_idma_completed_id(dma), 1);
+			ck_assert(memcmp(l1 + 144, l2 + 144, 16) != 0);
+			/* a left the queue, b not yet: the next id is b's */
+			ck_assert_uint_eq(dfz_idma_next_id(dma), 2);
+			ck_assert_int_eq(dfz_idma_start_1d(dma, l1, l2, 16), 2);
+		} else {
+			ck_assert_mem_eq(l1 + 128, l2 + 128, 32);
+		}
+		ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
+		ck_assert_uint_eq(dfz_idma_completed_id(dma), quirk ? 4 : 3);
+		ck_assert_uint_eq(dfz_idma_next_id(dma), quirk ? 5 : 4);
+	}
+}
+END_TEST
+
+/*
+ * The pop follows the midend: a 2-D transfer leaves the queue once the
+ * channel took its last line (the line before it moved), and a transfer
+ * without work behind it is popped next and retires there, ahead of that
+ * last line (with DFZ_RTQ_IDMA_ZERO_RETIRES; in exact-id mode it retires
+ * at its start instead).
+ */
+START_TEST(test_id_at_push_pop_timing)
+{
+	uint8_t *l2, *l1;
+
+	run_quirks = DFZ_RTQ_IDMA_ID_AT_PUSH | DFZ_RTQ_IDMA_ZERO_RETIRES;
+	start_run(0, 0, 1000);
+	run_quirks = 0;
+	l2 = buffer(DFZ_L2, 128, 3);
+	l1 = buffer(DFZ_L1, 128, 7);
+	ck_assert_int_eq(dfz_idma_start_2d(dma, l1, l2, 32, 32, 32, 4), 1);
+	ck_assert_int_eq(dfz_idma_start_2d(dma, l1, l1, 1, 0, 0, 0), 1);
+	ck_assert_uint_eq(count_kind(DFZ_EV_COMPLETE), 0);
+	sched_steps = 5;                 /* 16 bytes a step: 2.5 lines */
+	dfz_rt_yield(rt, DFZ_YIELD_ISSUE);
+	ck_assert_uint_eq(dfz_idma_next_id(dma), 1);
+	sched_steps = 1;                 /* line 3 moved: line 4 taken */
+	dfz_rt_yield(rt, DFZ_YIELD_ISSUE);
+	ck_assert_uint_eq(dfz_idma_next_id(dma), 2);
+	ck_assert_uint_eq(dfz_idma_completed_id(dma), 0);
+	dfz_rt_yield(rt, DFZ_YIELD_ISSUE); /* the zero one pops, retires */
+	ck_assert_uint_eq(dfz_idma_next_id(dma), 3);
+	ck_assert_uint_eq(dfz_idma_completed_id(dma), 1);
+	ck_assert(memcmp(l1 + 96, l2 + 96, 32) != 0);
+	dfz_rt_yield(rt, DFZ_YIELD_ISSUE);
+	ck_assert_uint_eq(dfz_idma_completed_id(dma), 2);
+	ck_assert_mem_eq(l1, l2, 128);
+	ck_assert_uint_eq(count_kind(DFZ_EV_COMPLETE), 2);
+	ck_assert_uint_eq(dfz_idma_next_id(NULL), 0);
 }
 END_TEST
 
@@ -504,6 +587,8 @@ Suite *suite_idma(void)
 	tcase_add_test(tc, test_lag);
 	tcase_add_test(tc, test_wait_reached);
 	tcase_add_test(tc, test_zero_work_retires);
+	tcase_add_test(tc, test_id_at_push_duplicates);
+	tcase_add_test(tc, test_id_at_push_pop_timing);
 	tcase_add_test(tc, test_cut_bounds_waits);
 	tcase_add_test(tc, test_lag_timing);
 	tcase_add_test(tc, test_wait_all);

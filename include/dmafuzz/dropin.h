@@ -97,6 +97,11 @@ struct dfz_site {
 	  "a 1-D pi_cl_dma_cmd of 64 KiB or more runs as 64 KiB pieces from "\
 	  "a FIFO that links the caller's command struct, and its wait "     \
 	  "returns once the last piece is pushed (gap_sdk Vega, GAP9-class)")\
+	X(IDMA_ID_AT_PUSH, "idma-id-at-push", 1,                            \
+	  "snrt_dma_start_* returns the id counter as it stands at the "     \
+	  "push, and the counter advances when the midend pops a request "   \
+	  "(iDMA v0.6.0 on, idma_inst64_top): ids may repeat or lag; off: "  \
+	  "exact ids (GVSoC, axi_dma_tc_snitch_fe)")                        \
 	X(RAM_CONCURRENT, "ram-concurrent", 1,                              \
 	  "the RAM driver runs two copies at once (pulp-sdk pulpos "         \
 	  "hyperbus); off: one at a time (gap_sdk GAP8 HyperRAM)")

@@ -281,6 +281,12 @@ struct dfz_rt_config {
  * when the engine accepts it, ahead of older transfers still in flight
  * (iDMA's nd_midend; the drop-in's idma-zero-work-retires). */
 #define DFZ_RTQ_IDMA_ZERO_RETIRES (1u << 0)
+/* cfg.quirks: an idma start returns the id counter as it stands at the
+ * push; the counter advances when the midend pops a request, after the
+ * last line of its predecessor (iDMA's inst64 front end; the drop-in's
+ * idma-id-at-push). 0: exact ids, counted at the start. */
+#define DFZ_RTQ_IDMA_ID_AT_PUSH (1u << 1)
+
 /* cfg.quirks: the ram engine runs one request at a time (gap_sdk's GAP8
  * HyperRAM driver; the drop-in's ram-concurrent off), not two (pulp-sdk). */
 #define DFZ_RTQ_RAM_SERIAL (1u << 2)

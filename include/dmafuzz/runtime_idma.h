@@ -19,6 +19,17 @@
  * dfz_idma_wait_all() polls the busy status and is not affected.
  * With cfg.quirks DFZ_RTQ_IDMA_ZERO_RETIRES, a transfer without work
  * retires as it is accepted, counting ahead of older ones in flight.
+ * With DFZ_RTQ_IDMA_ID_AT_PUSH (iDMA v0.6.0 on, idma_inst64_top) a start
+ * returns the id counter as it stands at the push (dfz_idma_next_id())
+ * and the counter advances when the midend pops the request from the
+ * queue, which it does once the channel accepted the request's last line
+ * (the channel takes a line when the line before it has moved): while
+ * transfers wait in the queue, or a 2-D transfer is still being fed line
+ * by line, a start returns an id below the one its transfer retires
+ * under, and back-to-back starts return the same id. A transfer without
+ * work then waits in the queue too, and with DFZ_RTQ_IDMA_ZERO_RETIRES
+ * retires as the midend pops it. Events name every transfer by the id its
+ * start returned.
  */
 #ifndef DMAFUZZ_RUNTIME_IDMA_H
 #define DMAFUZZ_RUNTIME_IDMA_H
@@ -51,7 +62,8 @@ struct dfz_idma *dfz_idma_get(struct dfz_rt *rt);
  * Emits DFZ_EV_ISSUE (id = the txid; desc: ext2loc when @dst is in L1 and
  * @src is not, ext = the other side; aux = 0).
  * Return: the txid (1 for the first transfer of a run, then increasing by
- * one), DFZ_EINVAL for a NULL @dev, DFZ_EHANG when the queue stayed full
+ * one; with DFZ_RTQ_IDMA_ID_AT_PUSH dfz_idma_next_id() at the push, which
+ * may repeat), DFZ_EINVAL for a NULL @dev, DFZ_EHANG when the queue stayed full
  * (DFZ_EV_HANG emitted), or DFZ_ERANGE when the txids are exhausted.
  */
 int dfz_idma_start_2d(struct dfz_idma *dev, void *dst, const void *src,
@@ -89,8 +101,13 @@ int dfz_idma_wait_all(struct dfz_idma *dev);
  * the transfers retired this run. */
 uint32_t dfz_idma_completed_id(const struct dfz_idma *dev);
 
-/** dfz_idma_last_id() - the txid of the last transfer issued this run. */
+/** dfz_idma_last_id() - the txid the last start of this run returned. */
 uint32_t dfz_idma_last_id(const struct dfz_idma *dev);
+
+/** dfz_idma_next_id() - the id counter as the hardware reports it (the
+ * status the front end calls next_id): the id the next transfer to be
+ * counted gets, counting from 1; 0 for a NULL @dev. */
+uint32_t dfz_idma_next_id(const struct dfz_idma *dev);
 
 /** dfz_idma_is_busy() - true while a transfer is queued or moving. */
 bool dfz_idma_is_busy(const struct dfz_idma *dev);

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The Snitch study's table (README.md): each variant a libFuzzer target
+# (clang -fsanitize=fuzzer,address,undefined against libdmafuzz-fuzz.a),
+# run under each quirk setting from an empty corpus with -seed=1
+# -max_len=256 for at most N executions, niced, one at a time. A row
+# gives the executions to the first finding (its class and line) or
+# "none in N", and the seconds.
+# Usage: study.sh ROOT OUT [N]   (ROOT: the DESTDIR of `make install
+# DESTDIR=ROOT`, or "-" for dmafuzz-dropin-fuzz on PKG_CONFIG_PATH)
+set -u
+[ $# -ge 2 ] || { echo "usage: study.sh ROOT OUT [N]" >&2; exit 2; }
+root=$1 out=$2 n=${3:-100000}
+here=$(cd "$(dirname "$0")" && pwd)
+ex=$(dirname "$here")
+if [ "$root" = - ]; then
+	flags=$(pkg-config --cflags --libs dmafuzz-dropin-fuzz) || exit 2
+else
+	root=$(cd "$root" && pwd) || exit 2
+	pc=$(find "$root" -name dmafuzz-dropin-fuzz.pc | head -n 1)
+	[ -n "$pc" ] || { echo "study.sh: no dmafuzz-dropin-fuzz.pc under $root" >&2; exit 2; }
+	flags=$(PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_PATH=$(dirname "$pc") \
+		pkg-config --cflags --libs dmafuzz-dropin-fuzz) || exit 2
+fi
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2
+
+build() { # NAME DIR SOURCES...
+	name=$1 dir=$2
+	shift 2
+	(cd "$dir" && clang -fsanitize=fuzzer,address,undefined "$@" $flags \
+		-o "$out/$name") || exit 2
+}
+build gemm_db "$here" gemm_db.c test_gemm.c
+build gemm_db_fixed "$here" gemm_db_fixed.c test_gemm.c
+build gemm_db_nodummy "$here" gemm_db_nodummy.c test_gemm.c
+build axpy_db "$ex/snitch-axpy-db" axpy_db.c test_axpy.c
+build axpy_db_ids "$ex/snitch-axpy-db" axpy_db_ids.c test_axpy.c
+
+row() { # NAME QUIRKS
+	log=$out/$1.$2.log corpus=$out/corpus.$1.$2
+	rm -rf "$corpus" && mkdir -p "$corpus"
+	t0=$(date +%s)
+	(cd "$out" && DFZ_QUIRKS=$2 nice -n 19 "./$1" -runs="$n" -seed=1 \
+		-max_len=256 -print_final_stats=1 "$corpus" > "$log" 2>&1)
+	t1=$(date +%s)
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+	class=$(sed -n 's/^CLASS: *//p' "$log" | head -n 1)
+	at=$(sed -n 's/^AT: *\([^ ]*\).*/\1/p' "$log" | head -n 1)
+	if [ -n "$class" ]; then
+		res="$class at $(basename "$at") after ${execs:-?}"
+	elif grep -q "ERROR: AddressSanitizer\|ERROR: libFuzzer" "$log"; then
+		res="$(grep -m 1 'ERROR:' "$log") after ${execs:-?}"
+	else
+		res="none in ${execs:-?}"
+	fi
+	printf '| %s | %s | %s | %s |\n' "$1" "$2" "$res" $((t1 - t0))
+}
+for v in gemm_db gemm_db_fixed gemm_db_nodummy axpy_db axpy_db_ids; do
+	for rt in snrt-pinned snrt-head; do
+		for id in idma-id-at-push no-idma-id-at-push; do
+			row "$v" "$rt,$id"
+		done
+	done
+done
