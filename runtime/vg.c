@@ -346,25 +346,40 @@ static uint64_t side_extent(const struct dfz_desc *d, uint32_t stride)
 	return end > d->length ? end : d->length;
 }
 
-/* ISSUE: the CPU-visible destination, clipped to the block it starts in,
- * is in flight. A transfer nobody waits for (an idma dummy) is not. */
+/* The end of the block, the statics (the program's loader's) or the
+ * stacks that byte @off of @level lies in; 0 in none. */
+static uint64_t owner_end(struct dfz_rt *rt, unsigned level, uint32_t off)
+{
+	const struct dfz_arena *a = &rt->arena[level];
+	const struct dfz_block *b = dfz__mem_block_at(rt, level, off);
+
+	if (b)
+		return (uint64_t)b->off + b->size;
+	if (off < a->statics)
+		return a->statics;
+	if (a->stacks < a->cap && off >= a->stacks && off < a->cap)
+		return a->cap;
+	return 0;
+}
+
+/* ISSUE: the CPU-visible destination, clipped to the block (or the
+ * statics, or the stacks) it starts in, is in flight. A transfer nobody
+ * waits for (an idma dummy) is not. */
 static void on_issue(struct dfz__vg *vg, const struct dfz_event *ev)
 {
 	const struct dfz_desc *d = &ev->desc;
 	unsigned level = d->ext2loc ? d->loc_level : d->ext_level;
 	uint32_t off = d->ext2loc ? d->loc_off : d->ext_off;
 	uint64_t len, end;
-	const struct dfz_block *b;
 
 	if (ev->engine == DFZ_ENGINE_IDMA && ev->aux == DFZ_IDMA_UNOWED)
 		return;
 	if ((level != DFZ_L2 && level != DFZ_L1) || d->size == 0)
 		return;
 	len = side_extent(d, d->ext2loc ? d->loc_stride : d->ext_stride);
-	b = dfz__mem_block_at(vg->rt, level, off);
-	if (!b)
+	end = owner_end(vg->rt, level, off);
+	if (end <= off)
 		return;
-	end = (uint64_t)b->off + b->size;
 	if ((uint64_t)off + len < end)
 		end = (uint64_t)off + len;
 	add_mark(vg, ev, level, off, (uint32_t)(end - off));
@@ -438,20 +453,19 @@ static void on_complete(struct dfz__vg *vg, const struct dfz_event *ev)
 		release(vg, best);
 }
 
-/* MOVE: the bytes of @s outside the block the copy starts in must be
- * addressable. */
+/* MOVE: the bytes of @s outside the block (statics, stacks) the copy
+ * starts in must be addressable. */
 static void check_span(struct dfz__vg *vg, const struct dfz_span *s)
 {
-	const struct dfz_block *b;
-	uint64_t lo = s->off, hi = (uint64_t)s->off + s->len;
+	uint64_t lo = s->off, hi = (uint64_t)s->off + s->len, end;
 
 	if (s->level >= DFZ_NLEVELS || s->len == 0)
 		return;
-	b = dfz__mem_block_at(vg->rt, s->level, s->off);
-	if (b) {
-		if (hi <= (uint64_t)b->off + b->size)
+	end = owner_end(vg->rt, s->level, s->off);
+	if (end > lo) {
+		if (hi <= end)
 			return;
-		lo = (uint64_t)b->off + b->size;
+		lo = end;
 	}
 	(void)VALGRIND_CHECK_MEM_IS_ADDRESSABLE(
 		arena_base(vg->rt, s->level) + lo, hi - lo);
