@@ -536,8 +536,35 @@ static void emit_prologue(struct dfz__dropin_printer *pr)
 	}
 }
 
+/* The walk's calls, each on its line, rolled into loops (@rolled). */
+static int emit_calls(struct dfz__dropin_printer *pr, uint32_t bugs,
+		      bool rolled)
+{
+	FILE *f = pr->f;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!rolled)
+		return dfz_prog_walk(&pr->p, bugs, &tile_ops, pr);
+	pr->f = open_memstream(&text, &len);
+	if (!pr->f) {
+		pr->f = f;
+		return DFZ_ENOMEM;
+	}
+	rc = dfz_prog_walk(&pr->p, bugs, &tile_ops, pr);
+	if (fclose(pr->f) != 0 && rc >= 0)
+		rc = DFZ_ENOMEM;
+	pr->f = f;
+	if (rc >= 0)
+		rc = dfz__emit_roll(f, text, len);
+	free(text);
+	return rc;
+}
+
 /* The tiled program: every call generated code makes. */
-static int emit_program(struct dfz__dropin_printer *pr, uint32_t bugs)
+static int emit_program(struct dfz__dropin_printer *pr, uint32_t bugs,
+			bool rolled)
 {
 	FILE *f = pr->f;
 	int rc;
@@ -551,7 +578,7 @@ static int emit_program(struct dfz__dropin_printer *pr, uint32_t bugs)
 	fputs("\n/* The tiled program, as generated code makes its calls. */\n"
 	      "static void program(void)\n{\n", f);
 	emit_prologue(pr);
-	rc = dfz_prog_walk(&pr->p, bugs, &tile_ops, pr);
+	rc = emit_calls(pr, bugs, rolled);
 	fputs("}\n", f);
 	return rc;
 }
@@ -684,6 +711,12 @@ static void emit_includes(struct dfz__dropin_printer *pr)
 
 int dfz__emit_dropin(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs)
 {
+	return dfz__emit_dropin_as(f, x, bugs, true);
+}
+
+int dfz__emit_dropin_as(FILE *f, const struct dfz_plan_xfer *x,
+			uint32_t bugs, bool rolled)
+{
 	struct dfz__dropin_printer *pr;
 	int rc = DFZ_EINVAL;
 
@@ -700,7 +733,7 @@ int dfz__emit_dropin(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs)
 		memcpy(pr->memory, memory, sizeof(memory));
 		emit_includes(pr);
 		emit_tensors(pr);
-		rc = emit_program(pr, bugs);
+		rc = emit_program(pr, bugs, rolled);
 		emit_body(pr);
 	}
 	free(pr);
