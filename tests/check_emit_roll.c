@@ -338,7 +338,7 @@ START_TEST(test_roll_affine)
 	t = rolled_text("\tg(b[0], 7);\n\tg(b[1], 10);\n\tg(b[0], 13);\n"
 			"\tg(b[1], 16);\n\tg(b[0], 19);\n");
 	ck_assert_str_eq(t, "\tfor (unsigned i0 = 0; i0 < 5; i0++) {\n"
-			 "\t\tg(b[i0 % 2], 7 + 3 * i0);\n\t}\n");
+			 "\t\tg(b[i0 % 2], (7 + 3 * i0));\n\t}\n");
 	free(t);
 	t = rolled_text("\tf(0);\n\tf(1);\n\tf(2);\n");
 	ck_assert_str_eq(t, "\tf(0);\n\tf(1);\n\tf(2);\n");
@@ -357,7 +357,7 @@ START_TEST(test_roll_nested_table)
 
 	ck_assert_str_eq(t, "\tfor (unsigned i0 = 0; i0 < 2; i0++) {\n"
 			 "\t\tfor (unsigned i1 = 0; i1 < 4; i1++) {\n"
-			 "\t\t\tp(100u, 50 * i0 + 4 * i1);\n\t\t}\n\t}\n");
+			 "\t\t\tp(100u, (50 * i0 + 4 * i1));\n\t\t}\n\t}\n");
 	free(t);
 	t = rolled_text("\th(50u);\n\th(91u);\n\th(23u);\n\th(77u);\n"
 			"\th(14u);\n\th(88u);\n\th(35u);\n\th(62u);\n"

@@ -449,31 +449,31 @@ static void put_sum(FILE *f, const struct roll_expr *e, unsigned depth)
 }
 
 /* Number @e (at a ROLL_SLOT_U: @u), in parentheses unless @bare (the
- * place takes a sum) or a single term. */
+ * place takes a sum) or a single term (a product binds tightest). */
 static void put_expr(FILE *f, const struct roll_expr *e, unsigned depth,
 		     bool bare, bool u)
 {
 	bool one = nterms(e) + (varies(e, 0) || fixed(e, 0)) <= 1, paren;
 
-	for (unsigned r = 0; one && r < ROLL_DEPTH; r++)
-		one = !varies(e, 1 + r) && fixed(e, 1 + r) <= 1;
 	if (one && !e->m && !nterms(e) && !varies(e, 0)) {
 		fprintf(f, "%u%s", fixed(e, 0), u ? "u" : "");
 		return;
 	}
 	paren = !one && (!bare || e->m);
+	fputs(e->m && !bare ? "(" : "", f);
 	if (paren)
 		fputc('(', f);
 	put_sum(f, e, depth);
 	if (paren)
 		fputc(')', f);
 	if (e->m)
-		fprintf(f, " %% %u", e->m);
+		fprintf(f, " %% %u%s", e->m, bare ? "" : ")");
 }
 
-/* Whether the number at @t[i] of a template stands alone: after "(", "[",
- * ",", "=" or "+", before ")", "]", "," or ";" (a sum fits there), or
- * between words (a comment's prose). */
+/* Whether the number at @t[i] of a template stands alone: an index in
+ * brackets, an initializer's value after "=", or between words (a
+ * comment's prose). A call's argument is parenthesized: the SDK's names
+ * are macros that need not parenthesize theirs (MCHAN_CMD). */
 static bool bare_at(const char *t, size_t i)
 {
 	size_t a = i, b = i + 1;
@@ -485,8 +485,8 @@ static bool bare_at(const char *t, size_t i)
 	if (a > 0 && isalpha((unsigned char)t[a - 1]) &&
 	    isalpha((unsigned char)t[b]))
 		return true;
-	return a > 0 && strchr("([,=+", t[a - 1]) && t[b] &&
-	       strchr(")],;", t[b]);
+	return a > 0 && ((t[a - 1] == '[' && t[b] == ']') ||
+			 (t[a - 1] == '=' && t[b] && strchr(",;}", t[b])));
 }
 
 static unsigned lead_tabs(const struct roll *r, const struct roll_node *s)
