@@ -345,7 +345,8 @@ static bool name_tables(struct tables *ts, struct roll_node *s, uint32_t n)
 }
 
 /* static const uint32_t tabN[len] (one column that varies) or
- * tabN[len][columns], each row's varying columns. */
+ * tabN[len][columns], each row's varying columns; unused when only a
+ * comment's numbers read it. */
 static void put_table(FILE *f, const struct roll_table *t)
 {
 	unsigned w = (unsigned)__builtin_popcount(t->vary);
@@ -353,7 +354,7 @@ static void put_table(FILE *f, const struct roll_table *t)
 	fprintf(f, "\tstatic const uint32_t tab%u[%u]", t->id - 1, t->len);
 	if (w > 1)
 		fprintf(f, "[%u]", w);
-	fputs(" = {", f);
+	fputs(" __attribute__((unused)) = {", f);
 	for (uint32_t k = 0; k < t->len; k++) {
 		const char *sep = "";
 
