@@ -89,6 +89,11 @@ check() {
 	# judges that at the issue (mem.oob), the harness only what the
 	# overrun does to the bytes.
 	[ "$sw" = edge-tile ] && want="$want|mem.oob"
+	# req-escape: a request freed while queued (queue.corrupt) is, where
+	# requests are arrays, a transfer no wait covers: its bytes missing
+	# when read, or its id never freed.
+	[ "$sw" = req-escape ] && [ "$want" != clean ] && \
+		want="$want|data.mismatch|handle.leak"
 	# shellcheck disable=SC2086
 	if ! cc -std=c11 -Wall -Wextra -Werror $extra -o "$bin" "$bin.c" $flags \
 	    > "$bin.fail" 2>&1; then
