@@ -50,6 +50,39 @@ static unsigned sched_steps(void *ctx, enum dfz_yield where)
 	return v < 192 ? v : (v - 191) * 1024u;
 }
 
+/* A test file's preset for its empty schedule (DFZ_DROPIN_SCHEDULE). */
+extern const struct dfz_dropin_schedule dfz_dropin_schedule
+	__attribute__((weak));
+
+/* The preset's k-th yield, as the harness cycles a plan's sched. */
+static uint32_t preset_at;
+
+static unsigned preset_steps(void *ctx, enum dfz_yield where)
+{
+	const struct dfz_dropin_schedule *p = &dfz_dropin_schedule;
+
+	(void)ctx, (void)where;
+	return p->nsteps ? p->steps[preset_at++ % p->nsteps] : 0;
+}
+
+/* The run's latency, bandwidth and steps: the preset's for an empty
+ * schedule when the test file has one, else drawn from the bytes. */
+static void sched_config(struct dfz__dropin *d, struct dfz_rt_config *cfg)
+{
+	static const uint32_t bandwidth[] = { 64, 1, 4, 16, 256, 4096 };
+	const struct dfz_dropin_schedule *p = &dfz_dropin_schedule;
+
+	preset_at = 0;
+	if (p && d->sched.n == 0) {
+		cfg->latency = p->latency;
+		cfg->bandwidth = p->bandwidth;
+		cfg->sched = preset_steps;
+		return;
+	}
+	cfg->latency = dfz__dropin_take(d, 0, 16);
+	cfg->bandwidth = bandwidth[dfz__dropin_take(d, 0, 5)];
+}
+
 static unsigned pick_core(void *ctx, unsigned nready)
 {
 	return dfz__dropin_take(ctx, 0, nready - 1);
@@ -92,6 +125,18 @@ static void observe(void *ctx, const struct dfz_event *ev)
 
 /* -------------------------------------------------------------- state */
 
+/* A preset with steps has them (one line on stderr when not). */
+static bool preset_ok(void)
+{
+	const struct dfz_dropin_schedule *p = &dfz_dropin_schedule;
+
+	if (!p || !p->nsteps || p->steps)
+		return true;
+	fprintf(stderr, "dmafuzz: DFZ_DROPIN_SCHEDULE gives %u steps and no "
+		"array of them\n", p->nsteps);
+	return false;
+}
+
 /* At exit: the memories unmapped, memcheck's ranges restored. */
 void dfz__dropin_teardown(void)
 {
@@ -119,7 +164,7 @@ struct dfz__dropin *dfz__dropin_get(void)
 			dfz_strerror(DFZ_ENOMEM));
 		exit(2);
 	}
-	if (dfz__memmap_create(state) < 0)
+	if (dfz__memmap_create(state) < 0 || !preset_ok())
 		exit(2);
 	state->base = (struct dfz__quirks){ dfz__quirks_default(), 0 };
 	if (getenv("DFZ_QUIRKS") &&
@@ -133,7 +178,6 @@ struct dfz__dropin *dfz__dropin_get(void)
 
 static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 {
-	static const uint32_t bandwidth[] = { 64, 1, 4, 16, 256, 4096 };
 	struct dfz_rt_config cfg = {
 		.wait_bound = WAIT_BOUND,
 		.sched = sched_steps,
@@ -146,8 +190,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 
 	d->sched = (struct dfz__sched){ buf, n, 0 };
 	dfz__guard_new_run();
-	cfg.latency = dfz__dropin_take(d, 0, 16);
-	cfg.bandwidth = bandwidth[dfz__dropin_take(d, 0, 5)];
+	sched_config(d, &cfg);
 	cfg.quirks = dfz__quirks_start(d);
 	dfz__golden_config(d, &cfg);
 	dfz__memmap_restore(d);
@@ -301,4 +344,35 @@ void dfz_dropin_check(struct dfz_site s, int ok, const char *what)
 	d->cur = s;
 	dfz__dropin_fail(d, DFZ_CLASS_DATA_MISMATCH,
 			 "the test body's check failed: %s", what);
+}
+
+/* A compute event of @kind over @n bytes at @p, when they are L2 or L1. */
+static void compute_event(struct dfz__dropin *d, enum dfz_ev_kind kind,
+			  const void *p, size_t n)
+{
+	struct dfz_event ev = { .kind = (uint8_t)kind,
+				.step = dfz_rt_now(d->rt) };
+	struct dfz_span s;
+
+	if (!p || !n || n > UINT32_MAX ||
+	    !dfz_mem_locate(d->rt, p, (uint32_t)n, &s))
+		return;
+	if (kind == DFZ_EV_COMPUTE_READ)
+		ev.src = s;
+	else
+		ev.dst = s;
+	dfz_rt_emit(d->rt, &ev);
+}
+
+void dfz_dropin_compute(struct dfz_site s, const void *in, const void *aux,
+			void *out, size_t n)
+{
+	struct dfz__dropin *d = dfz__dropin_enter(s);
+
+	if (!d)
+		return;
+	compute_event(d, DFZ_EV_COMPUTE_READ, in, n);
+	compute_event(d, DFZ_EV_COMPUTE_READ, aux, n);
+	compute_event(d, DFZ_EV_COMPUTE_WRITE, out, n);
+	dfz_rt_yield(d->rt, DFZ_YIELD_COMPUTE);
 }

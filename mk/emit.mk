@@ -6,12 +6,13 @@
 # plan. EMIT_PLANS= picks other plans (e.g. corpus/*/*.plan). Then the
 # plans the drop-in printer writes (emit-c --dropin, SDK code in the PMSIS
 # names) are built against the installed drop-in headers and run
-# (tools/emit-dropin-check.sh); EMIT_DROPIN_PLANS= picks other plans
-# (corpus/deeploy/*.plan: Deeploy's matrix, about 3 minutes: its rank-5
-# programs are 25,000 lines each).
+# (tools/emit-dropin-check.sh), Deeploy's matrix among them (each plan
+# also with shared-handle: 120 programs, their calls rolled into loops);
+# EMIT_DROPIN_PLANS= picks other plans.
 EMIT_ROOT  := $(BUILD)/emit-check
 EMIT_PLANS ?= $(wildcard corpus/regress/*.plan)
-EMIT_DROPIN_PLANS ?= $(wildcard corpus/regress/*.plan corpus/xfer/*.plan)
+EMIT_DROPIN_PLANS ?= $(wildcard corpus/regress/*.plan corpus/xfer/*.plan \
+                        corpus/deeploy/*.plan)
 
 emit-check: $(CLI) $(LIB)
 	rm -rf $(EMIT_ROOT)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dmafuzz/emit.h"
+#include "../reports/emit/emit_dropin_int.h"
 
 #include "cli_run.h"
 #include "exec_fixture.h"
@@ -43,7 +44,9 @@ static int emit_plan_as(const struct dfz_plan *p, uint32_t bugs, bool dropin)
 	return rc;
 }
 
-/* Emit @path with @bugs and @expect into `text`; return dfz_emit_c()'s. */
+/* Emit @path with @bugs and @expect into `text`; return dfz_emit_c()'s.
+ * A drop-in program's calls are written one by one (not rolled into
+ * loops: tests/check_emit_roll.c), so each can be counted. */
 static int emit_as(const char *path, uint32_t bugs, const char *expect,
 		   bool dropin)
 {
@@ -61,6 +64,14 @@ static int emit_as(const char *path, uint32_t bugs, const char *expect,
 	ck_assert_ptr_nonnull(m);
 	rc = dfz_emit_c(&p, &cfg, m);
 	fclose(m);
+	if (rc == 0 && dropin) {
+		ck_assert_int_eq(dfz_plan_normalise(&p), 0);
+		free(text);
+		m = open_memstream(&text, &n);
+		ck_assert_ptr_nonnull(m);
+		rc = dfz__emit_dropin_as(m, &p.xfer, bugs, false);
+		fclose(m);
+	}
 	return rc;
 }
 

@@ -35,19 +35,43 @@ set -u
 emit_options "$@"
 shift "$emit_shift"
 flags=$(emit_flags dmafuzz-dropin) || exit 2
+# The programs run under the harness's model (cfg.quirks 0): iDMA ids
+# exact (GVSoC, the old front end), a zero-work transfer retiring in
+# order; idma-id-at-push only where the installed headers know it.
+DFZ_QUIRKS=no-idma-zero-work-retires
+if grep -qs '"idma-id-at-push"' \
+    "$(find "$root" -path '*/dmafuzz/dropin.h' | head -n 1)"; then
+	DFZ_QUIRKS=$DFZ_QUIRKS,no-idma-id-at-push
+fi
+export DFZ_QUIRKS
 out=$root/dropin
 rm -rf "$out"
 mkdir -p "$out"
+: > "$out/empty.bin"
 
 # The classes the drop-in may give for the harness's class $1, a|b.
 dropin_class() {
 	case $1 in
 	hazard.race) echo 'hazard.race|data.mismatch' ;;
-	hazard.read-before-wait) echo data.mismatch ;;
-	queue.corrupt) echo 'handle.reuse|hazard.race' ;;
+	hazard.read-before-wait) echo 'hazard.read-before-wait|data.mismatch' ;;
+	queue.corrupt) echo 'handle.reuse|hazard.race|hazard.read-before-wait' ;;
 	mem.redzone) echo 'mem.redzone|mem.oob' ;;
 	*) echo "$1" ;;
 	esac
+}
+
+# Whether program $1's first run (the empty schedule: the plan's, which
+# the program presets) is the harness's run of a clean plan: the same
+# steps and transfers (the harness's in $out/$1.run, the replay's to
+# $out/$1.first).
+first_run() {
+	(cd "$out" && "./$1" "$out/empty.bin" > "$1.first" 2>&1)
+	[ "$(steps "$out/$1.run")" = "$(steps "$out/$1.first")" ]
+}
+
+# "STEPS XFERS" of verdict file $1.
+steps() {
+	sed -n -e 's/^STEPS: *//p' -e 's/^XFERS: *//p' "$1" | tr '\n' ' '
 }
 
 # Check plan $1 with switch $2 (or none) as $3; a row to $out/$3.row.
@@ -58,8 +82,18 @@ check() {
 		return
 	fi
 	rm -f "$bin.skip"
-	want=$("$cli" run ${sw:+--bug "$sw"} "$f" | sed -n 's/^CLASS: *//p')
+	"$cli" run ${sw:+--bug "$sw"} "$f" > "$bin.run"
+	want=$(sed -n 's/^CLASS: *//p' "$bin.run")
 	want=$(dropin_class "${want:-clean}")
+	# edge-tile: the edge tile's rows run past their tensor; the drop-in
+	# judges that at the issue (mem.oob), the harness only what the
+	# overrun does to the bytes.
+	[ "$sw" = edge-tile ] && want="$want|mem.oob"
+	# req-escape: a request freed while queued (queue.corrupt) is, where
+	# requests are arrays, a transfer no wait covers: its bytes missing
+	# when read, or its id never freed.
+	[ "$sw" = req-escape ] && [ "$want" != clean ] && \
+		want="$want|data.mismatch|handle.leak"
 	# shellcheck disable=SC2086
 	if ! cc -std=c11 -Wall -Wextra -Werror $extra -o "$bin" "$bin.c" $flags \
 	    > "$bin.fail" 2>&1; then
@@ -73,6 +107,8 @@ check() {
 		got=data.mismatch
 	fi
 	got=${got:-clean}
+	[ "$got" = clean ] && [ "$want" = clean ] && ! first_run "$3" && \
+		got="first run $(steps "$bin.first")!= $(steps "$bin.run")"
 	if case "|$want|" in *"|$got|"*) true ;; *) false ;; esac; then
 		rm -f "$bin.fail"
 		printf '%-52s %-26s %s\n' "$3" "$want" ok > "$bin.row"

@@ -50,6 +50,29 @@ struct dfz_dropin_memory {
 extern const struct dfz_dropin_memory dfz_dropin_memory;
 #define DFZ_DROPIN_MEMORY(l2, l1)                                            \
 	const struct dfz_dropin_memory dfz_dropin_memory = { (l2), (l1) };
+
+/*
+ * DFZ_DROPIN_SCHEDULE(latency, bandwidth, steps, n) - at file scope of a
+ * test file: what its empty schedule (a bare run's first, an empty
+ * schedule file or fuzz input) runs instead of the simplest values: the
+ * engines' @latency (steps before a descriptor moves) and @bandwidth
+ * (bytes per step, 0: the default), and at the k-th yield point
+ * @steps[k % @n] engine steps (@n 0: none), as `dmafuzz run` runs a plan
+ * (its latency, bandwidth and sched, cycled). `emit-c --dropin` writes the
+ * plan's, so a program's first run is the harness's run. Cores are picked
+ * in order. @steps: a static array of uint8_t (NULL when @n is 0).
+ */
+struct dfz_dropin_schedule {
+	uint32_t latency;
+	uint32_t bandwidth;
+	const uint8_t *steps;
+	uint32_t nsteps;
+};
+extern const struct dfz_dropin_schedule dfz_dropin_schedule;
+#define DFZ_DROPIN_SCHEDULE(latency, bandwidth, steps, n)                    \
+	const struct dfz_dropin_schedule dfz_dropin_schedule = {             \
+		(latency), (bandwidth), (steps), (n) };
+
 #define DFZ_DROPIN_CORES 8             /* cores of the cluster */
 
 /* A call site of the user's code: every entry point receives its own. */
@@ -60,6 +83,22 @@ struct dfz_site {
 };
 
 #define DFZ_SITE ((struct dfz_site){ __FILE__, __LINE__, __func__ })
+
+/**
+ * dfz_dropin_compute() - not an SDK name: a kernel's work the cores did
+ * here, made visible as the harness's compute is: it read @n bytes at @in
+ * (and at @aux when not NULL) and wrote @n bytes at @out (L2 or L1). The
+ * oracles judge the reads and the write against the transfers in flight
+ * (a read before the covering wait returned is hazard.read-before-wait,
+ * one a transfer races hazard.race), then the engines run as many steps
+ * as the schedule gives a yield point, as while the cores compute (the
+ * harness's yield after each chunk). `emit-c --dropin` programs call it
+ * after each chunk of their compute. Use via DFZ_DROPIN_COMPUTE().
+ */
+void dfz_dropin_compute(struct dfz_site s, const void *in, const void *aux,
+			void *out, size_t n);
+#define DFZ_DROPIN_COMPUTE(in, aux, out, n)                                  \
+	dfz_dropin_compute(DFZ_SITE, (in), (aux), (out), (size_t)(n))
 
 /*
  * Quirks (DROPIN 4): SDK and hardware behaviours that differ between

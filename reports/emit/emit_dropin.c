@@ -140,10 +140,15 @@ static int print_scope_init(void *ctx, unsigned h, unsigned scope,
 	return 0;
 }
 
+/* The scope's requests end (the harness frees them): a later wait on
+ * them, as the drain after an escaping loop makes, waits nothing. */
 static void print_scope_fini(void *ctx, unsigned h, unsigned scope,
 			     unsigned n)
 {
-	(void)ctx, (void)h, (void)scope, (void)n;
+	struct dfz__dropin_printer *pr = ctx;
+
+	(void)n;
+	memset(pr->hs[h][scope], 0, sizeof(pr->hs[h][scope]));
 }
 
 static int print_issue(void *ctx, const struct dfz_walk_xfer *wx)
@@ -372,10 +377,10 @@ int dfz__emit_dropin_check(const struct dfz_plan_xfer *x, uint32_t bugs,
 }
 
 static const char helpers[] =
-	"\n/* A tile's compute, as the kernel does it: @n elements of ELEM bytes,\n"
-	" * little-endian; 0 copy, 1 inc, 2 add (modulo 2^(8 ELEM)). */\n"
-	"static void compute(unsigned kernel, const uint8_t *in, const uint8_t *aux,\n"
-	"\t\t    uint8_t *out, uint64_t n)\n"
+	"\n/* The kernel: @n elements of ELEM bytes, little-endian; 0 copy, 1 inc,\n"
+	" * 2 add (modulo 2^(8 ELEM)). */\n"
+	"static void apply(unsigned kernel, const uint8_t *in, const uint8_t *aux,\n"
+	"\t\t  uint8_t *out, uint64_t n)\n"
 	"{\n"
 	"\tfor (uint64_t i = 0, k = 0; i < n; i++) {\n"
 	"\t\tunsigned carry = kernel == 1;\n"
@@ -386,6 +391,24 @@ static const char helpers[] =
 	"\t\t\tout[k] = (uint8_t)sum;\n"
 	"\t\t\tcarry = kernel == 0 ? 0 : sum >> 8;\n"
 	"\t\t}\n"
+	"\t}\n"
+	"}\n"
+	"\n"
+	"/* A tile's compute, in CHUNKS chunks: after each, the oracles see what it\n"
+	" * read and wrote and the engines run (the schedule's steps). */\n"
+	"static void __attribute__((unused))\n"
+	"compute(unsigned kernel, const uint8_t *in, const uint8_t *aux, uint8_t *out,\n"
+	"\tuint64_t n)\n"
+	"{\n"
+	"\tuint64_t chunks = CHUNKS < n ? CHUNKS : n;\n"
+	"\n"
+	"\tfor (uint64_t k = 0; k < chunks; k++) {\n"
+	"\t\tuint64_t lo = n * k / chunks, hi = n * (k + 1) / chunks;\n"
+	"\t\tconst uint8_t *a = aux ? aux + lo * ELEM : NULL;\n"
+	"\n"
+	"\t\tapply(kernel, in + lo * ELEM, a, out + lo * ELEM, hi - lo);\n"
+	"\t\tDFZ_DROPIN_COMPUTE(in + lo * ELEM, a, out + lo * ELEM,\n"
+	"\t\t\t\t   (hi - lo) * ELEM);\n"
 	"\t}\n"
 	"}\n"
 	"\n"
@@ -407,7 +430,7 @@ static const char helpers[] =
 	"\t\t\ts += at * is[d];\n"
 	"\t\t\ta += at * (as ? as[d] : 0);\n"
 	"\t\t}\n"
-	"\t\tcompute(kernel, in + s, aux ? aux + a : NULL, out + o, 1);\n"
+	"\t\tapply(kernel, in + s, aux ? aux + a : NULL, out + o, 1);\n"
 	"\t}\n"
 	"}\n";
 
@@ -430,8 +453,10 @@ static void emit_tensors(struct dfz__dropin_printer *pr)
 
 	for (unsigned d = 0; d < x->rank; d++)
 		total *= x->shape[d];
-	fprintf(f, "\n#define ELEM %u\n#define RANK %u\n#define TOTAL %lluull\n",
-		x->elem, x->rank, (unsigned long long)total);
+	fprintf(f, "\n#define ELEM %u\n#define RANK %u\n#define TOTAL %lluull\n"
+		"#define CHUNKS %u\n", x->elem, x->rank,
+		(unsigned long long)total,
+		x->compute_chunks ? x->compute_chunks : 1);
 	emit_u32_array(f, "shape", x->shape, x->rank);
 	fprintf(f, "\n/* The tensors in %s: t0 the input, then per node its aux "
 		"(add)\n * and its output; their strides, bytes and host "
@@ -511,8 +536,35 @@ static void emit_prologue(struct dfz__dropin_printer *pr)
 	}
 }
 
+/* The walk's calls, each on its line, rolled into loops (@rolled). */
+static int emit_calls(struct dfz__dropin_printer *pr, uint32_t bugs,
+		      bool rolled)
+{
+	FILE *f = pr->f;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!rolled)
+		return dfz_prog_walk(&pr->p, bugs, &tile_ops, pr);
+	pr->f = open_memstream(&text, &len);
+	if (!pr->f) {
+		pr->f = f;
+		return DFZ_ENOMEM;
+	}
+	rc = dfz_prog_walk(&pr->p, bugs, &tile_ops, pr);
+	if (fclose(pr->f) != 0 && rc >= 0)
+		rc = DFZ_ENOMEM;
+	pr->f = f;
+	if (rc >= 0)
+		rc = dfz__emit_roll(f, text, len);
+	free(text);
+	return rc;
+}
+
 /* The tiled program: every call generated code makes. */
-static int emit_program(struct dfz__dropin_printer *pr, uint32_t bugs)
+static int emit_program(struct dfz__dropin_printer *pr, uint32_t bugs,
+			bool rolled)
 {
 	FILE *f = pr->f;
 	int rc;
@@ -526,7 +578,7 @@ static int emit_program(struct dfz__dropin_printer *pr, uint32_t bugs)
 	fputs("\n/* The tiled program, as generated code makes its calls. */\n"
 	      "static void program(void)\n{\n", f);
 	emit_prologue(pr);
-	rc = dfz_prog_walk(&pr->p, bugs, &tile_ops, pr);
+	rc = emit_calls(pr, bugs, rolled);
 	fputs("}\n", f);
 	return rc;
 }
@@ -612,6 +664,24 @@ static void emit_body(struct dfz__dropin_printer *pr)
 	fputs("}\n\nDFZ_DROPIN_MAIN(body, NULL)\n", f);
 }
 
+/* The plan's schedule as the empty one's (DFZ_DROPIN_SCHEDULE), so the
+ * program's first run is the harness's run of the plan. */
+static void emit_schedule(struct dfz__dropin_printer *pr)
+{
+	const struct dfz_plan_xfer *x = pr->x;
+
+	fputs("\n/* The plan's schedule, the first run's: the engines' latency and\n"
+	      " * bandwidth, the steps at each yield point (cycled). */\n", pr->f);
+	if (x->nsched) {
+		fputs("static const uint8_t sched[] = { ", pr->f);
+		for (unsigned i = 0; i < x->nsched; i++)
+			fprintf(pr->f, "%s%u", i ? ", " : "", x->sched[i]);
+		fputs(" };\n", pr->f);
+	}
+	fprintf(pr->f, "DFZ_DROPIN_SCHEDULE(%u, %u, %s, %u)\n", x->latency,
+		x->bandwidth, x->nsched ? "sched" : "NULL", x->nsched);
+}
+
 /* The SDK headers the program's calls need. */
 static void emit_includes(struct dfz__dropin_printer *pr)
 {
@@ -636,9 +706,16 @@ static void emit_includes(struct dfz__dropin_printer *pr)
 		fprintf(pr->f, "\n/* The plan's part has more memory than the "
 			"drop-in's defaults. */\nDFZ_DROPIN_MEMORY(%u, %u)\n",
 			pr->memory[DFZ_L2], pr->memory[DFZ_L1]);
+	emit_schedule(pr);
 }
 
 int dfz__emit_dropin(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs)
+{
+	return dfz__emit_dropin_as(f, x, bugs, true);
+}
+
+int dfz__emit_dropin_as(FILE *f, const struct dfz_plan_xfer *x,
+			uint32_t bugs, bool rolled)
 {
 	struct dfz__dropin_printer *pr;
 	int rc = DFZ_EINVAL;
@@ -656,7 +733,7 @@ int dfz__emit_dropin(FILE *f, const struct dfz_plan_xfer *x, uint32_t bugs)
 		memcpy(pr->memory, memory, sizeof(memory));
 		emit_includes(pr);
 		emit_tensors(pr);
-		rc = emit_program(pr, bugs);
+		rc = emit_program(pr, bugs, rolled);
 		emit_body(pr);
 	}
 	free(pr);

@@ -48,4 +48,22 @@ const struct dfz_xfer_ops *dfz__dropin_calls(unsigned engine);
 /* The C type of one request of @engine ("pi_cl_ram_req_t", ...). */
 const char *dfz__dropin_req_type(unsigned engine);
 
+/**
+ * dfz__emit_roll() - @text (@len bytes of whole lines, one call each, as
+ * the tile walk prints them) to @f with every run of blocks that repeat,
+ * their numbers affine in the repetition (or alternating modulo 2 or the
+ * handle ring), rolled into for loops over indices i0, i1, ... (nested);
+ * as it came when the loops would not expand back to exactly @text
+ * (emit_roll.c). Return: 0; DFZ_EINVAL (@text does not end a line);
+ * DFZ_ENOMEM (nothing written).
+ */
+int dfz__emit_roll(FILE *f, const char *text, size_t len);
+
+/**
+ * dfz__emit_dropin_as() - dfz__emit_dropin(), its program's calls rolled
+ * into loops (@rolled) or written one by one.
+ */
+int dfz__emit_dropin_as(FILE *f, const struct dfz_plan_xfer *x,
+			uint32_t bugs, bool rolled);
+
 #endif /* DMAFUZZ_EMIT_DROPIN_INT_H */
