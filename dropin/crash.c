@@ -93,9 +93,12 @@ static struct {
 	unsigned nstack;
 	struct sample sample[SAMPLES];
 	const char *schedule;
+	int pending_fd;                   /* dfz__crash_pending() */
+	const uint8_t *pending;
+	size_t npending;
 	const void *main_bottom;          /* the main stack, for ASan */
 	size_t main_size;
-} cr = { .probe = { -1, -1 } };
+} cr = { .probe = { -1, -1 }, .pending_fd = -1 };
 
 static struct flight flight[FLIGHTS];
 static unsigned nflight;
@@ -386,6 +389,13 @@ bool dfz__crash_installed(void)
 void dfz__crash_schedule(const char *path)
 {
 	cr.schedule = path;
+}
+
+void dfz__crash_pending(int fd, const uint8_t *buf, size_t n)
+{
+	cr.pending_fd = fd;
+	cr.pending = buf;
+	cr.npending = n;
 }
 
 void dfz__crash_arm(struct dfz__dropin *d)
@@ -804,6 +814,11 @@ static void death_context(void)
 
 	if (!d || !d->in_run)
 		return;
+	if (cr.pending_fd >= 0 &&
+	    (pwrite(cr.pending_fd, cr.pending, cr.npending, 0) !=
+		     (ssize_t)cr.npending ||
+	     ftruncate(cr.pending_fd, (off_t)cr.npending) < 0))
+		cr.schedule = NULL; /* not written: name no file */
 	fprintf(stderr, "dmafuzz drop-in: the run ended in the sanitizer's "
 		"report above\n");
 	if (cr.schedule)

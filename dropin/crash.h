@@ -81,6 +81,15 @@ void dfz__crash_print(FILE *f);
 void dfz__crash_schedule(const char *path);
 
 /**
+ * dfz__crash_pending() - the schedule of the bare run about to start,
+ * written to @fd (the file dfz__crash_schedule() names) only when a
+ * sanitizer ends the process; a finding the run returns is the caller's
+ * to write. No system call: the bare run's schedules cost none.
+ * @fd: -1 for none. @buf, @n: borrowed until the next call.
+ */
+void dfz__crash_pending(int fd, const uint8_t *buf, size_t n);
+
+/**
  * dfz__dropin_fail_as() - as dfz__dropin_fail(), by oracle @oracle
  * ("signal", "timeout") instead of "dropin" (state.c).
  */

@@ -187,7 +187,7 @@ static size_t make_schedule(uint64_t seed, unsigned long run, uint8_t *buf)
 	return n;
 }
 
-/* The schedule of the run about to start, in @fd (the --save file). */
+/* Schedule @buf in @fd (the --save file), replacing what it held. */
 static int save(int fd, const uint8_t *buf, size_t n)
 {
 	if (pwrite(fd, buf, n, 0) != (ssize_t)n || ftruncate(fd, (off_t)n) < 0)
@@ -261,17 +261,17 @@ static int bare(const struct dfz_dropin_test *t, const struct opts *o,
 	for (unsigned long run = 0; run < o->runs; run++) {
 		size_t n = make_schedule(o->seed, run, buf);
 
-		if (fd >= 0 && save(fd, buf, n) < 0) {
-			close(fd);
-			return cannot_write(prog, o->save);
-		}
+		dfz__crash_pending(fd, buf, n);
 		dfz__dropin_run(t, buf, n, &r);
 		if (r.finding.cls == DFZ_CLASS_NONE)
 			continue;
-		if ((fd >= 0 ? close(fd) : save_path(o->save, buf, n)) < 0)
+		dfz__crash_pending(-1, NULL, 0);
+		if (fd >= 0 ? save(fd, buf, n) < 0 || close(fd) < 0 :
+			      save_path(o->save, buf, n) < 0)
 			return cannot_write(prog, o->save);
 		return found(o, &r, run, prog);
 	}
+	dfz__crash_pending(-1, NULL, 0);
 	if (fd >= 0) {
 		close(fd);
 		unlink(o->save);    /* no finding: no schedule to replay */
