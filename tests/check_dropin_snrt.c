@@ -194,7 +194,8 @@ START_TEST(test_dummies_zero_work_retires)
 END_TEST
 
 /*
- * idma-id-at-push: two back-to-back 1-D loads behind a long 2-D one get
+ * idma-id-at-push: two back-to-back 1-D loads behind a 2-D one of more
+ * lines (32) than the backend accepts ahead (NumAxInFlight + 1 = 25) get
  * the 2-D one's id (the counter advances only when the midend pops a
  * request), so the wait on the second returns as the 2-D one retires,
  * with both loads in flight: dma.early-wait at that wait, its message
@@ -206,7 +207,7 @@ static void dm_behind_2d(void *arg)
 {
 	(void)arg;
 	if (snrt_is_dm_core()) {
-		ids[0] = snrt_dma_start_2d(m_l1, m_l3, 16, 16, 16, 8);
+		ids[0] = snrt_dma_start_2d(m_l1, m_l3, 4, 4, 4, 32);
 		ids[1] = snrt_dma_start_1d(m_l1 + 128, m_l3 + 128, 32);
 		ids[2] = snrt_dma_start_1d(m_l1 + 160, m_l3 + 160, 32);
 		want_line = __LINE__ + 1;
