@@ -349,10 +349,12 @@ static void pop_front(struct dfz_idma *d, struct idma_xfer *x)
 }
 
 /* iDMA's backend under id-at-push: its legalizer takes the next line
- * once the bursts of the lines before it fit the window (the requests
+ * once the bursts of the lines before it fit the window (the request
  * FIFOs of NumAxInFlight bursts), and the midend pops a request with
- * its last line. Lines accepted before their bytes move are what lets
- * an idle engine pop a short request at its push. */
+ * its last line; one without lines when the legalizer could take a line
+ * (idma_nd_midend.sv L92 needs burst_req_ready_i). Lines accepted
+ * before their bytes move are what lets an idle engine pop a short
+ * request at its push. */
 static void accept(struct dfz_idma *d)
 {
 	struct idma_xfer *x;
@@ -367,7 +369,9 @@ static void accept(struct dfz_idma *d)
 			x->out += b;
 			d->out += b;
 		}
-		if (x->acc < lines_of(x))
+		/* without lines, it still needs the backend ready (L92) */
+		if (x->acc < lines_of(x) ||
+		    (lines_of(x) == 0 && d->out > d->ax_inflight))
 			return;
 		pop_front(d, x);
 	}

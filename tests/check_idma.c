@@ -254,9 +254,10 @@ END_TEST
 /*
  * The pop follows the window (NumAxInFlight 2: 3 lines): a 2-D transfer
  * of 4 lines leaves the queue once its first line moved and its last was
- * accepted; a transfer without work behind it is popped next and retires
- * there, ahead of the lines still moving (with DFZ_RTQ_IDMA_ZERO_RETIRES;
- * in exact-id mode it retires at its start instead). A 1-D start of
+ * accepted; a transfer without work behind it is popped when the backend
+ * has room for a line again (its second line moved) and retires there,
+ * ahead of the lines still moving (with DFZ_RTQ_IDMA_ZERO_RETIRES; in
+ * exact-id mode it retires at its start instead). A 1-D start of
  * three pages is three bursts and fills that window alone.
  */
 START_TEST(test_id_at_push_pop_timing)
@@ -278,9 +279,13 @@ START_TEST(test_id_at_push_pop_timing)
 	ck_assert_uint_eq(dfz_idma_next_id(dma), 1);
 	sched_steps = 1;                 /* line 1 moved: line 4 taken */
 	dfz_rt_yield(rt, DFZ_YIELD_ISSUE);
+	ck_assert_uint_eq(dfz_idma_next_id(dma), 2);
+	ck_assert_uint_eq(dfz_idma_completed_id(dma), 0);
+	sched_steps = 2;                 /* line 2 moved: room for the next */
+	dfz_rt_yield(rt, DFZ_YIELD_ISSUE);
 	ck_assert_uint_eq(dfz_idma_next_id(dma), 3);
 	ck_assert_uint_eq(dfz_idma_completed_id(dma), 1); /* the zero one */
-	ck_assert(memcmp(l1 + 32, l2 + 32, 96) != 0);
+	ck_assert(memcmp(l1 + 64, l2 + 64, 64) != 0);
 	ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
 	ck_assert_uint_eq(dfz_idma_completed_id(dma), 2);
 	ck_assert_mem_eq(l1, l2, 128);
