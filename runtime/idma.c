@@ -12,10 +12,12 @@
  * without work retires as it is accepted, counting ahead of older ones.
  * With DFZ_RTQ_IDMA_ID_AT_PUSH (iDMA's inst64 front end) a start returns
  * the id counter as it stands at the push, and the counter advances when
- * a request leaves the queue for the midend: once the last line of a 2-D
- * transfer is accepted by the channel (the backend, which takes a line
- * when the line before it has moved). Events name a transfer by the id
- * its start returned, which then may be shared or stale.
+ * a request leaves the queue for the midend: once the backend accepted the
+ * request's last line. The backend accepts lines ahead of the data, into
+ * a window of bursts in flight (iDMA's NumAxInFlight, plus the line its
+ * legalizer holds), at the push and as earlier lines finish moving; the
+ * channel then moves the accepted lines in order. Events name a transfer
+ * by the id its start returned, which then may be shared or stale.
  * The engine ops at the end are the generated-code pattern: start,
  * remember the txid, wait on it; the adapter adds the dummy transfer that
  * works around the lag.
@@ -37,7 +39,15 @@ struct idma_xfer {
 	uint32_t txid;            /* the id its start returned */
 	uint8_t is_2d;            /* started as 2-D (for events only) */
 	uint8_t counted;          /* the counter advanced at its push */
+	uint32_t acc;             /* lines the backend accepted */
+	uint32_t out;             /* bursts of accepted lines still moving */
 };
+
+/* The ring holds the queue (requests not yet popped, at most
+ * DFZ_IDMA_FIFO) and, ahead of it, the popped ones the channel has not
+ * taken yet (their lines sit in the backend's window). */
+#define RING (2 * DFZ_IDMA_FIFO)
+#define PAGE 4096u                /* AXI: no burst crosses 4 KiB */
 
 struct dfz_idma {
 	struct dfz_rt *rt;
@@ -46,9 +56,12 @@ struct dfz_idma {
 					   * hardware's next_id, less one) */
 	uint32_t retired;                 /* the completed id: transfers
 					   * retired this run */
-	struct idma_xfer fifo[DFZ_IDMA_FIFO];
+	struct idma_xfer fifo[RING];
 	unsigned head;
 	unsigned count;
+	unsigned npopped;                 /* popped entries at the ring's head */
+	uint32_t out;                     /* bursts accepted, still moving */
+	uint32_t ax_inflight;             /* the window (NumAxInFlight) */
 	bool active;                      /* @cur is in the channel */
 	bool started;                     /* SERVICE emitted for @cur */
 	bool popped;                      /* @cur has left the queue */
@@ -121,11 +134,19 @@ static void desc_of(const struct dfz_idma *d, const struct idma_xfer *x,
 
 /* ------------------------------------------------------------------ start */
 
+static bool id_at_push(const struct dfz_idma *d)
+{
+	return d->rt->cfg.quirks & DFZ_RTQ_IDMA_ID_AT_PUSH;
+}
+
+/* The queue has room: popped requests left it for the backend. */
 static bool has_room(const void *arg)
 {
 	const struct dfz_idma *d = arg;
 
-	return d->count < DFZ_IDMA_FIFO;
+	if (!id_at_push(d))
+		return d->count < DFZ_IDMA_FIFO;
+	return d->count - d->npopped < DFZ_IDMA_FIFO && d->count < RING;
 }
 
 static bool no_work(const struct idma_xfer *x)
@@ -137,11 +158,6 @@ static bool no_work(const struct idma_xfer *x)
 static bool zero_retires(const struct dfz_idma *d, const struct idma_xfer *x)
 {
 	return (d->rt->cfg.quirks & DFZ_RTQ_IDMA_ZERO_RETIRES) && no_work(x);
-}
-
-static bool id_at_push(const struct dfz_idma *d)
-{
-	return d->rt->cfg.quirks & DFZ_RTQ_IDMA_ID_AT_PUSH;
 }
 
 /* The id a start hands out: the counter after its own advance (exact
@@ -157,6 +173,8 @@ static uint32_t hand_out(struct dfz_idma *d, struct idma_xfer *x)
 /* Queue @x (after back-pressure) under the next txid and publish the
  * transfer asked for: @asked when the caller knows it, else @x's view;
  * @unowed marks a transfer its caller will never wait for. */
+static void accept(struct dfz_idma *d);
+
 static int start(struct dfz_idma *d, struct idma_xfer *x,
 		 const struct dfz_desc *asked, bool unowed)
 {
@@ -184,9 +202,10 @@ static int start(struct dfz_idma *d, struct idma_xfer *x,
 		d->retired++;
 		emit_id(d, DFZ_EV_COMPLETE, x->txid, 0);
 	} else {
-		d->fifo[(d->head + d->count) % DFZ_IDMA_FIFO] = *x;
+		d->fifo[(d->head + d->count) % RING] = *x;
 		d->count++;
 		emit(d, &ev);
+		accept(d);
 	}
 	dfz_rt_yield(d->rt, DFZ_YIELD_ISSUE);
 	return (int)x->txid;
@@ -233,6 +252,7 @@ int dfz__idma_create(struct dfz_rt *rt, struct dfz_idma **out)
 	if (!d)
 		return DFZ_ENOMEM;
 	d->rt = rt;
+	d->ax_inflight = DFZ_IDMA_AX_INFLIGHT;
 	*out = d;
 	return 0;
 }
@@ -245,14 +265,61 @@ void dfz__idma_destroy(struct dfz_idma *d)
 void dfz__idma_reset(struct dfz_idma *d)
 {
 	struct dfz_rt *rt = d->rt;
+	uint32_t window = d->ax_inflight;
 
 	memset(d, 0, sizeof(*d));
 	d->rt = rt;
+	d->ax_inflight = window ? window : DFZ_IDMA_AX_INFLIGHT;
 }
 
 bool dfz__idma_is_idle(const struct dfz_idma *d)
 {
 	return !d->active && d->count == 0;
+}
+
+/* ------------------------------------------------------------- acceptance */
+
+static uint32_t lines_of(const struct idma_xfer *x)
+{
+	return no_work(x) ? 0 : x->repeat;
+}
+
+/* 4 KiB page boundaries inside [@a, @a + @n). */
+static uint64_t crossings(uint64_t a, uint64_t n)
+{
+	return (a + n - 1) / PAGE - a / PAGE;
+}
+
+/* The bursts iDMA's legalizer cuts line @k of @x into: read and write
+ * are coupled, so a burst ends at the nearer page boundary of either
+ * side (the 256-beat limit is past a page at Snitch's 512-bit bus). */
+static uint32_t bursts(const struct idma_xfer *x, uint64_t k)
+{
+	uint64_t s = (uint64_t)x->src + k * x->src_stride;
+	uint64_t t = (uint64_t)x->dst + k * x->dst_stride;
+	uint64_t n = crossings(s, x->size) + crossings(t, x->size);
+
+	if ((s - t) % PAGE == 0)      /* both sides cross together */
+		n -= crossings(s, x->size);
+	return n + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(n + 1);
+}
+
+/* The request the midend feeds next: the oldest not yet popped. */
+static struct idma_xfer *front(struct dfz_idma *d)
+{
+	if (d->active && !d->popped)
+		return &d->cur;
+	if (d->npopped < d->count)
+		return &d->fifo[(d->head + d->npopped) % RING];
+	return NULL;
+}
+
+/* Take entry @i (counting from the head) out of the ring. */
+static void drop_at(struct dfz_idma *d, unsigned i)
+{
+	for (; i + 1 < d->count; i++)
+		d->fifo[(d->head + i) % RING] = d->fifo[(d->head + i + 1) % RING];
+	d->count--;
 }
 
 /* @x leaves the queue for the midend: the counter advances (unless it
@@ -263,22 +330,73 @@ static void pop(struct dfz_idma *d, const struct idma_xfer *x)
 		d->taken++;
 }
 
-/* The midend pops @cur once the channel accepted its last line: the
- * channel takes a line when the line before it has moved. */
-static void maybe_pop(struct dfz_idma *d)
+/* The front @x had its last line accepted: it leaves the queue; without
+ * work, under DFZ_RTQ_IDMA_ZERO_RETIRES, it retires there. */
+static void pop_front(struct dfz_idma *d, struct idma_xfer *x)
 {
-	const struct idma_xfer *x = &d->cur;
-
-	if (d->popped)
-		return;
-	if (no_work(x) || d->moved >= (uint64_t)x->size * (x->repeat - 1)) {
+	pop(d, x);
+	if (x == &d->cur) {
 		d->popped = true;
-		pop(d, x);
+	} else if (zero_retires(d, x)) {
+		uint32_t txid = x->txid;
+
+		drop_at(d, d->npopped);
+		d->retired++;
+		emit_id(d, DFZ_EV_COMPLETE, txid, 0);
+	} else {
+		d->npopped++;
 	}
 }
 
+/* iDMA's backend under id-at-push: its legalizer takes the next line
+ * once the bursts of the lines before it fit the window (the request
+ * FIFOs of NumAxInFlight bursts), and the midend pops a request with
+ * its last line; one without lines when the legalizer could take a line
+ * (idma_nd_midend.sv L92 needs burst_req_ready_i). Lines accepted
+ * before their bytes move are what lets an idle engine pop a short
+ * request at its push. */
+static void accept(struct dfz_idma *d)
+{
+	struct idma_xfer *x;
+
+	if (!id_at_push(d))
+		return;
+	while ((x = front(d)) != NULL) {
+		while (x->acc < lines_of(x) && d->out <= d->ax_inflight) {
+			uint32_t b = bursts(x, x->acc);
+
+			x->acc++;
+			x->out += b;
+			d->out += b;
+		}
+		/* without lines, it still needs the backend ready (L92) */
+		if (x->acc < lines_of(x) ||
+		    (lines_of(x) == 0 && d->out > d->ax_inflight))
+			return;
+		pop_front(d, x);
+	}
+}
+
+/* A line of @cur finished moving: its bursts leave the window. */
+static void line_done(struct dfz_idma *d, uint64_t k)
+{
+	uint32_t b;
+
+	if (!id_at_push(d))
+		return;
+	b = bursts(&d->cur, k);
+	b = b < d->cur.out ? b : d->cur.out;
+	d->cur.out -= b;
+	d->out -= b;
+	accept(d);
+}
+
+/* ----------------------------------------------------------------- channel */
+
 static void complete(struct dfz_idma *d)
 {
+	d->out -= d->cur.out;             /* a fault left lines unmoved */
+	d->cur.out = 0;
 	if (!d->popped) { /* a fault ended it before its last line */
 		d->popped = true;
 		pop(d, &d->cur);
@@ -286,8 +404,8 @@ static void complete(struct dfz_idma *d)
 	d->active = false;
 	d->retired++;
 	emit_id(d, DFZ_EV_COMPLETE, d->cur.txid, 0);
+	accept(d);
 }
-
 static bool locate_at(const struct dfz_idma *d, uintptr_t base, uint64_t off,
 		      uint32_t len, struct dfz_span *s, int64_t *fault)
 {
@@ -349,7 +467,8 @@ static void service(struct dfz_idma *d)
 			return;
 		}
 		budget -= (uint32_t)n;
-		maybe_pop(d);
+		if (d->moved % d->cur.size == 0)
+			line_done(d, d->moved / d->cur.size - 1);
 	}
 	if (d->moved >= total)
 		complete(d);
@@ -360,42 +479,25 @@ static struct idma_xfer dequeue(struct dfz_idma *d)
 {
 	struct idma_xfer x = d->fifo[d->head];
 
-	d->head = (d->head + 1) % DFZ_IDMA_FIFO;
+	d->head = (d->head + 1) % RING;
 	d->count--;
 	return x;
 }
 
-/* The midend's zero rule, for a transfer counted at the pop: a head
- * without work is accepted (popped) once the channel took the last line
- * before it, and retires there, ahead of that line. */
-static void accept_zero(struct dfz_idma *d)
-{
-	struct idma_xfer x;
-
-	if (d->count == 0 || (d->active && !d->popped))
-		return;
-	x = d->fifo[d->head];
-	if (x.counted || !zero_retires(d, &x))
-		return;
-	x = dequeue(d);
-	pop(d, &x);
-	d->retired++;
-	emit_id(d, DFZ_EV_COMPLETE, x.txid, 0);
-}
-
 void dfz__idma_step(struct dfz_idma *d)
 {
-	accept_zero(d);
 	if (!d->active) {
 		if (d->count == 0)
 			return;
+		d->popped = d->npopped > 0;   /* it left the queue already */
+		if (d->popped)
+			d->npopped--;
 		d->cur = dequeue(d);
 		d->active = true;
 		d->started = false;
-		d->popped = false;
 		d->latency = d->rt->cfg.latency;
 		d->moved = 0;
-		maybe_pop(d);
+		accept(d);
 	}
 	service(d);
 }
@@ -474,6 +576,19 @@ uint32_t dfz_idma_completed_id(const struct dfz_idma *dev)
 uint32_t dfz_idma_last_id(const struct dfz_idma *dev)
 {
 	return dev ? dev->last_id : 0;
+}
+
+int dfz_idma_set_ax_inflight(struct dfz_idma *dev, uint32_t bursts)
+{
+	if (!dev || bursts == 1 || bursts > DFZ_IDMA_AX_INFLIGHT_MAX)
+		return DFZ_EINVAL;
+	dev->ax_inflight = bursts ? bursts : DFZ_IDMA_AX_INFLIGHT;
+	return 0;
+}
+
+uint32_t dfz_idma_ax_inflight(const struct dfz_idma *dev)
+{
+	return dev ? dev->ax_inflight : 0;
 }
 
 uint32_t dfz_idma_next_id(const struct dfz_idma *dev)

@@ -270,7 +270,8 @@ END_TEST
 
 /* ---------------------------------------------------- idma-id-at-push */
 
-/* A 2-D transfer and a 1-D one straight on the engine: the same id when
+/* A 2-D transfer of 32 lines (more than the backend's window of 25) and a
+ * 1-D one straight on the engine: the same id when
  * the quirk reaches the engine (DFZ_RTQ_IDMA_ID_AT_PUSH), else 1 and 2. */
 static void body_idma_ids(void *arg)
 {
@@ -280,7 +281,7 @@ static void body_idma_ids(void *arg)
 
 	(void)arg;
 	memset(a, 5, 256);
-	x = dfz_idma_start_2d(dma, b, a, 16, 16, 16, 8);
+	x = dfz_idma_start_2d(dma, b, a, 4, 4, 4, 32);
 	y = dfz_idma_start_1d(dma, b + 128, a + 128, 16);
 	seen = (uint32_t)(x == 1) | (uint32_t)(y == x) << 1;
 	dfz_idma_wait_all(dma);

@@ -194,19 +194,23 @@ START_TEST(test_dummies_zero_work_retires)
 END_TEST
 
 /*
- * idma-id-at-push: two back-to-back 1-D loads behind a long 2-D one get
+ * idma-id-at-push: two back-to-back 1-D loads behind a 2-D one of more
+ * lines (32) than the backend accepts ahead (NumAxInFlight + 1 = 25) get
  * the 2-D one's id (the counter advances only when the midend pops a
  * request), so the wait on the second returns as the 2-D one retires,
  * with both loads in flight: dma.early-wait at that wait, its message
  * naming the quirk. With exact ids (off) the same code is clean.
  */
 static snrt_dma_txid_t ids[3];
+static uint32_t lines_2d = 32;   /* the 2-D transfer's lines, 128 bytes */
 
 static void dm_behind_2d(void *arg)
 {
 	(void)arg;
 	if (snrt_is_dm_core()) {
-		ids[0] = snrt_dma_start_2d(m_l1, m_l3, 16, 16, 16, 8);
+		ids[0] = snrt_dma_start_2d(m_l1, m_l3, 128 / lines_2d,
+					   128 / lines_2d, 128 / lines_2d,
+					   lines_2d);
 		ids[1] = snrt_dma_start_1d(m_l1 + 128, m_l3 + 128, 32);
 		ids[2] = snrt_dma_start_1d(m_l1 + 160, m_l3 + 160, 32);
 		want_line = __LINE__ + 1;
@@ -254,6 +258,28 @@ START_TEST(test_exact_ids)
 	struct dfz__result r = run_with(body_behind_2d,
 					"snrt-head,no-idma-id-at-push");
 
+	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
+	ck_assert_uint_eq(ids[0], 1);
+	ck_assert_uint_eq(ids[1], 2);
+	ck_assert_uint_eq(ids[2], 3);
+	ck_assert_uint_eq(got, 1);
+}
+END_TEST
+
+/*
+ * The backend takes a 2-D transfer of 8 lines (16 bytes each) whole on
+ * the idle engine, ahead of its data (its window: NumAxInFlight 24, plus
+ * the line its legalizer holds), so the midend pops it at its push and
+ * the loads behind it get their own ids under idma-id-at-push: clean,
+ * as with exact ids.
+ */
+START_TEST(test_id_at_push_within_window)
+{
+	struct dfz__result r;
+
+	lines_2d = 8;
+	r = run_with(body_behind_2d, "snrt-head");
+	lines_2d = 32;
 	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
 	ck_assert_uint_eq(ids[0], 1);
 	ck_assert_uint_eq(ids[1], 2);
@@ -363,6 +389,7 @@ Suite *suite_dropin_snrt(void)
 	tcase_add_test(tc, test_dummies_zero_work_retires);
 	tcase_add_test(tc, test_id_at_push_duplicates);
 	tcase_add_test(tc, test_exact_ids);
+	tcase_add_test(tc, test_id_at_push_within_window);
 	tcase_add_test(tc, test_size0_start);
 	tcase_add_test(tc, test_channel_argument);
 	tcase_add_test(tc, test_bad_address);

@@ -164,7 +164,8 @@ START_TEST(test_zero_work_retires)
 END_TEST
 
 /*
- * DFZ_RTQ_IDMA_ID_AT_PUSH: behind a 2-D transfer still fed line by line,
+ * DFZ_RTQ_IDMA_ID_AT_PUSH: behind a 2-D transfer of more lines than the
+ * backend's window (32 lines of 4 bytes against NumAxInFlight + 1 = 25),
  * back-to-back starts return the id it will retire under; the wait on
  * the last of them returns as the 2-D one retires, before their bytes
  * move. Exact ids (quirk off): 1, 2, 3 and the wait covers all three.
@@ -178,9 +179,10 @@ START_TEST(test_id_at_push_duplicates)
 		run_quirks = quirk ? DFZ_RTQ_IDMA_ID_AT_PUSH : 0;
 		start_run(0, 0, 1000);
 		run_quirks = 0;
+		ck_assert_uint_eq(dfz_idma_ax_inflight(dma), DFZ_IDMA_AX_INFLIGHT);
 		l2 = buffer(DFZ_L2, 160, 3);
 		l1 = buffer(DFZ_L1, 160, 7);
-		a = dfz_idma_start_2d(dma, l1, l2, 16, 16, 16, 8);
+		a = dfz_idma_start_2d(dma, l1, l2, 4, 4, 4, 32);
 		b = dfz_idma_start_1d(dma, l1 + 128, l2 + 128, 16);
 		c = dfz_idma_start_1d(dma, l1 + 144, l2 + 144, 16);
 		ck_assert_int_eq(a, 1);
@@ -193,10 +195,11 @@ START_TEST(test_id_at_push_duplicates)
 		ck_assert_mem_eq(l1, l2, 128);
 		if (quirk) {
 			ck_assert_uint_eq(dfz_idma_completed_id(dma), 1);
+			ck_assert(memcmp(l1 + 128, l2 + 128, 16) != 0);
 			ck_assert(memcmp(l1 + 144, l2 + 144, 16) != 0);
-			/* a left the queue, b not yet: the next id is b's */
-			ck_assert_uint_eq(dfz_idma_next_id(dma), 2);
-			ck_assert_int_eq(dfz_idma_start_1d(dma, l1, l2, 16), 2);
+			/* a's last lines moving made room: b and c popped */
+			ck_assert_uint_eq(dfz_idma_next_id(dma), 4);
+			ck_assert_int_eq(dfz_idma_start_1d(dma, l1, l2, 16), 4);
 		} else {
 			ck_assert_mem_eq(l1 + 128, l2 + 128, 32);
 		}
@@ -208,40 +211,96 @@ START_TEST(test_id_at_push_duplicates)
 END_TEST
 
 /*
- * The pop follows the midend: a 2-D transfer leaves the queue once the
- * channel took its last line (the line before it moved), and a transfer
- * without work behind it is popped next and retires there, ahead of that
- * last line (with DFZ_RTQ_IDMA_ZERO_RETIRES; in exact-id mode it retires
- * at its start instead).
+ * The backend accepts lines ahead of the data: on an idle engine a 1-D
+ * start pops at its push and gets its exact id, and so does a 2-D one of
+ * at most NumAxInFlight + 1 lines (25), with nothing moved yet; one line
+ * more and the next start shares its id. Without a step, 1-D starts get
+ * exact ids until their lines fill the window, then share one.
+ */
+START_TEST(test_id_at_push_window)
+{
+	uint8_t *l2, *l1;
+	uint32_t w = DFZ_IDMA_AX_INFLIGHT + 1;
+
+	run_quirks = DFZ_RTQ_IDMA_ID_AT_PUSH | DFZ_RTQ_IDMA_ZERO_RETIRES;
+	start_run(0, 5, 1000);
+	run_quirks = 0;
+	l2 = buffer(DFZ_L2, 256, 3);
+	l1 = buffer(DFZ_L1, 256, 7);
+	ck_assert_int_eq(dfz_idma_start_1d(dma, l1, l2, 64), 1);
+	ck_assert_uint_eq(dfz_idma_next_id(dma), 2);
+	ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
+	for (uint32_t lines = w; lines <= w + 1; lines++) {
+		size_t moves = count_kind(DFZ_EV_MOVE);
+		int a = dfz_idma_start_2d(dma, l1, l2, 4, 4, 4, lines);
+
+		ck_assert_int_eq(dfz_idma_start_1d(dma, l1 + 128, l2, 8),
+				 lines == w ? a + 1 : a);
+		ck_assert_uint_eq(count_kind(DFZ_EV_MOVE), moves);
+		ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
+	}
+	/* A zero-work start on an idle engine retires at its push. */
+	ck_assert_int_eq(dfz_idma_start_2d(dma, l1, l1, 1, 0, 0, 0), 6);
+	ck_assert_uint_eq(dfz_idma_completed_id(dma), 6);
+	for (uint32_t k = 1; k <= w + 2; k++)
+		ck_assert_int_eq(dfz_idma_start_1d(dma, l1 + k, l2, 1),
+				 (int)(6 + (k <= w ? k : w + 1)));
+	ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
+	ck_assert_uint_eq(dfz_idma_completed_id(dma), 6 + w + 2);
+	ck_assert_uint_eq(dfz_idma_next_id(dma), 6 + w + 3);
+}
+END_TEST
+
+/*
+ * The pop follows the window (NumAxInFlight 2: 3 lines): a 2-D transfer
+ * of 4 lines leaves the queue once its first line moved and its last was
+ * accepted; a transfer without work behind it is popped when the backend
+ * has room for a line again (its second line moved) and retires there,
+ * ahead of the lines still moving (with DFZ_RTQ_IDMA_ZERO_RETIRES; in
+ * exact-id mode it retires at its start instead). A 1-D start of
+ * three pages is three bursts and fills that window alone.
  */
 START_TEST(test_id_at_push_pop_timing)
 {
 	uint8_t *l2, *l1;
 
+	ck_assert_int_eq(dfz_idma_set_ax_inflight(dfz_idma_get(rt), 2), 0);
 	run_quirks = DFZ_RTQ_IDMA_ID_AT_PUSH | DFZ_RTQ_IDMA_ZERO_RETIRES;
 	start_run(0, 0, 1000);
 	run_quirks = 0;
-	l2 = buffer(DFZ_L2, 128, 3);
-	l1 = buffer(DFZ_L1, 128, 7);
+	ck_assert_uint_eq(dfz_idma_ax_inflight(dma), 2); /* held over reset */
+	l2 = buffer(DFZ_L2, 3 * 4096, 3);
+	l1 = buffer(DFZ_L1, 3 * 4096, 7);
 	ck_assert_int_eq(dfz_idma_start_2d(dma, l1, l2, 32, 32, 32, 4), 1);
 	ck_assert_int_eq(dfz_idma_start_2d(dma, l1, l1, 1, 0, 0, 0), 1);
 	ck_assert_uint_eq(count_kind(DFZ_EV_COMPLETE), 0);
-	sched_steps = 5;                 /* 16 bytes a step: 2.5 lines */
+	sched_steps = 1;                 /* 16 bytes a step: half a line */
 	dfz_rt_yield(rt, DFZ_YIELD_ISSUE);
 	ck_assert_uint_eq(dfz_idma_next_id(dma), 1);
-	sched_steps = 1;                 /* line 3 moved: line 4 taken */
+	sched_steps = 1;                 /* line 1 moved: line 4 taken */
 	dfz_rt_yield(rt, DFZ_YIELD_ISSUE);
 	ck_assert_uint_eq(dfz_idma_next_id(dma), 2);
 	ck_assert_uint_eq(dfz_idma_completed_id(dma), 0);
-	dfz_rt_yield(rt, DFZ_YIELD_ISSUE); /* the zero one pops, retires */
-	ck_assert_uint_eq(dfz_idma_next_id(dma), 3);
-	ck_assert_uint_eq(dfz_idma_completed_id(dma), 1);
-	ck_assert(memcmp(l1 + 96, l2 + 96, 32) != 0);
+	sched_steps = 2;                 /* line 2 moved: room for the next */
 	dfz_rt_yield(rt, DFZ_YIELD_ISSUE);
+	ck_assert_uint_eq(dfz_idma_next_id(dma), 3);
+	ck_assert_uint_eq(dfz_idma_completed_id(dma), 1); /* the zero one */
+	ck_assert(memcmp(l1 + 64, l2 + 64, 64) != 0);
+	ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
 	ck_assert_uint_eq(dfz_idma_completed_id(dma), 2);
 	ck_assert_mem_eq(l1, l2, 128);
-	ck_assert_uint_eq(count_kind(DFZ_EV_COMPLETE), 2);
+	ck_assert_int_eq(dfz_idma_start_1d(dma, l1, l2, 3 * 4096), 3);
+	ck_assert_int_eq(dfz_idma_start_1d(dma, l1, l2, 8), 4);
+	ck_assert_int_eq(dfz_idma_start_1d(dma, l1, l2, 8), 4);
+	ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
 	ck_assert_uint_eq(dfz_idma_next_id(NULL), 0);
+	ck_assert_uint_eq(dfz_idma_ax_inflight(NULL), 0);
+	ck_assert_int_eq(dfz_idma_set_ax_inflight(dma, 1), DFZ_EINVAL);
+	ck_assert_int_eq(dfz_idma_set_ax_inflight(dma,
+		DFZ_IDMA_AX_INFLIGHT_MAX + 1), DFZ_EINVAL);
+	ck_assert_int_eq(dfz_idma_set_ax_inflight(NULL, 2), DFZ_EINVAL);
+	ck_assert_int_eq(dfz_idma_set_ax_inflight(dma, 0), 0);
+	ck_assert_uint_eq(dfz_idma_ax_inflight(dma), DFZ_IDMA_AX_INFLIGHT);
 }
 END_TEST
 
@@ -588,6 +647,7 @@ Suite *suite_idma(void)
 	tcase_add_test(tc, test_wait_reached);
 	tcase_add_test(tc, test_zero_work_retires);
 	tcase_add_test(tc, test_id_at_push_duplicates);
+	tcase_add_test(tc, test_id_at_push_window);
 	tcase_add_test(tc, test_id_at_push_pop_timing);
 	tcase_add_test(tc, test_cut_bounds_waits);
 	tcase_add_test(tc, test_lag_timing);

@@ -96,7 +96,7 @@ void _closure_Gemm_0(void *_args)
 
 		// Wait for previous output tile
 		if ((C_LocalToExternal != ((snrt_dma_txid_t)-1)) && snrt_is_dm_core())
-			snrt_dma_wait(C_LocalToExternal);
+			snrt_dma_wait(C_LocalToExternal); /* dfz-expect: WAIT_C */
 
 		// Transfer current output tile
 		if (snrt_is_dm_core()) {

@@ -6,22 +6,30 @@
 # -max_len=256 for at most N executions, niced, one at a time. A row
 # gives the executions to the first finding (its class and line) or
 # "none in N", and the seconds.
+# Then window.c, the engine-level replay of the GEMM's DMA sequence, for
+# the RTL's default window (NumAxInFlight 3) and the default
+# configuration's (24): a row per variant, runtime and window with the
+# waits that returned before their own start's transfer retired.
 # Usage: study.sh ROOT OUT [N]   (ROOT: the DESTDIR of `make install
-# DESTDIR=ROOT`, or "-" for dmafuzz-dropin-fuzz on PKG_CONFIG_PATH)
+# DESTDIR=ROOT`, or "-" for the modules on PKG_CONFIG_PATH)
 set -u
 [ $# -ge 2 ] || { echo "usage: study.sh ROOT OUT [N]" >&2; exit 2; }
 root=$1 out=$2 n=${3:-100000}
 here=$(cd "$(dirname "$0")" && pwd)
 ex=$(dirname "$here")
-if [ "$root" = - ]; then
-	flags=$(pkg-config --cflags --libs dmafuzz-dropin-fuzz) || exit 2
-else
-	root=$(cd "$root" && pwd) || exit 2
-	pc=$(find "$root" -name dmafuzz-dropin-fuzz.pc | head -n 1)
-	[ -n "$pc" ] || { echo "study.sh: no dmafuzz-dropin-fuzz.pc under $root" >&2; exit 2; }
-	flags=$(PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_PATH=$(dirname "$pc") \
-		pkg-config --cflags --libs dmafuzz-dropin-fuzz) || exit 2
-fi
+# The cflags and libs of pkg-config module $1, from ROOT or the path.
+pc_flags() {
+	if [ "$root" = - ]; then
+		pkg-config --cflags --libs "$1"
+		return
+	fi
+	pc=$(find "$root" -name "$1.pc" | head -n 1)
+	[ -n "$pc" ] || { echo "study.sh: no $1.pc under $root" >&2; return 1; }
+	PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_PATH=$(dirname "$pc") \
+		pkg-config --cflags --libs "$1"
+}
+[ "$root" = - ] || root=$(cd "$root" && pwd) || exit 2
+flags=$(pc_flags dmafuzz-dropin-fuzz) || exit 2
 mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2
 
 build() { # NAME DIR SOURCES...
@@ -59,6 +67,17 @@ for v in gemm_db gemm_db_fixed gemm_db_nodummy axpy_db axpy_db_ids; do
 	for rt in snrt-pinned snrt-head; do
 		for id in idma-id-at-push no-idma-id-at-push; do
 			row "$v" "$rt,$id"
+		done
+	done
+done
+wflags=$(pc_flags dmafuzz) || exit 2
+# shellcheck disable=SC2086 # flags are words
+cc -std=c11 "$here/window.c" $wflags -o "$out/window" || exit 2
+for v in fixed nodummy; do
+	for rt in pinned head; do
+		for w in 3 24; do
+			printf '| window.c %s | %s | NumAxInFlight %s | %s |\n' "$v" "$rt" \
+				"$w" "$("$out/window" "$v" "$rt" "$w" | tail -n 1)"
 		done
 	done
 done

@@ -22,19 +22,36 @@
  * With DFZ_RTQ_IDMA_ID_AT_PUSH (iDMA v0.6.0 on, idma_inst64_top) a start
  * returns the id counter as it stands at the push (dfz_idma_next_id())
  * and the counter advances when the midend pops the request from the
- * queue, which it does once the channel accepted the request's last line
- * (the channel takes a line when the line before it has moved): while
- * transfers wait in the queue, or a 2-D transfer is still being fed line
- * by line, a start returns an id below the one its transfer retires
- * under, and back-to-back starts return the same id. A transfer without
- * work then waits in the queue too, and with DFZ_RTQ_IDMA_ZERO_RETIRES
- * retires as the midend pops it. Events name every transfer by the id its
- * start returned.
+ * queue, which it does once the backend accepted the request's last line.
+ * The backend accepts lines ahead of the data: its legalizer takes the
+ * next line while the bursts of the lines before it fit its request
+ * FIFOs (dfz_idma_ax_inflight() bursts, iDMA's NumAxInFlight; a line is
+ * one burst unless it crosses a 4 KiB page), at the push and whenever a
+ * line finishes moving. So on an idle engine a request of at most
+ * NumAxInFlight + 1 lines pops at its push and its start's id is exact;
+ * behind a longer 2-D transfer, or a backend whose window is full,
+ * starts return an id below the one their transfer retires under, and
+ * back-to-back starts return the same id. A transfer without work pops
+ * when the lines before it were accepted, and with
+ * DFZ_RTQ_IDMA_ZERO_RETIRES retires there. Events name every transfer by
+ * the id its start returned.
  */
 #ifndef DMAFUZZ_RUNTIME_IDMA_H
 #define DMAFUZZ_RUNTIME_IDMA_H
 
 #define DFZ_IDMA_FIFO 64       /* transfers the hardware queue holds */
+
+/* The backend's window under DFZ_RTQ_IDMA_ID_AT_PUSH, in bursts: iDMA
+ * v0.6.0's NumAxInFlight, the depth of the backend's read and write
+ * request FIFOs and of its AW store (target/rtl/idma_backend_rw_axi.sv
+ * L494-528, src/backend/idma_channel_coupler.sv L94-110, at d6245c8b),
+ * which the Snitch cluster sets from its configuration's
+ * dma_axi_req_fifo_depth: 24 in target/snitch_cluster/cfg/default.hjson
+ * L28 (snitch_cluster e02cc9e3, Deeploy's pin; cfg/default.json L21 at
+ * 2fa38482), passed by snitch_cluster_wrapper.sv.tpl L275 (the RTL's
+ * own parameter default is 3, snitch_cluster.sv L57). */
+#define DFZ_IDMA_AX_INFLIGHT 24
+#define DFZ_IDMA_AX_INFLIGHT_MAX 64
 
 /* DFZ_EV_ISSUE aux of a transfer its caller will never wait for: one the
  * adapter issues without request storage (the dummy after each copy). */
@@ -103,6 +120,19 @@ uint32_t dfz_idma_completed_id(const struct dfz_idma *dev);
 
 /** dfz_idma_last_id() - the txid the last start of this run returned. */
 uint32_t dfz_idma_last_id(const struct dfz_idma *dev);
+
+/**
+ * dfz_idma_set_ax_inflight() - the backend's window of @dev in bursts
+ * (NumAxInFlight; 0 restores DFZ_IDMA_AX_INFLIGHT). It holds across
+ * dfz_rt_reset() and matters only under DFZ_RTQ_IDMA_ID_AT_PUSH.
+ * Return: 0, or DFZ_EINVAL for a NULL @dev, 1 (iDMA needs more than 1),
+ * or more than DFZ_IDMA_AX_INFLIGHT_MAX.
+ */
+int dfz_idma_set_ax_inflight(struct dfz_idma *dev, uint32_t bursts);
+
+/** dfz_idma_ax_inflight() - the window dfz_idma_set_ax_inflight() set; 0
+ * for a NULL @dev. */
+uint32_t dfz_idma_ax_inflight(const struct dfz_idma *dev);
 
 /** dfz_idma_next_id() - the id counter as the hardware reports it (the
  * status the front end calls next_id): the id the next transfer to be
