@@ -25,7 +25,7 @@ static void gemm_kernel(const int8_t *a, const int8_t *b, int32_t *c)
 			int32_t acc = 0;
 
 			for (int k = 0; k < K; k++)
-				acc += a[r * K + k] * b[k * TN + j];
+				acc += a[r * K + k] * b[k * TN + j]; /* dfz-expect: READ */
 			c[r * TN + j] = acc;
 		}
 }
