@@ -132,8 +132,14 @@ static long term(struct reader *rd)
 	long v = factor(rd);
 	char op;
 
-	while ((op = op_at(rd, "*%")))
-		v = op == '*' ? v * factor(rd) : v % factor(rd);
+	while ((op = op_at(rd, "*%/"))) {
+		long w = factor(rd);
+
+		if (op != '*' && w == 0)
+			rd->bad = true;
+		else
+			v = op == '*' ? v * w : op == '/' ? v / w : v % w;
+	}
 	return v;
 }
 
@@ -198,16 +204,23 @@ static void read_table(struct reader *rd, char **ln, size_t *at)
 	++*at;
 }
 
-/* Whether @line opens a loop of the roller: its index, trip, indent. */
-static bool is_for(const char *line, unsigned *d, long *trip, size_t *ind)
+/* Whether @line opens a loop of the roller: its index, trip (an
+ * expression of the indices outside), indent. */
+static bool is_for(struct reader *rd, const char *line, unsigned *d,
+		   long *trip, size_t *ind)
 {
 	unsigned d2, d3;
-	int n = -1;
+	int n = -1, m = -1;
 
 	*ind = strspn(line, "\t");
-	return sscanf(line + *ind, "for (unsigned i%u = 0; i%u < %ld; i%u++) {%n",
-		      d, &d2, trip, &d3, &n) == 4 && n > 0 &&
-	       !line[*ind + (size_t)n] && *d == d2 && *d == d3;
+	if (sscanf(line + *ind, "for (unsigned i%u = 0; i%u < %n", d, &d2,
+		   &n) != 2 || n < 0 || *d != d2)
+		return false;
+	rd->s = line + *ind + n;
+	rd->bad = false;
+	*trip = sum(rd);
+	return !rd->bad && sscanf(rd->s, "; i%u++) {%n", &d3, &m) == 1 &&
+	       m > 0 && !rd->s[m] && *d == d3;
 }
 
 /* The lines from @ln[at] to the "}" at @ind tabs that closes the loop
@@ -229,7 +242,7 @@ static size_t run(struct reader *rd, char **ln, size_t at, size_t n,
 			read_table(rd, ln, &at);
 			continue;
 		}
-		if (!is_for(ln[at], &d, &trip, &in)) {
+		if (!is_for(rd, ln[at], &d, &trip, &in)) {
 			/* a loop's body is a tab further in than its lines */
 			ck_assert_uint_ge(strspn(ln[at], "\t"), depth);
 			put_line(rd, ln[at++] + depth);

@@ -568,24 +568,52 @@ static bool roll_seq(struct roll *r, struct scratch *s,
 	       roll_passes(r, s, seq, n, cx, true);
 }
 
-int dfz__emit_roll(FILE *f, const char *text, size_t len)
+bool dfz__roll_seq(struct roll *r, struct roll_node **seq, uint32_t *n)
 {
-	struct roll r = { 0 };
 	struct scratch s = { 0 };
 	struct ctx cx = { .n = 0 };
-	uint32_t n = 0;
-	struct roll_node *seq;
+	bool ok = roll_seq(r, &s, seq, n, &cx);
+
+	free(s.f0), free(s.fk), free(s.md), free(s.tmp);
+	return ok;
+}
+
+/* The lines printed by the @n nodes at @s, tables left out. */
+static uint64_t lines_of(const struct roll_node *s, uint32_t n)
+{
+	return cost_of(s, n);
+}
+
+int dfz__emit_roll_grids(FILE *f, const char *text, size_t len,
+			 const struct roll_grid *g, unsigned ng)
+{
+	struct roll r = { 0 };
+	uint32_t n = 0, nt = 0;
+	struct roll_node *seq, *tiles = NULL;
 	int rc = 0;
 
 	if (len && text[len - 1] != '\n')
 		return DFZ_EINVAL;
 	seq = dfz__roll_parse(&r, text, len, &n);
-	if (!seq || !roll_seq(&r, &s, &seq, &n, &cx))
+	if (seq && ng) {
+		nt = n;
+		tiles = dfz__roll_tiles(&r, seq, &nt, g, ng);
+	}
+	if (!seq || !dfz__roll_seq(&r, &seq, &n)) {
 		rc = DFZ_ENOMEM;
-	else if (!dfz__roll_expands_to(&r, seq, n, text, len) ||
-		 dfz__roll_render(f, &r, seq, n) < 0)
+	} else if (tiles && lines_of(tiles, nt) < lines_of(seq, n) &&
+		   dfz__roll_expands_to(&r, tiles, nt, text, len) &&
+		   dfz__roll_render(f, &r, tiles, nt) >= 0) {
+		;
+	} else if (!dfz__roll_expands_to(&r, seq, n, text, len) ||
+		   dfz__roll_render(f, &r, seq, n) < 0) {
 		fwrite(text, 1, len, f);
-	free(s.f0), free(s.fk), free(s.md), free(s.tmp);
+	}
 	dfz__roll_free(&r);
 	return rc;
+}
+
+int dfz__emit_roll(FILE *f, const char *text, size_t len)
+{
+	return dfz__emit_roll_grids(f, text, len, NULL, 0);
 }
