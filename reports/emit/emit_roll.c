@@ -242,6 +242,7 @@ struct scratch {
 	struct mode *md, *tmp;
 	size_t cap;
 	bool tables;                 /* a number may become a table */
+	bool force;                  /* a loop even where no shorter */
 };
 
 static bool scratch_fit(struct scratch *s, size_t n)
@@ -519,7 +520,7 @@ static bool best_block(struct scratch *s, const struct roll_node *seq,
 		    repeats(s, &b, n - p, cx) < 2)
 			continue;
 		saved = (b.reps - 1) * cost_of(b.at, len);
-		cost = 2 + table_cost(s, &b);
+		cost = (s->force ? 0 : 2) + table_cost(s, &b);
 		if (saved > cost && saved - cost > most) {
 			most = saved - cost;
 			*best = b;
@@ -568,9 +569,10 @@ static bool roll_seq(struct roll *r, struct scratch *s,
 	       roll_passes(r, s, seq, n, cx, true);
 }
 
-bool dfz__roll_seq(struct roll *r, struct roll_node **seq, uint32_t *n)
+bool dfz__roll_seq(struct roll *r, struct roll_node **seq, uint32_t *n,
+		   bool force)
 {
-	struct scratch s = { 0 };
+	struct scratch s = { .force = force };
 	struct ctx cx = { .n = 0 };
 	bool ok = roll_seq(r, &s, seq, n, &cx);
 
@@ -578,10 +580,32 @@ bool dfz__roll_seq(struct roll *r, struct roll_node **seq, uint32_t *n)
 	return ok;
 }
 
-/* The lines printed by the @n nodes at @s, tables left out. */
-static uint64_t lines_of(const struct roll_node *s, uint32_t n)
+/* The nodes @s (@n) written into *@out (*@olen bytes) when they expand
+ * to @text (@len bytes); false otherwise (nothing kept). */
+static bool written(const struct roll *r, struct roll_node *s, uint32_t n,
+		    const char *text, size_t len, char **out, size_t *olen)
 {
-	return cost_of(s, n);
+	FILE *m;
+
+	*out = NULL;
+	if (!s || !dfz__roll_expands_to(r, s, n, text, len) ||
+	    !(m = open_memstream(out, olen)))
+		return false;
+	if (dfz__roll_render(m, r, s, n) < 0 || fclose(m) != 0) {
+		free(*out);
+		*out = NULL;
+		return false;
+	}
+	return true;
+}
+
+static size_t lines_in(const char *s, size_t len)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < len; i++)
+		k += s[i] == '\n';
+	return k;
 }
 
 int dfz__emit_roll_grids(FILE *f, const char *text, size_t len,
@@ -590,6 +614,8 @@ int dfz__emit_roll_grids(FILE *f, const char *text, size_t len,
 	struct roll r = { 0 };
 	uint32_t n = 0, nt = 0;
 	struct roll_node *seq, *tiles = NULL;
+	char *a = NULL, *b = NULL;
+	size_t alen = 0, blen = 0;
 	int rc = 0;
 
 	if (len && text[len - 1] != '\n')
@@ -599,16 +625,20 @@ int dfz__emit_roll_grids(FILE *f, const char *text, size_t len,
 		nt = n;
 		tiles = dfz__roll_tiles(&r, seq, &nt, g, ng);
 	}
-	if (!seq || !dfz__roll_seq(&r, &seq, &n)) {
+	if (!seq || !dfz__roll_seq(&r, &seq, &n, false)) {
 		rc = DFZ_ENOMEM;
-	} else if (tiles && lines_of(tiles, nt) < lines_of(seq, n) &&
-		   dfz__roll_expands_to(&r, tiles, nt, text, len) &&
-		   dfz__roll_render(f, &r, tiles, nt) >= 0) {
-		;
-	} else if (!dfz__roll_expands_to(&r, seq, n, text, len) ||
-		   dfz__roll_render(f, &r, seq, n) < 0) {
-		fwrite(text, 1, len, f);
+	} else {
+		written(&r, tiles, nt, text, len, &a, &alen);
+		written(&r, seq, n, text, len, &b, &blen);
+		if (a && (!b || lines_in(a, alen) < lines_in(b, blen)))
+			fwrite(a, 1, alen, f);
+		else if (b)
+			fwrite(b, 1, blen, f);
+		else
+			fwrite(text, 1, len, f);
 	}
+	free(a);
+	free(b);
 	dfz__roll_free(&r);
 	return rc;
 }

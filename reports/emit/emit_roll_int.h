@@ -107,8 +107,10 @@ struct roll_node *dfz__roll_tiles(struct roll *r, struct roll_node *s,
 				  uint32_t *n, const struct roll_grid *g,
 				  unsigned ng);
 
-/* @n nodes at *@seq rolled by the greedy roller (emit_roll.c). */
-bool dfz__roll_seq(struct roll *r, struct roll_node **seq, uint32_t *n);
+/* @n nodes at *@seq rolled by the greedy roller (emit_roll.c): where
+ * shorter, or wherever something repeats (@force). */
+bool dfz__roll_seq(struct roll *r, struct roll_node **seq, uint32_t *n,
+		   bool force);
 
 /* dfz__emit_roll() knowing the tile grids @g (@ng) of the program. */
 int dfz__emit_roll_grids(FILE *f, const char *text, size_t len,

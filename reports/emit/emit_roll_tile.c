@@ -447,8 +447,11 @@ static uint32_t find_notes(const struct roll *r, const struct roll_node *s,
 		if (!s[i].tmpl || strcmp(r->tmpl[s[i].tmpl - 1], note))
 			continue;
 		if (k && (e[0].c != hop || e[2].c != *ntiles ||
-			  e[1].c != s[pos[k - 1]].num[1].c + 1))
-			break;
+			  e[1].c != s[pos[k - 1]].num[1].c + 1)) {
+			if (k >= 4)
+				break;
+			k = 0;              /* a run too short: the next */
+		}
 		hop = e[0].c;
 		*ntiles = e[2].c;
 		pos[k++] = i;
@@ -463,7 +466,7 @@ static struct roll_node *block(struct roll *r, const struct roll_node *s,
 	struct roll_node *b = copy_tree(r, s + pos[k], pos[k + 1] - pos[k]);
 
 	*n = pos[k + 1] - pos[k];
-	return b && dfz__roll_seq(r, &b, n) ? b : NULL;
+	return b && dfz__roll_seq(r, &b, n, true) ? b : NULL;
 }
 
 struct blocks {
@@ -523,7 +526,7 @@ static bool take_blocks(struct roll *r, const struct roll_node *s,
 	for (uint32_t i = 0; i + 1 < k; i++) {
 		if (!(bl->b[i] = block(r, s, pos, i, &bl->n[i])))
 			return false;
-		if (i && loops_in(bl->b[i], bl->n[i]) >= most + (most == 0)) {
+		if (i == 1 || (i && loops_in(bl->b[i], bl->n[i]) > most)) {
 			most = loops_in(bl->b[i], bl->n[i]);
 			bl->t = bl->b[i];
 			bl->nt = bl->n[i];
@@ -555,6 +558,21 @@ static struct roll_node *cat(struct roll *r, struct roll_node *a, uint32_t na,
 	return s;
 }
 
+/* What follows a tile loop: the next run of tile notes rolled the same
+ * way, else as the greedy roller does. */
+static bool tail(struct roll *r, struct roll_node **s, uint32_t *n,
+		 const struct roll_grid *g, unsigned ng)
+{
+	uint32_t k = *n;
+	struct roll_node *t = dfz__roll_tiles(r, *s, &k, g, ng);
+
+	if (!t)
+		return dfz__roll_seq(r, s, n, false);
+	*s = t;
+	*n = k;
+	return true;
+}
+
 struct roll_node *dfz__roll_tiles(struct roll *r, struct roll_node *s,
 				  uint32_t *n, const struct roll_grid *g,
 				  unsigned ng)
@@ -583,7 +601,7 @@ struct roll_node *dfz__roll_tiles(struct roll *r, struct roll_node *s,
 	nb = *n - pos[bl.last + 1];
 	a = copy_tree(r, s, na);
 	b = copy_tree(r, s + pos[bl.last + 1], nb);
-	if (a && b && dfz__roll_seq(r, &a, &na) && dfz__roll_seq(r, &b, &nb))
+	if (a && b && dfz__roll_seq(r, &a, &na, false) && tail(r, &b, &nb, g, ng))
 		out = cat(r, a, na, &loop, b, nb, n);
 out:
 	free(pos);
