@@ -248,10 +248,14 @@ static size_t run(struct reader *rd, char **ln, size_t at, size_t n,
 			put_line(rd, ln[at++] + depth);
 			continue;
 		}
-		ck_assert_int_gt(trip, 0);
+		ck_assert_int_ge(trip, 0);
 		ck_assert_uint_lt(d, MAX_DEPTH);
 		for (rd->var[d] = 0; rd->var[d] < trip; rd->var[d]++)
 			end = run(rd, ln, at + 1, n, in, depth + 1);
+		if (trip == 0)          /* no pass: past the closing brace */
+			while (++end <= n && (strspn(ln[end - 1], "\t") != in ||
+					      strcmp(ln[end - 1] + in, "}")))
+				;
 		at = end;
 	}
 	ck_assert(!in_loop);

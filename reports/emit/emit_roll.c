@@ -243,6 +243,7 @@ struct scratch {
 	size_t cap;
 	bool tables;                 /* a number may become a table */
 	bool force;                  /* a loop even where no shorter */
+	bool oom;                    /* scratch_fit() failed */
 };
 
 static bool scratch_fit(struct scratch *s, size_t n)
@@ -256,6 +257,7 @@ static bool scratch_fit(struct scratch *s, size_t n)
 	s->md = malloc(n * sizeof(*s->md));
 	s->tmp = malloc(n * sizeof(*s->tmp));
 	s->cap = s->f0 && s->fk && s->md && s->tmp ? n : 0;
+	s->oom |= s->cap == 0;
 	return s->cap != 0;
 }
 
@@ -524,6 +526,8 @@ static bool best_block(struct scratch *s, const struct roll_node *seq,
 		if (saved > cost && saved - cost > most) {
 			most = saved - cost;
 			*best = b;
+			if (s->force)        /* the shortest: loops nest inward */
+				break;
 		}
 	}
 	return most > 0 && repeats(s, best, n - p, cx) >= 2;
@@ -577,26 +581,32 @@ bool dfz__roll_seq(struct roll *r, struct roll_node **seq, uint32_t *n,
 	bool ok = roll_seq(r, &s, seq, n, &cx);
 
 	free(s.f0), free(s.fk), free(s.md), free(s.tmp);
-	return ok;
+	r->oom |= s.oom;
+	return ok && !s.oom;
 }
 
 /* The nodes @s (@n) written into *@out (*@olen bytes) when they expand
- * to @text (@len bytes); false otherwise (nothing kept). */
-static bool written(const struct roll *r, struct roll_node *s, uint32_t n,
+ * to @text (@len bytes); *@out NULL otherwise, r->oom set when out of
+ * memory. */
+static void written(struct roll *r, struct roll_node *s, uint32_t n,
 		    const char *text, size_t len, char **out, size_t *olen)
 {
 	FILE *m;
 
 	*out = NULL;
-	if (!s || !dfz__roll_expands_to(r, s, n, text, len) ||
-	    !(m = open_memstream(out, olen)))
-		return false;
-	if (dfz__roll_render(m, r, s, n) < 0 || fclose(m) != 0) {
+	if (!s || !dfz__roll_expands_to(r, s, n, text, len))
+		return;
+	if (!(m = open_memstream(out, olen))) {
+		r->oom = true;
+		return;
+	}
+	if (dfz__roll_render(m, r, s, n) < 0)
+		r->oom = true;
+	if (fclose(m) != 0 || r->oom) {
+		r->oom = true;
 		free(*out);
 		*out = NULL;
-		return false;
 	}
-	return true;
 }
 
 static size_t lines_in(const char *s, size_t len)
@@ -625,11 +635,13 @@ int dfz__emit_roll_grids(FILE *f, const char *text, size_t len,
 		nt = n;
 		tiles = dfz__roll_tiles(&r, seq, &nt, g, ng);
 	}
-	if (!seq || !dfz__roll_seq(&r, &seq, &n, false)) {
-		rc = DFZ_ENOMEM;
-	} else {
+	if (seq && dfz__roll_seq(&r, &seq, &n, false)) {
 		written(&r, tiles, nt, text, len, &a, &alen);
 		written(&r, seq, n, text, len, &b, &blen);
+	}
+	if (!seq || r.oom) {
+		rc = DFZ_ENOMEM;
+	} else {
 		if (a && (!b || lines_in(a, alen) < lines_in(b, blen)))
 			fwrite(a, 1, alen, f);
 		else if (b)

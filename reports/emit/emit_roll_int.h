@@ -77,6 +77,7 @@ struct roll {
 	uint32_t ntmpl, cap;
 	uint32_t *index;              /* open addressing: template + 1 */
 	uint32_t nindex;              /* a power of two */
+	bool oom;                     /* an allocation failed */
 };
 
 /* @n bytes from @r's arena (freed with it); NULL out of memory. */
@@ -120,8 +121,9 @@ int dfz__emit_roll_grids(FILE *f, const char *text, size_t len,
 uint64_t dfz__roll_value(const struct roll_expr *e, const uint32_t *v,
 			 unsigned depth);
 
-/* Whether the @n nodes at @s expand to exactly @text (@len bytes). */
-bool dfz__roll_expands_to(const struct roll *r, const struct roll_node *s,
+/* Whether the @n nodes at @s expand to exactly @text (@len bytes);
+ * false with r->oom set when out of memory. */
+bool dfz__roll_expands_to(struct roll *r, const struct roll_node *s,
 			  uint32_t n, const char *text, size_t len);
 
 /* The @n nodes at @s as C: the tables, then the lines and for loops.

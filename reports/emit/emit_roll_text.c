@@ -32,8 +32,10 @@ void *dfz__roll_alloc(struct roll *r, size_t n)
 		size_t size = n > (1u << 20) ? n : (1u << 20);
 
 		c = malloc(sizeof(*c) + size);
-		if (!c)
+		if (!c) {
+			r->oom = true;
 			return NULL;
+		}
 		*c = (struct roll_chunk){ r->arena, 0, size };
 		r->arena = c;
 	}
@@ -265,19 +267,23 @@ static void expand(FILE *f, const struct roll *r, const struct roll_node *s,
 	}
 }
 
-bool dfz__roll_expands_to(const struct roll *r, const struct roll_node *s,
+bool dfz__roll_expands_to(struct roll *r, const struct roll_node *s,
 			  uint32_t n, const char *text, size_t len)
 {
 	uint32_t v[ROLL_DEPTH + 1];
 	char *out = NULL;
 	size_t olen = 0;
 	FILE *m = open_memstream(&out, &olen);
-	bool same;
+	bool same, ok;
 
-	if (!m)
+	if (!m) {
+		r->oom = true;
 		return false;
+	}
 	expand(m, r, s, n, v, 0);
-	same = fclose(m) == 0 && olen == len && !memcmp(out, text, len);
+	ok = fclose(m) == 0;
+	r->oom |= !ok;
+	same = ok && olen == len && !memcmp(out, text, len);
 	free(out);
 	return same;
 }

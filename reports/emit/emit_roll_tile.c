@@ -21,6 +21,7 @@
 /* One block's numbers and trips, in the template's order; @care false
  * where a loop of one trip makes a coefficient meaningless. */
 struct pvec {
+	struct roll *r;              /* its oom set when out of memory */
 	uint32_t *v;
 	bool *care;
 	size_t n, cap;
@@ -33,11 +34,15 @@ static bool push(struct pvec *p, uint32_t v, bool care)
 		uint32_t *nv = realloc(p->v, cap * sizeof(*nv));
 		bool *nc;
 
-		if (!nv)
+		if (!nv) {
+			p->r->oom = true;
 			return false;
+		}
 		p->v = nv;
-		if (!(nc = realloc(p->care, cap * sizeof(*nc))))
+		if (!(nc = realloc(p->care, cap * sizeof(*nc)))) {
+			p->r->oom = true;
 			return false;
+		}
 		p->care = nc;
 		p->cap = cap;
 	}
@@ -86,50 +91,176 @@ static bool line_params(const struct roll_node *t, const struct roll_node *b,
 	return true;
 }
 
-/* Block nodes @b (@nb) as an instance of template @t (@nt): their
- * parameters appended to @p; *@used: the block nodes taken. */
-static bool align(const struct roll_node *t, uint32_t nt,
-		  const struct roll_node *b, uint32_t nb, struct lvmap *mp,
-		  struct pvec *p, uint32_t *used)
+/* Parameters of template nodes @t (@n, @td loops deep) a block leaves
+ * out (a loop of no trip): none cared for. */
+static bool skip_params(const struct roll_node *t, uint32_t n, unsigned td,
+			struct pvec *p)
 {
-	uint32_t j = 0;
-
-	for (uint32_t i = 0; i < nt; i++) {
-		size_t mark = p->n;
-		uint32_t k = 0;
-
-		if (t[i].tmpl) {
-			if (j >= nb || !line_params(&t[i], &b[j], mp, p))
+	for (uint32_t i = 0; i < n; i++) {
+		if (!t[i].tmpl) {
+			if (!push(p, 0, true) ||
+			    !skip_params(t[i].body, t[i].n, td + 1, p))
 				return false;
-			j++;
 			continue;
 		}
-		if (mp->td + 1 >= ROLL_DEPTH)
-			return false;
-		if (j < nb && !b[j].tmpl &&
-		    nest_of(t[i].body, t[i].n) == nest_of(b[j].body, b[j].n)) {
-			mp->lv[mp->td++] = (int)mp->id++;
-			if (push(p, b[j].trip, true) &&
-			    align(t[i].body, t[i].n, b[j].body, b[j].n, mp, p,
-				  &k) && k == b[j].n) {
-				mp->td--, mp->id--;
-				j++;
-				continue;
-			}
-			mp->td--, mp->id--;
-			p->n = mark;
-		}
-		mp->lv[mp->td++] = -1;
-		if (!push(p, 1, true) ||
-		    !align(t[i].body, t[i].n, b + j, nb - j, mp, p, &k)) {
-			mp->td--;
-			return false;
-		}
-		mp->td--;
-		j += k;
+		for (uint32_t k = 0; k < t[i].n * (1 + td); k++)
+			if (!push(p, 0, false))
+				return false;
 	}
-	*used = j;
 	return true;
+}
+
+/* An alignment in progress: the template's nodes, the block's, and the
+ * steps left before giving up. */
+struct aln {
+	struct roll *r;
+	const struct roll_node *t, *b;
+	uint32_t nt, nb;
+	bool whole;                  /* the block's nodes all taken */
+};
+
+static bool step(struct aln a, uint32_t i, uint32_t j, struct lvmap *mp,
+		 struct pvec *p, uint32_t *used, unsigned *budget);
+static bool try_node(struct aln a, uint32_t i, uint32_t j, struct lvmap *mp,
+		     struct pvec *p, uint32_t *used, unsigned *budget);
+
+static struct roll_node *copy_tree(struct roll *r, const struct roll_node *s,
+				   uint32_t n);
+
+/* Nodes @s (@n, @e loops inside the loop unrolled) with that loop's
+ * index @v: its terms folded into the constants. */
+static void fold(struct roll_node *s, uint32_t n, unsigned e, uint32_t v)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (!s[i].tmpl) {
+			fold(s[i].body, s[i].n, e + 1, v);
+			continue;
+		}
+		for (uint32_t q = 0; q < s[i].n; q++) {
+			struct roll_expr *x = &s[i].num[q];
+
+			x->c += x->coef[e] * v;
+			memmove(&x->coef[e], &x->coef[e + 1],
+				(ROLL_DEPTH - 1 - e) * sizeof(*x->coef));
+			x->coef[ROLL_DEPTH - 1] = 0;
+		}
+	}
+}
+
+/* Block loop @a.b[j] written out (a template line stands there): its
+ * copies in its place, then the alignment goes on (@a.whole: where the
+ * block's nodes are all taken, so no count of them is passed back). */
+static bool unrolled(struct aln a, uint32_t i, uint32_t j, struct lvmap *mp,
+		     struct pvec *p, uint32_t *used, unsigned *budget)
+{
+	const struct roll_node *l = &a.b[j];
+	uint32_t nb = a.nb - 1 + l->trip * l->n, at = j, u = 0;
+	struct roll_node *b = dfz__roll_alloc(a.r, nb * sizeof(*b) + 1);
+
+	if (!b)
+		return false;
+	memcpy(b, a.b, j * sizeof(*b));
+	for (uint32_t v = 0; v < l->trip; v++, at += l->n) {
+		struct roll_node *c = copy_tree(a.r, l->body, l->n);
+
+		for (uint32_t k = 0; c && k < l->n; k++)
+			if (c[k].tmpl && c[k].num[0].tab)
+				c = NULL;
+		if (!c)
+			return false;
+		fold(c, l->n, 0, v);
+		memcpy(b + at, c, l->n * sizeof(*b));
+	}
+	memcpy(b + at, a.b + j + 1, (a.nb - j - 1) * sizeof(*b));
+	a.b = b;
+	a.nb = nb;
+	*used = nb;                  /* whole: all taken on success */
+	return step(a, i, j, mp, p, &u, budget);
+}
+
+/* Template loop @a.t[i] as block loop @a.b[j] (map), as its body once
+ * (@how 1) or left out (@how 0); then the rest. */
+static bool loop_as(struct aln a, uint32_t i, uint32_t j, int how,
+		    struct lvmap *mp, struct pvec *p, uint32_t *used,
+		    unsigned *budget)
+{
+	const struct roll_node *l = &a.t[i];
+	struct aln in = { a.r, l->body, NULL, l->n, 0, how < 0 };
+	uint32_t k = 0;
+	bool ok;
+
+	if (how == 0)
+		return push(p, 0, true) &&
+		       skip_params(l->body, l->n, mp->td + 1, p) &&
+		       step(a, i + 1, j, mp, p, used, budget);
+	in.b = how < 0 ? a.b[j].body : a.b + j;
+	in.nb = how < 0 ? a.b[j].n : a.nb - j;
+	mp->lv[mp->td++] = how < 0 ? (int)mp->id++ : -1;
+	ok = push(p, how < 0 ? a.b[j].trip : 1, true) &&
+	     step(in, 0, 0, mp, p, &k, budget);
+	mp->td--;
+	mp->id -= how < 0;
+	return ok && step(a, i + 1, j + (how < 0 ? 1 : k), mp, p, used,
+			  budget);
+}
+
+static bool step(struct aln a, uint32_t i, uint32_t j, struct lvmap *mp,
+		 struct pvec *p, uint32_t *used, unsigned *budget)
+{
+	size_t mark = p->n;
+
+	if (!*budget || !--*budget)
+		return false;
+	if (i == a.nt) {
+		*used = j;
+		return !a.whole || j == a.nb;
+	}
+	if (try_node(a, i, j, mp, p, used, budget))
+		return true;
+	p->n = mark;
+	return a.whole && j < a.nb && !a.b[j].tmpl && a.b[j].trip <= 4 &&
+	       unrolled(a, i, j, mp, p, used, budget);
+}
+
+/* Template node @a.t[i] against the block's from @j: a line as a line,
+ * a loop as a loop, as its body once, or left out. */
+static bool try_node(struct aln a, uint32_t i, uint32_t j, struct lvmap *mp,
+		     struct pvec *p, uint32_t *used, unsigned *budget)
+{
+	size_t mark = p->n;
+
+	if (a.t[i].tmpl)
+		return j < a.nb && line_params(&a.t[i], &a.b[j], mp, p) &&
+		       step(a, i + 1, j + 1, mp, p, used, budget);
+	if (mp->td + 1 >= ROLL_DEPTH)
+		return false;
+	for (unsigned k = 0; k < 4; k++) {
+		/* a block loop as deep as the template's: as it, first */
+		static const int how[4] = { -1, 1, 0, -1 };
+		bool loop = j < a.nb && !a.b[j].tmpl, same = loop &&
+			nest_of(a.t[i].body, a.t[i].n) ==
+			nest_of(a.b[j].body, a.b[j].n);
+
+		if (how[k] < 0 && (!loop || same != (k == 0)))
+			continue;
+		if (loop_as(a, i, j, how[k], mp, p, used, budget))
+			return true;
+		p->n = mark;
+	}
+	return false;
+}
+
+/* Block nodes @b (@nb) as an instance of template @t (@nt), all taken:
+ * their parameters appended to @p. */
+static bool align(struct roll *r, const struct roll_node *t, uint32_t nt,
+		  const struct roll_node *b, uint32_t nb, struct lvmap *mp,
+		  struct pvec *p)
+{
+	struct aln a = { r, t, b, nt, nb, true };
+	unsigned budget = 1u << 16;
+	uint32_t used = 0;
+
+	return step(a, 0, 0, mp, p, &used, &budget);
 }
 
 /* ---------------------------------------------------------------- fits */
@@ -470,6 +601,7 @@ static struct roll_node *block(struct roll *r, const struct roll_node *s,
 }
 
 struct blocks {
+	struct roll *r;
 	struct roll_node **b;
 	uint32_t *n;
 	uint32_t first, last;        /* the blocks of the loop */
@@ -486,10 +618,9 @@ static bool params(struct blocks *bl)
 	for (uint32_t k = bl->first; k <= bl->last; k++) {
 		struct lvmap mp = { .td = 0 };
 		size_t mark = bl->p.n;
-		uint32_t used = 0;
 
-		if (!align(bl->t, bl->nt, bl->b[k], bl->n[k], &mp, &bl->p,
-			   &used) || used != bl->n[k])
+		if (!align(bl->r, bl->t, bl->nt, bl->b[k], bl->n[k], &mp,
+			   &bl->p))
 			return false;
 		if (k > bl->first && bl->p.n - mark != np)
 			return false;
@@ -519,6 +650,7 @@ static bool take_blocks(struct roll *r, const struct roll_node *s,
 {
 	uint32_t most = 0;
 
+	bl->r = r;
 	bl->b = dfz__roll_alloc(r, k * sizeof(*bl->b));
 	bl->n = dfz__roll_alloc(r, k * sizeof(*bl->n));
 	if (!bl->b || !bl->n)
@@ -583,6 +715,8 @@ struct roll_node *dfz__roll_tiles(struct roll *r, struct roll_node *s,
 	struct roll_node loop = { 0 }, *a, *b, *out = NULL;
 	struct tiles ts = { .r = r };
 
+	r->oom |= !pos;
+	bl.p.r = r;
 	k = pos ? find_notes(r, s, *n, pos, &ntiles) : 0;
 	ts.g = grid_of(g, ng, ntiles);
 	if (k < 4 || !ts.g || !take_blocks(r, s, pos, k, &bl))
