@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "dmafuzz/emit.h"
-#include "../reports/emit/emit_dropin_int.h"
+#include "../reports/emit/emit_roll_int.h"
 
 #include "exec_fixture.h"
 
@@ -388,6 +388,58 @@ START_TEST(test_roll_nested_table)
 }
 END_TEST
 
+/* A tile walk of a 4 x 3 grid (innermost 3): each tile's block loads
+ * the next tile (none after the last) and works on its own, at offset
+ * 4 * d0 + 70 * d1 with an edge tile's size in the last column. */
+static char *tile_walk(void)
+{
+	static const unsigned size[3] = { 4, 4, 2 };
+	char *out = NULL;
+	size_t n;
+	FILE *m = open_memstream(&out, &n);
+
+	ck_assert_ptr_nonnull(m);
+	for (unsigned j = 0; j < 12; j++) {
+		fprintf(m, "\t/* hop 0 tile %u of 12 */\n", j);
+		if (j + 1 < 12)
+			fprintf(m, "\tload(%u);\n", 4 * ((j + 1) % 3) +
+				70 * ((j + 1) / 3));
+		fprintf(m, "\twork(%u, %u);\n", 4 * (j % 3) + 70 * (j / 3),
+			size[j % 3]);
+	}
+	fputs("\tdone();\n", m);
+	fclose(m);
+	return out;
+}
+
+/* One loop over the tiles: the next tile's numbers by the grid's digits
+ * of i0 + 1, the edge size from a table; the reader expands it back. */
+START_TEST(test_roll_tiles)
+{
+	static const struct roll_grid g = { 2, { 3, 4 } };
+	char *flat = tile_walk(), *t = NULL, *a, *b;
+	size_t n;
+	FILE *m = open_memstream(&t, &n);
+
+	ck_assert_int_eq(dfz__emit_roll_grids(m, flat, strlen(flat), &g, 1),
+			 0);
+	fclose(m);
+	ck_assert_ptr_nonnull(strstr(t, "for (unsigned i0 = 0; i0 < 11; i0++)"));
+	ck_assert_ptr_nonnull(strstr(t, "\t\tload((4 * ((i0 + 1) % 3) + "
+				     "70 * ((i0 + 1) / 3 % 4)));"));
+	ck_assert_ptr_nonnull(strstr(t, "tab0[i0 % 3]"));
+	ck_assert(asprintf(&a, "static void program(void)\n{\n%s}\n", t) > 0);
+	ck_assert(asprintf(&b, "static void program(void)\n{\n%s}\n", flat) > 0);
+	ck_assert_uint_lt(expands_to(a, b), 12);
+	free(a), free(b), free(t);
+	/* without the grid: no loop over the tiles */
+	t = rolled_text(flat);
+	ck_assert_ptr_null(strstr(t, "i0 < 11"));
+	free(t);
+	free(flat);
+}
+END_TEST
+
 static char *program_text(const struct dfz_plan_xfer *x, uint32_t bugs,
 			  bool rolled)
 {
@@ -471,6 +523,7 @@ Suite *suite_emit_roll(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_roll_affine);
 	tcase_add_test(tc, test_roll_nested_table);
+	tcase_add_test(tc, test_roll_tiles);
 	tcase_add_test(tc, test_roll_corpora);
 	suite_add_tcase(s, tc);
 	return s;

@@ -360,6 +360,36 @@ static void share(const struct series *s, uint32_t o, uint32_t p,
 	}
 }
 
+/* The term of digit group (@p, @q) of (i + @o) in *@t (a 0 when it has
+ * no share); what it adds at block @k0 in *@at. */
+static bool group_term(struct roll *r, const struct series *s, uint32_t o,
+		       uint32_t p, uint32_t q, uint32_t k0,
+		       struct roll_term *t, int64_t *at0)
+{
+	int64_t v[512] = { 0 }, mn = 0;
+	bool lin = true;
+
+	if (q > 512)
+		return false;
+	share(s, o, p, q, v);
+	for (uint32_t x = 0; x < q; x++)
+		mn = v[x] < mn ? v[x] : mn;
+	for (uint32_t x = 0; x < q; x++)
+		lin &= v[x] - mn == (int64_t)x * (v[1 % q] - mn) &&
+		       v[1 % q] >= mn;
+	*at0 = v[(k0 + o) / p % q] - mn;
+	*t = (struct roll_term){ .p = p, .q = q };
+	if (lin && mn == 0) {
+		t->a = q > 1 ? (uint32_t)v[1] : 0;
+		return true;
+	}
+	if (!(t->tab = dfz__roll_alloc(r, q * sizeof(*t->tab))))
+		return false;
+	for (uint32_t x = 0; x < q; x++)
+		t->tab[x] = (uint32_t)(v[x] - mn);
+	return true;
+}
+
 /* The grid's digits grouped by @mask (bit d: digit d + 1 joins d's group),
  * offset @o: c plus each group's share, affine or a table. */
 static bool fit_digits(struct roll *r, const struct series *s,
@@ -378,32 +408,15 @@ static bool fit_digits(struct roll *r, const struct series *s,
 	for (unsigned d = 0, p = 1; d < g->n;) {
 		struct roll_term *t = &f->term[f->nterm];
 		uint32_t q = g->q[d++];
-		int64_t v[512] = { 0 }, mn = 0;
-		bool lin = true;
+		int64_t add;
 
 		while (d < g->n && (mask >> (d - 1) & 1))
 			q *= g->q[d++];
-		if (q > 512)
+		if (!group_term(r, s, o, p, q, k0, t, &add))
 			return false;
-		share(s, o, p, q, v);
-		for (uint32_t x = 0; x < q; x++)
-			mn = v[x] < mn ? v[x] : mn;
-		for (uint32_t x = 0; x < q; x++)
-			lin &= v[x] - mn == (int64_t)x * (v[1 % q] - mn) &&
-			       v[1 % q] >= mn;
-		c -= v[(k0 + o) / p % q] - mn;
-		*t = (struct roll_term){ .p = p, .q = q };
+		c -= add;
 		p *= q;
-		if (lin && mn == 0) {
-			t->a = q > 1 ? (uint32_t)v[1] : 0;
-			f->nterm += t->a != 0;
-			continue;
-		}
-		if (!(t->tab = dfz__roll_alloc(r, q * sizeof(*t->tab))))
-			return false;
-		for (uint32_t x = 0; x < q; x++)
-			t->tab[x] = (uint32_t)(v[x] - mn);
-		f->nterm++;
+		f->nterm += t->tab || t->a;
 	}
 	if (c < 0 || c > UINT32_MAX)
 		return false;
@@ -420,6 +433,20 @@ static uint64_t fit_cost(const struct roll_fit *f)
 		if (f->term[k].tab)
 			c += 2 + (f->term[k].q + 11) / 12;
 	return c;
+}
+
+/* Series @s as a table over i, into @f. */
+static struct roll_fit *fit_table(struct roll *r, const struct series *s,
+				  struct roll_fit *f)
+{
+	*f = (struct roll_fit){ .nterm = 1 };
+	f->term[0] = (struct roll_term){ .p = 1, .q = s->nblk };
+	f->term[0].tab = dfz__roll_alloc(r, s->nblk * sizeof(uint32_t));
+	if (!f->term[0].tab)
+		return NULL;
+	for (uint32_t k = 0; k < s->nblk; k++)
+		f->term[0].tab[k] = at(s, k);
+	return f;
 }
 
 /* The cheapest fit of series @s, the tile loop starting at tile @j0. */
@@ -447,16 +474,7 @@ static struct roll_fit *fit_series(struct roll *r, const struct series *s,
 				*best = f;
 			}
 	}
-	if (most < UINT64_MAX)
-		return best;
-	*best = (struct roll_fit){ .nterm = 1 };
-	best->term[0] = (struct roll_term){ .p = 1, .q = s->nblk };
-	best->term[0].tab = dfz__roll_alloc(r, s->nblk * sizeof(uint32_t));
-	if (!best->term[0].tab)
-		return NULL;
-	for (uint32_t k = 0; k < s->nblk; k++)
-		best->term[0].tab[k] = at(s, k);
-	return best;
+	return most < UINT64_MAX ? best : fit_table(r, s, best);
 }
 
 /* ------------------------------------------------------------ the loop */
