@@ -3,15 +3,19 @@
  * One loop over the tiles (emit_roll.c rolls what repeats; this rolls
  * the tile walk itself): the lines between the walk's tile notes
  * ("hop H tile I of N") are one tile's block; each block is rolled on its
- * own, the blocks are lined up on the one with the most loops (a loop of
- * one trip stands where a block has its body once), and every number and
- * trip becomes a function of the tile loop's index i: affine, affine
- * modulo 2 or the handle ring, or a sum over the tile grid's digits
- * ((i + o) / p % q, the grid's counts from the printer), each digit's
- * share affine or from a small table (edge tiles), a table over i last.
- * The first block and the last (the double buffer's first load and last
- * tile) stay outside the loop. The caller expands the result and keeps
- * it only when it gives the lines back.
+ * own (a loop wherever something repeats, innermost first), the blocks
+ * are lined up on the one with the most loops, backtracking: a template
+ * loop is the block's loop, its body once, or absent (a trip of 0), and a
+ * short block loop is written out where the template has lines. Every
+ * number and trip then becomes a function of the tile loop's index i:
+ * affine, affine modulo 2 or the handle ring, or a sum over the tile
+ * grid's digits ((i + o) / p % q, the counts from the printer, o the
+ * first tile plus -1, 0 or 1: a prefetch is the next tile's), each
+ * digit group's share affine or from a small table (edge tiles), a table
+ * over i last. The last block (no prefetch, the drain) and the first when
+ * it does not line up (no store before it) stay outside the loop. The
+ * caller expands the result and keeps it only when it gives the lines
+ * back and is shorter than the greedy roll.
  */
 #include <stdlib.h>
 #include <string.h>
