@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "dmafuzz/dropin.h"
-#include "emit_dropin_int.h"
+#include "emit_roll_int.h"
 
 static const char *const role_name[DFZ_WALK_ROLES] = { "in", "aux", "out" };
 
@@ -536,6 +536,26 @@ static void emit_prologue(struct dfz__dropin_printer *pr)
 	}
 }
 
+/* The first hop's tile grid of each node, for the roller: the tile
+ * counts of the dimensions with more than one, innermost first. */
+static unsigned grids(const struct dfz__dropin_printer *pr,
+		      struct roll_grid *g)
+{
+	const struct dfz_prog *p = &pr->p;
+
+	for (unsigned k = 0; k < p->nnodes; k++) {
+		g[k] = (struct roll_grid){ .n = 0 };
+		for (unsigned d = p->rank; d-- > 0 && g[k].n < ROLL_DEPTH;) {
+			uint32_t t = p->node[k].tile[0][d];
+			uint32_t nt = t ? (p->shape[d] + t - 1) / t : 0;
+
+			if (nt > 1)
+				g[k].q[g[k].n++] = nt;
+		}
+	}
+	return p->nnodes;
+}
+
 /* The walk's calls, each on its line, rolled into loops (@rolled). */
 static int emit_calls(struct dfz__dropin_printer *pr, uint32_t bugs,
 		      bool rolled)
@@ -556,8 +576,11 @@ static int emit_calls(struct dfz__dropin_printer *pr, uint32_t bugs,
 	if (fclose(pr->f) != 0 && rc >= 0)
 		rc = DFZ_ENOMEM;
 	pr->f = f;
-	if (rc >= 0)
-		rc = dfz__emit_roll(f, text, len);
+	if (rc >= 0) {
+		struct roll_grid g[DFZ_MAX_NODES];
+
+		rc = dfz__emit_roll_grids(f, text, len, g, grids(pr, g));
+	}
 	free(text);
 	return rc;
 }

@@ -242,6 +242,8 @@ struct scratch {
 	struct mode *md, *tmp;
 	size_t cap;
 	bool tables;                 /* a number may become a table */
+	bool force;                  /* a loop even where no shorter */
+	bool oom;                    /* scratch_fit() failed */
 };
 
 static bool scratch_fit(struct scratch *s, size_t n)
@@ -255,6 +257,7 @@ static bool scratch_fit(struct scratch *s, size_t n)
 	s->md = malloc(n * sizeof(*s->md));
 	s->tmp = malloc(n * sizeof(*s->tmp));
 	s->cap = s->f0 && s->fk && s->md && s->tmp ? n : 0;
+	s->oom |= s->cap == 0;
 	return s->cap != 0;
 }
 
@@ -519,10 +522,12 @@ static bool best_block(struct scratch *s, const struct roll_node *seq,
 		    repeats(s, &b, n - p, cx) < 2)
 			continue;
 		saved = (b.reps - 1) * cost_of(b.at, len);
-		cost = 2 + table_cost(s, &b);
+		cost = (s->force ? 0 : 2) + table_cost(s, &b);
 		if (saved > cost && saved - cost > most) {
 			most = saved - cost;
 			*best = b;
+			if (s->force)        /* the shortest: loops nest inward */
+				break;
 		}
 	}
 	return most > 0 && repeats(s, best, n - p, cx) >= 2;
@@ -568,24 +573,89 @@ static bool roll_seq(struct roll *r, struct scratch *s,
 	       roll_passes(r, s, seq, n, cx, true);
 }
 
-int dfz__emit_roll(FILE *f, const char *text, size_t len)
+bool dfz__roll_seq(struct roll *r, struct roll_node **seq, uint32_t *n,
+		   bool force)
+{
+	struct scratch s = { .force = force };
+	struct ctx cx = { .n = 0 };
+	bool ok = roll_seq(r, &s, seq, n, &cx);
+
+	free(s.f0), free(s.fk), free(s.md), free(s.tmp);
+	r->oom |= s.oom;
+	return ok && !s.oom;
+}
+
+/* The nodes @s (@n) written into *@out (*@olen bytes) when they expand
+ * to @text (@len bytes); *@out NULL otherwise, r->oom set when out of
+ * memory. */
+static void written(struct roll *r, struct roll_node *s, uint32_t n,
+		    const char *text, size_t len, char **out, size_t *olen)
+{
+	FILE *m;
+
+	*out = NULL;
+	if (!s || !dfz__roll_expands_to(r, s, n, text, len))
+		return;
+	if (!(m = open_memstream(out, olen))) {
+		r->oom = true;
+		return;
+	}
+	if (dfz__roll_render(m, r, s, n) < 0)
+		r->oom = true;
+	if (fclose(m) != 0 || r->oom) {
+		r->oom = true;
+		free(*out);
+		*out = NULL;
+	}
+}
+
+static size_t lines_in(const char *s, size_t len)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < len; i++)
+		k += s[i] == '\n';
+	return k;
+}
+
+int dfz__emit_roll_grids(FILE *f, const char *text, size_t len,
+			 const struct roll_grid *g, unsigned ng)
 {
 	struct roll r = { 0 };
-	struct scratch s = { 0 };
-	struct ctx cx = { .n = 0 };
-	uint32_t n = 0;
-	struct roll_node *seq;
+	uint32_t n = 0, nt = 0;
+	struct roll_node *seq, *tiles = NULL;
+	char *a = NULL, *b = NULL;
+	size_t alen = 0, blen = 0;
 	int rc = 0;
 
 	if (len && text[len - 1] != '\n')
 		return DFZ_EINVAL;
 	seq = dfz__roll_parse(&r, text, len, &n);
-	if (!seq || !roll_seq(&r, &s, &seq, &n, &cx))
+	if (seq && ng) {
+		nt = n;
+		tiles = dfz__roll_tiles(&r, seq, &nt, g, ng);
+	}
+	if (seq && dfz__roll_seq(&r, &seq, &n, false)) {
+		written(&r, tiles, nt, text, len, &a, &alen);
+		written(&r, seq, n, text, len, &b, &blen);
+	}
+	if (!seq || r.oom) {
 		rc = DFZ_ENOMEM;
-	else if (!dfz__roll_expands_to(&r, seq, n, text, len) ||
-		 dfz__roll_render(f, &r, seq, n) < 0)
-		fwrite(text, 1, len, f);
-	free(s.f0), free(s.fk), free(s.md), free(s.tmp);
+	} else {
+		if (a && (!b || lines_in(a, alen) < lines_in(b, blen)))
+			fwrite(a, 1, alen, f);
+		else if (b)
+			fwrite(b, 1, blen, f);
+		else
+			fwrite(text, 1, len, f);
+	}
+	free(a);
+	free(b);
 	dfz__roll_free(&r);
 	return rc;
+}
+
+int dfz__emit_roll(FILE *f, const char *text, size_t len)
+{
+	return dfz__emit_roll_grids(f, text, len, NULL, 0);
 }

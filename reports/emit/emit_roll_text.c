@@ -32,8 +32,10 @@ void *dfz__roll_alloc(struct roll *r, size_t n)
 		size_t size = n > (1u << 20) ? n : (1u << 20);
 
 		c = malloc(sizeof(*c) + size);
-		if (!c)
+		if (!c) {
+			r->oom = true;
 			return NULL;
+		}
 		*c = (struct roll_chunk){ r->arena, 0, size };
 		r->arena = c;
 	}
@@ -227,8 +229,11 @@ uint64_t dfz__roll_value(const struct roll_expr *e, const uint32_t *v,
 		x = e->tab->row[k * ROLL_ROW];
 		coef = &e->tab->row[k * ROLL_ROW + 1];
 	}
+	if (e->fit[0])
+		x = dfz__roll_fit_value(e->fit[0], depth ? v[0] : 0);
 	for (unsigned r = 0; r < ROLL_DEPTH && r < depth; r++)
-		x += (uint64_t)coef[r] * v[depth - 1 - r];
+		x += (e->fit[1 + r] ? dfz__roll_fit_value(e->fit[1 + r], v[0]) :
+		      (uint64_t)coef[r]) * v[depth - 1 - r];
 	return e->m ? x % e->m : x;
 }
 
@@ -240,7 +245,12 @@ static void expand(FILE *f, const struct roll *r, const struct roll_node *s,
 		uint32_t k = 0;
 
 		if (!s[i].tmpl) {
-			for (v[depth] = 0; v[depth] < s[i].trip; v[depth]++)
+			uint64_t trip = s[i].trip;
+
+			if (s[i].tfit)
+				trip = dfz__roll_fit_value(s[i].tfit,
+							   depth ? v[0] : 0);
+			for (v[depth] = 0; v[depth] < trip; v[depth]++)
 				expand(f, r, s[i].body, s[i].n, v, depth + 1);
 			continue;
 		}
@@ -257,19 +267,23 @@ static void expand(FILE *f, const struct roll *r, const struct roll_node *s,
 	}
 }
 
-bool dfz__roll_expands_to(const struct roll *r, const struct roll_node *s,
+bool dfz__roll_expands_to(struct roll *r, const struct roll_node *s,
 			  uint32_t n, const char *text, size_t len)
 {
 	uint32_t v[ROLL_DEPTH + 1];
 	char *out = NULL;
 	size_t olen = 0;
 	FILE *m = open_memstream(&out, &olen);
-	bool same;
+	bool same, ok;
 
-	if (!m)
+	if (!m) {
+		r->oom = true;
 		return false;
+	}
 	expand(m, r, s, n, v, 0);
-	same = fclose(m) == 0 && olen == len && !memcmp(out, text, len);
+	ok = fclose(m) == 0;
+	r->oom |= !ok;
+	same = ok && olen == len && !memcmp(out, text, len);
 	free(out);
 	return same;
 }
@@ -451,10 +465,98 @@ static void put_sum(FILE *f, const struct roll_expr *e, unsigned depth)
 
 /* Number @e (at a ROLL_SLOT_U: @u), in parentheses unless @bare (the
  * place takes a sum) or a single term (a product binds tightest). */
+/* "c + a * i0", "(c + a * i0) % m", each digit term added. */
+static void put_fit(FILE *f, const struct roll_fit *ft)
+{
+	const char *sep = "";
+
+	bool paren = ft->m && ft->c && ft->a;
+
+	fputs(paren ? "(" : "", f);
+	if (ft->c || (!ft->a && (ft->m || !ft->nterm))) {
+		fprintf(f, "%u", ft->c);
+		sep = " + ";
+	}
+	if (ft->a) {
+		fputs(sep, f);
+		if (ft->a != 1)
+			fprintf(f, "%u * ", ft->a);
+		fputs("i0", f);
+		sep = " + ";
+	}
+	if (ft->m)
+		fprintf(f, "%s %% %u", paren ? ")" : "", ft->m);
+	for (unsigned k = 0; k < ft->nterm; k++) {
+		const struct roll_term *t = &ft->term[k];
+
+		fputs(sep, f);
+		sep = " + ";
+		if (t->tab)
+			fprintf(f, "tab%u[", t->id - 1);
+		else
+			fprintf(f, "%u * (", t->a);
+		fprintf(f, ft->o ? "(i0 + %u)" : "i0", ft->o);
+		if (t->p > 1)
+			fprintf(f, " / %u", t->p);
+		fprintf(f, " %% %u%s", t->q, t->tab ? "]" : ")");
+	}
+}
+
+static bool has_fit(const struct roll_expr *e)
+{
+	for (unsigned c = 0; c < ROLL_ROW; c++)
+		if (e->fit[c])
+			return true;
+	return false;
+}
+
+/* A number some of whose columns the tile loop's index gives. */
+static void put_fitted(FILE *f, const struct roll_expr *e, unsigned depth,
+		       bool bare)
+{
+	const char *sep = "";
+
+	bool paren = !bare || e->m;
+
+	fputs(e->m && !bare ? "(" : "", f);
+	fputs(paren ? "(" : "", f);
+	if (e->fit[0] || e->c) {
+		if (e->fit[0])
+			put_fit(f, e->fit[0]);
+		else
+			fprintf(f, "%u", e->c);
+		sep = " + ";
+	}
+	for (unsigned r = depth < ROLL_DEPTH ? depth : ROLL_DEPTH; r-- > 0;) {
+		if (!e->fit[1 + r] && !e->coef[r])
+			continue;
+		fputs(sep, f);
+		sep = " + ";
+		if (e->fit[1 + r]) {
+			fputc('(', f);
+			put_fit(f, e->fit[1 + r]);
+			fputc(')', f);
+		} else {
+			fprintf(f, "%u", e->coef[r]);
+		}
+		fprintf(f, " * i%u", depth - 1 - r);
+	}
+	if (!*sep)
+		fputc('0', f);
+	fputs(paren ? ")" : "", f);
+	if (e->m)
+		fprintf(f, " %% %u%s", e->m, bare ? "" : ")");
+}
+
 static void put_expr(FILE *f, const struct roll_expr *e, unsigned depth,
 		     bool bare, bool u)
 {
 	bool one = nterms(e) + (varies(e, 0) || fixed(e, 0)) <= 1, paren;
+
+	if (has_fit(e)) {
+		put_fitted(f, e, depth, bare);
+		return;
+	}
 
 	if (one && !e->m && !nterms(e) && !varies(e, 0)) {
 		fprintf(f, "%u%s", fixed(e, 0), u ? "u" : "");
@@ -538,11 +640,62 @@ static void render(FILE *f, const struct roll *r, const struct roll_node *s,
 		}
 		ind = lead_tabs(r, &s[i]) + depth;
 		tabs(f, ind);
-		fprintf(f, "for (unsigned i%u = 0; i%u < %u; i%u++) {\n", depth,
-			depth, s[i].trip, depth);
+		fprintf(f, "for (unsigned i%u = 0; i%u < ", depth, depth);
+		if (s[i].tfit)
+			put_fit(f, s[i].tfit);
+		else
+			fprintf(f, "%u", s[i].trip);
+		fprintf(f, "; i%u++) {\n", depth);
 		render(f, r, s[i].body, s[i].n, depth + 1);
 		tabs(f, ind);
 		fputs("}\n", f);
+	}
+}
+
+/* Fit tables: named after the others, one name per content. */
+struct ftabs {
+	struct roll_term *t[1024];
+	uint32_t n, base;
+};
+
+static void name_term(FILE *f, struct ftabs *fs, struct roll_term *t)
+{
+	for (uint32_t i = 0; i < fs->n; i++)
+		if (fs->t[i]->q == t->q &&
+		    !memcmp(fs->t[i]->tab, t->tab, t->q * sizeof(*t->tab))) {
+			t->id = fs->t[i]->id;
+			return;
+		}
+	t->id = fs->base + fs->n + 1;
+	if (fs->n < 1024)
+		fs->t[fs->n++] = t;
+	fprintf(f, "\tstatic const uint32_t tab%u[%u] __attribute__((unused)) "
+		"= {", t->id - 1, t->q);
+	for (uint32_t k = 0; k < t->q; k++)
+		fprintf(f, "%s%u%s", k % 12 ? " " : "\n\t\t", t->tab[k],
+			k + 1 < t->q ? "," : "");
+	fputs("\n\t};\n", f);
+}
+
+static void name_fit(FILE *f, struct ftabs *fs, struct roll_fit *ft)
+{
+	for (unsigned k = 0; ft && k < ft->nterm; k++)
+		if (ft->term[k].tab && !ft->term[k].id)
+			name_term(f, fs, &ft->term[k]);
+}
+
+static void name_fits(FILE *f, struct ftabs *fs, struct roll_node *s,
+		      uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (!s[i].tmpl) {
+			name_fit(f, fs, s[i].tfit);
+			name_fits(f, fs, s[i].body, s[i].n);
+			continue;
+		}
+		for (uint32_t j = 0; j < s[i].n; j++)
+			for (unsigned c = 0; c < ROLL_ROW; c++)
+				name_fit(f, fs, s[i].num[j].fit[c]);
 	}
 }
 
@@ -550,13 +703,17 @@ int dfz__roll_render(FILE *f, const struct roll *r, struct roll_node *s,
 		     uint32_t n)
 {
 	struct tables ts = { 0 };
+	struct ftabs *fs;
 
-	if (!name_tables(&ts, s, n)) {
+	if (!name_tables(&ts, s, n) || !(fs = calloc(1, sizeof(*fs)))) {
 		free(ts.t);
 		return DFZ_ENOMEM;
 	}
 	for (uint32_t i = 0; i < ts.n; i++)
 		put_table(f, ts.t[i]);
+	fs->base = ts.n;
+	name_fits(f, fs, s, n);
+	free(fs);
 	render(f, r, s, n, 0);
 	free(ts.t);
 	return 0;
