@@ -18,9 +18,15 @@
  */
 #define DFZ_PLAN_REQ_BYTES 64u
 
-/* Handles one node may hold at once, over every waiting strategy; each has
- * up to DFZ_MAX_POOL requests. The executor must not use more. */
-#define DFZ_PLAN_MAX_HANDLES 8u
+/*
+ * Handles one node may hold at once on a hop, over every waiting strategy
+ * and bug switch; each has up to DFZ_MAX_POOL requests. The executor must
+ * not use more. A scope holds at most DFZ_TILE_RING (the fresh strategy),
+ * and req-escape opens a second one per loop iteration while the node's
+ * is still held (tile_walk.c, iter_begin()): two scopes, as the runtime's
+ * own bound dfz_prog_local_bytes() counts them.
+ */
+#define DFZ_PLAN_MAX_HANDLES (2u * DFZ_TILE_RING)
 
 /* Smallest local size (l2_size, l1_size) a plan draws (the clamp may
  * raise it). */

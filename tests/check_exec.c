@@ -106,6 +106,24 @@ START_TEST(test_hops_switches)
 }
 END_TEST
 
+/* A stand-in runtime whose L2 another user has filled first: the real
+ * runtime then refuses the plan at its first allocation there. */
+static int crowded_runner(struct dfz_adapter *ad, const struct dfz_prog *p)
+{
+	void *hog[40];
+	unsigned n = 0;
+	int rc;
+
+	for (uint32_t size = 1u << 20; size >= 8 && n < 40; size /= 2)
+		while (n < 40 &&
+		       dfz_local_alloc(ad->rt, DFZ_L2, size, &hog[n]) == 0)
+			n++;
+	rc = dfz_prog_run(ad, p);
+	while (n > 0)
+		dfz_local_free(ad->rt, hog[--n]);
+	return rc;
+}
+
 /* A runtime that refuses a valid plan is a finding that names the call
  * (rt.refused), not a rejected input; the refusal is per run. */
 START_TEST(test_refused)
@@ -113,13 +131,35 @@ START_TEST(test_refused)
 	struct dfz_verdict v;
 	struct dfz_plan p;
 
-	load("tests/data/req-escape-refused.plan", &p);
-	dfz_exec_run(ex, &p, 1u << DFZ_BUG_REQ_ESCAPE, &v);
+	load("corpus/xfer/rank3-padded.plan", &p);
+	dfz__exec_set_runner(ex, crowded_runner);
+	dfz_exec_run(ex, &p, 0, &v);
 	ck_assert_int_eq(v.kind, DFZ_VERDICT_BUG);
 	ck_assert_str_eq(dfz_class_name(v.finding.cls), "rt.refused");
 	ck_assert_str_eq(v.finding.oracle, "runtime");
-	ck_assert_ptr_nonnull(strstr(v.finding.msg, "dfz_handle_init() "
-				     "returned out of memory (hop 0 handle"));
+	ck_assert_ptr_nonnull(strstr(v.finding.msg, "dfz_local_alloc() "
+				     "returned out of memory (hop 0"));
+	dfz__exec_set_runner(ex, NULL);
+	dfz_exec_run(ex, &p, 0, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_CLEAN);
+}
+END_TEST
+
+/*
+ * req-escape holds a second scope of handles per loop iteration while the
+ * node's are held: on a fresh-strategy hop with pools of 8, 16 handles of
+ * 8 requests. The plan's level is sized for both (the runtime once
+ * refused this plan, rt.refused), so the run shows the switch's fault.
+ */
+START_TEST(test_req_escape_fits)
+{
+	struct dfz_verdict v;
+	struct dfz_plan p;
+
+	load("tests/data/req-escape-scopes.plan", &p);
+	dfz_exec_run(ex, &p, 1u << DFZ_BUG_REQ_ESCAPE, &v);
+	ck_assert_int_eq(v.kind, DFZ_VERDICT_BUG);
+	ck_assert_str_eq(dfz_class_name(v.finding.cls), "queue.corrupt");
 	dfz_exec_run(ex, &p, 0, &v);
 	ck_assert_int_eq(v.kind, DFZ_VERDICT_CLEAN);
 }
@@ -240,6 +280,7 @@ Suite *suite_exec(void)
 	tcase_add_loop_test(tc, test_deterministic_hops, 0, 3);
 	tcase_add_test(tc, test_hops_switches);
 	tcase_add_test(tc, test_refused);
+	tcase_add_test(tc, test_req_escape_fits);
 	tcase_add_test(tc, test_plan_early_wait);
 	tcase_add_test(tc, test_xfer_crash);
 	tcase_add_test(tc, test_load_errors);

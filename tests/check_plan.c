@@ -237,11 +237,12 @@ START_TEST(test_empty_is_simplest)
 		  x->hop[0].strategy == DFZ_STRAT_TENSOR_DIR);
 	ck_assert(x->compute_chunks == 1 && x->latency == 0 &&
 		  x->bandwidth == 1 && x->nsched == 0 && x->seed == 0);
-	/* 1024 cannot hold 2 unit buffers + 8 handles of 8 requests: raised
-	 * to 2 * (8 + 32) + 64 * (64 + 32) + 64. */
-	ck_assert_uint_eq(x->l2_size, 6288);
+	/* 1024 cannot hold 2 unit buffers + 16 handles (two scopes: the
+	 * node's and req-escape's iteration's) of 8 requests: raised to
+	 * 2 * (8 + 32) + 128 * (64 + 32) + 64. */
+	ck_assert_uint_eq(x->l2_size, 12432);
 	ck_assert_uint_eq(x->l1_size, 0);
-	ck_assert_uint_eq(dfz__plan_level_need(x, DFZ_L2), 6288);
+	ck_assert_uint_eq(dfz__plan_level_need(x, DFZ_L2), 12432);
 	/* Zero bytes are the simplest choices too, and encode to nothing. */
 	dfz_plan_decode(zeros, sizeof(zeros), &z);
 	ck_assert(dfz__plan_same(&p, &z));
@@ -488,16 +489,18 @@ START_TEST(test_local_clamp)
 	struct dfz_plan p;
 	struct dfz_plan_xfer *x = &p.xfer;
 
-	hand_plan(&p, 1); /* 2 * (16384 + 32) + 6208 > 20000: halve twice */
+	/* The hop's reserve: 16 handles of 8 requests, (64 + 32) bytes
+	 * each, and 64 of slack: 12352. */
+	hand_plan(&p, 1); /* 2 * (8192 + 32) + 12352 > 26000: halve twice */
 	x->shape[0] = 4096;
 	x->elem = 4;
 	x->node[0].tile[0][0] = 4096;
-	x->l2_size = 20000;
+	x->l2_size = 26000;
 	dfz_plan_normalise(&p);
 	ck_assert_uint_eq(x->node[0].tile[0][0], 1024);
-	ck_assert_uint_eq(x->l2_size, 20000);
+	ck_assert_uint_eq(x->l2_size, 26000);
 	ck_assert_uint_eq(dfz__plan_level_need(x, DFZ_L2),
-			  2 * (4096 + 32) + 6208);
+			  2 * (4096 + 32) + 12352);
 	hand_plan(&p, 1); /* unit tiles, add, double: the level grows */
 	x->shape[0] = 4096;
 	x->elem = 8;
@@ -507,14 +510,14 @@ START_TEST(test_local_clamp)
 	x->l2_size = 1024;
 	dfz_plan_normalise(&p);
 	ck_assert_uint_eq(x->node[0].tile[0][0], 1);
-	ck_assert_uint_eq(x->l2_size, 6 * (8 + 32) + 6208);
+	ck_assert_uint_eq(x->l2_size, 6 * (8 + 32) + 12352);
 	/* The largest node decides; the other keeps its tiles. */
 	hand_plan(&p, 1);
 	x->shape[0] = 4096;
 	x->nnodes = 2;
 	x->node[0].tile[0][0] = 4096;
 	x->node[1].tile[0][0] = 64;
-	x->l2_size = 8192;
+	x->l2_size = 14336; /* 2 * (t + 32) + 12352 <= 14336: t = 512 */
 	dfz_plan_normalise(&p);
 	ck_assert(x->node[0].tile[0][0] == 512 && x->node[1].tile[0][0] == 64);
 	check_caps(&p);
@@ -537,12 +540,12 @@ START_TEST(test_hops_clamp)
 	x->elem = 4;
 	x->node[0].tile[0][0] = 4096;
 	x->node[0].tile[1][0] = 4096;
-	x->l2_size = 20000; /* outer tiles halve to 1024 */
-	x->l1_size = 8000;  /* 2 * (4 * t + 32) + 6208 <= 8000: t = 128 */
+	x->l2_size = 26000; /* outer tiles halve to 1024 */
+	x->l1_size = 14144; /* 2 * (4 * t + 32) + 12352 <= 14144: t = 128 */
 	dfz_plan_normalise(&p);
 	ck_assert_uint_eq(x->node[0].tile[0][0], 1024);
 	ck_assert_uint_eq(x->node[0].tile[1][0], 128);
-	ck_assert(x->l2_size == 20000 && x->l1_size == 8000);
+	ck_assert(x->l2_size == 26000 && x->l1_size == 14144);
 	check_ranges(&p);
 	check_caps(&p);
 	x->node[0].tile[1][0] = 2048; /* over the outer tile */
@@ -553,7 +556,7 @@ START_TEST(test_hops_clamp)
 	x->l1_size = 1024;
 	x->node[0].tile[0][0] = x->node[0].tile[1][0] = 1;
 	dfz_plan_normalise(&p);
-	ck_assert_uint_eq(x->l2_size, 2 * (8 + 32) + 6208 + 1024);
+	ck_assert_uint_eq(x->l2_size, 2 * (8 + 32) + 12352 + 1024);
 	ck_assert_uint_eq(x->l1_size, x->l2_size);
 	/* A ram inner hop or an idma outer hop is not a two-hop plan: the
 	 * walk draws what it can (the inner engine) and fixes the rest. */

@@ -14,10 +14,15 @@
 #     compute's result (what it read of a buffer in flight is the poison
 #     there);
 #   hazard.read-before-wait -> data.mismatch, the same way;
-#   queue.corrupt -> handle.reuse or hazard.race: the drop-in's handle
-#     oracle fires at the re-issue of a request still queued, before the
-#     queue shows it, or its engines see first the race of the two
-#     transfers into one buffer that the re-declared requests let in.
+#   queue.corrupt -> handle.reuse, hazard.race or desc.clobbered: the
+#     drop-in's handle oracle fires at the re-issue of a request still
+#     queued, before the queue shows it, or its engines see first the
+#     race of the two transfers into one buffer that the re-declared
+#     requests let in; or, where the re-declaration (a request array
+#     zeroed in the loop body) wiped the queued request's storage before
+#     a new request was issued into it, the end of its scope is no event
+#     to the drop-in and its descriptor oracle sees the bytes changed at
+#     the service, where the harness saw it freed while queued.
 #   mem.redzone -> mem.redzone or mem.oob: the drop-in judges every
 #     transfer's rows against their block at the issue (the bounds
 #     oracle), before the harness's canaries see the bytes land.
@@ -54,7 +59,7 @@ dropin_class() {
 	case $1 in
 	hazard.race) echo 'hazard.race|data.mismatch' ;;
 	hazard.read-before-wait) echo 'hazard.read-before-wait|data.mismatch' ;;
-	queue.corrupt) echo 'handle.reuse|hazard.race|hazard.read-before-wait' ;;
+	queue.corrupt) echo 'handle.reuse|hazard.race|hazard.read-before-wait|desc.clobbered' ;;
 	mem.redzone) echo 'mem.redzone|mem.oob' ;;
 	*) echo "$1" ;;
 	esac
