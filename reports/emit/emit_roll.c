@@ -319,8 +319,8 @@ static bool is_table(const struct mode *md)
 
 /* --------------------------------------------------------------- loops */
 
-static struct roll_node *copy_seq(struct roll *r, const struct roll_node *s,
-				  uint32_t n)
+struct roll_node *dfz__roll_copy(struct roll *r, const struct roll_node *s,
+				 uint32_t n)
 {
 	struct roll_node *c = dfz__roll_alloc(r, n * sizeof(*c) + 1);
 
@@ -332,7 +332,8 @@ static struct roll_node *copy_seq(struct roll *r, const struct roll_node *s,
 			if (!c[i].num)
 				return NULL;
 			memcpy(c[i].num, s[i].num, s[i].n * sizeof(*c[i].num));
-		} else if (!(c[i].body = copy_seq(r, s[i].body, s[i].n))) {
+		} else if (!(c[i].body = dfz__roll_copy(r, s[i].body,
+							s[i].n))) {
 			return NULL;
 		}
 	}
@@ -483,7 +484,7 @@ static bool make_loop(struct roll *r, struct scratch *s,
 	struct ctx in = *cx;
 
 	*out = (struct roll_node){ .n = b->len, .trip = b->reps };
-	out->body = copy_seq(r, b->at, b->len);
+	out->body = dfz__roll_copy(r, b->at, b->len);
 	if (!out->body || !make_tables(r, s, b, cx, nnum) ||
 	    !rewrite(r, out->body, b->len, 0, s->md, &k))
 		return false;

@@ -82,6 +82,14 @@ struct roll {
 
 /* @n bytes from @r's arena (freed with it); NULL out of memory. */
 void *dfz__roll_alloc(struct roll *r, size_t n);
+
+/**
+ * dfz__roll_copy() - a deep copy of the @n nodes at @s (their numbers and
+ * loop bodies) in @r's storage.
+ * Return: the copy, or NULL when @r is out of memory.
+ */
+struct roll_node *dfz__roll_copy(struct roll *r, const struct roll_node *s,
+				 uint32_t n);
 void dfz__roll_free(struct roll *r);
 uint64_t dfz__roll_mix(uint64_t h, uint64_t v);
 

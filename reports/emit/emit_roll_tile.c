@@ -128,9 +128,6 @@ static bool step(struct aln a, uint32_t i, uint32_t j, struct lvmap *mp,
 static bool try_node(struct aln a, uint32_t i, uint32_t j, struct lvmap *mp,
 		     struct pvec *p, uint32_t *used, unsigned *budget);
 
-static struct roll_node *copy_tree(struct roll *r, const struct roll_node *s,
-				   uint32_t n);
-
 /* Nodes @s (@n, @e loops inside the loop unrolled) with that loop's
  * index @v: its terms folded into the constants. */
 static void fold(struct roll_node *s, uint32_t n, unsigned e, uint32_t v)
@@ -165,7 +162,7 @@ static bool unrolled(struct aln a, uint32_t i, uint32_t j, struct lvmap *mp,
 		return false;
 	memcpy(b, a.b, j * sizeof(*b));
 	for (uint32_t v = 0; v < l->trip; v++, at += l->n) {
-		struct roll_node *c = copy_tree(a.r, l->body, l->n);
+		struct roll_node *c = dfz__roll_copy(a.r, l->body, l->n);
 
 		for (uint32_t k = 0; c && k < l->n; k++)
 			if (c[k].tmpl && c[k].num[0].tab)
@@ -543,26 +540,6 @@ static bool make_body(struct tiles *ts, struct roll_node *t, uint32_t n,
 	return true;
 }
 
-static struct roll_node *copy_tree(struct roll *r, const struct roll_node *s,
-				   uint32_t n)
-{
-	struct roll_node *c = dfz__roll_alloc(r, n * sizeof(*c) + 1);
-
-	for (uint32_t i = 0; c && i < n; i++) {
-		c[i] = s[i];
-		if (s[i].tmpl) {
-			c[i].num = dfz__roll_alloc(r, s[i].n * sizeof(*c[i].num)
-						       + 1);
-			if (!c[i].num)
-				return NULL;
-			memcpy(c[i].num, s[i].num, s[i].n * sizeof(*c[i].num));
-		} else if (!(c[i].body = copy_tree(r, s[i].body, s[i].n))) {
-			return NULL;
-		}
-	}
-	return c;
-}
-
 static uint32_t loops_in(const struct roll_node *s, uint32_t n)
 {
 	uint32_t k = 0;
@@ -616,7 +593,8 @@ static uint32_t find_notes(const struct roll *r, const struct roll_node *s,
 static struct roll_node *block(struct roll *r, const struct roll_node *s,
 			       const uint32_t *pos, uint32_t k, uint32_t *n)
 {
-	struct roll_node *b = copy_tree(r, s + pos[k], pos[k + 1] - pos[k]);
+	struct roll_node *b = dfz__roll_copy(r, s + pos[k],
+					     pos[k + 1] - pos[k]);
 
 	*n = pos[k + 1] - pos[k];
 	return b && dfz__roll_seq(r, &b, n, true) ? b : NULL;
@@ -749,14 +727,14 @@ struct roll_node *dfz__roll_tiles(struct roll *r, struct roll_node *s,
 	ts.care = bl.p.care;
 	ts.j0 = s[pos[bl.first]].num[1].c;
 	loop = (struct roll_node){ .n = bl.nt, .trip = ts.nblk };
-	loop.body = copy_tree(r, bl.t, bl.nt);
+	loop.body = dfz__roll_copy(r, bl.t, bl.nt);
 	if (!loop.body || !make_body(&ts, loop.body, bl.nt, 0))
 		goto out;
 	node_cost(&loop, 1);
 	na = pos[bl.first];
 	nb = *n - pos[bl.last + 1];
-	a = copy_tree(r, s, na);
-	b = copy_tree(r, s + pos[bl.last + 1], nb);
+	a = dfz__roll_copy(r, s, na);
+	b = dfz__roll_copy(r, s + pos[bl.last + 1], nb);
 	if (a && b && dfz__roll_seq(r, &a, &na, false) && tail(r, &b, &nb, g, ng))
 		out = cat(r, a, na, &loop, b, nb, n);
 out:
