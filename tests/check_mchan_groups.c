@@ -16,16 +16,6 @@
 
 #define SZ 64
 
-static uint32_t alloc_at(enum dfz_level level, uint32_t n)
-{
-	struct dfz_span s;
-	void *p;
-
-	ck_assert_int_eq(dfz_local_alloc(rt, level, n, &p), 0);
-	ck_assert(dfz_mem_locate(rt, p, n, &s));
-	return s.off;
-}
-
 static struct dfz_xfer load(uint32_t l2, uint32_t l1)
 {
 	struct dfz_xfer x = {

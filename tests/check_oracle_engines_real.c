@@ -28,16 +28,6 @@ static void start_real(uint32_t bugs, uint32_t bandwidth, uint32_t bound)
 	dfz_oracles_reset(set, rt);
 }
 
-static uint32_t alloc_at(enum dfz_level level, uint32_t n)
-{
-	struct dfz_span s;
-	void *p;
-
-	ck_assert_int_eq(dfz_local_alloc(rt, level, n, &p), 0);
-	ck_assert(dfz_mem_locate(rt, p, n, &s));
-	return s.off;
-}
-
 static struct dfz_adapter adapter(unsigned engine, unsigned policy)
 {
 	struct dfz_adapter ad = {

@@ -70,6 +70,17 @@ static inline void step(unsigned n)
 }
 
 /* Hand @ev to the oracles as if the runtime had emitted it. */
+/* A block of @n bytes allocated in @level: its offset there. */
+static inline uint32_t alloc_at(enum dfz_level level, uint32_t n)
+{
+	struct dfz_span s;
+	void *p;
+
+	ck_assert_int_eq(dfz_local_alloc(rt, level, n, &p), 0);
+	ck_assert(dfz_mem_locate(rt, p, n, &s));
+	return s.off;
+}
+
 static inline void feed(const struct dfz_event *ev)
 {
 	struct dfz_observer obs = dfz_oracles_observer(set);
