@@ -151,6 +151,23 @@ static void fold(struct roll_node *s, uint32_t n, unsigned e, uint32_t v)
 /* Block loop @a.b[j] written out (a template line stands there): its
  * copies in its place, then the alignment goes on (@a.whole: where the
  * block's nodes are all taken, so no count of them is passed back). */
+/* Whether a number of nodes @s (@n, loops' bodies included) is read from a
+ * table, which fold() cannot fold. */
+static bool has_table(const struct roll_node *s, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (!s[i].tmpl) {
+			if (has_table(s[i].body, s[i].n))
+				return true;
+			continue;
+		}
+		for (uint32_t q = 0; q < s[i].n; q++)
+			if (s[i].num[q].tab)
+				return true;
+	}
+	return false;
+}
+
 static bool unrolled(struct aln a, uint32_t i, uint32_t j, struct lvmap *mp,
 		     struct pvec *p, uint32_t *used, unsigned *budget)
 {
@@ -164,10 +181,7 @@ static bool unrolled(struct aln a, uint32_t i, uint32_t j, struct lvmap *mp,
 	for (uint32_t v = 0; v < l->trip; v++, at += l->n) {
 		struct roll_node *c = dfz__roll_copy(a.r, l->body, l->n);
 
-		for (uint32_t k = 0; c && k < l->n; k++)
-			if (c[k].tmpl && c[k].num[0].tab)
-				c = NULL;
-		if (!c)
+		if (!c || has_table(c, l->n))
 			return false;
 		fold(c, l->n, 0, v);
 		memcpy(b + at, c, l->n * sizeof(*b));
