@@ -73,13 +73,17 @@ static size_t count_nums(const struct roll_node *s, uint32_t n)
 	return k;
 }
 
-static unsigned nest(const struct roll_node *s, uint32_t n)
+unsigned dfz__roll_nest(const struct roll_node *s, uint32_t n)
 {
 	unsigned d = 0;
 
-	for (uint32_t i = 0; i < n; i++)
-		if (!s[i].tmpl && 1 + nest(s[i].body, s[i].n) > d)
-			d = 1 + nest(s[i].body, s[i].n);
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned in = s[i].tmpl ? 0 : 1 + dfz__roll_nest(s[i].body,
+								 s[i].n);
+
+		if (in > d)
+			d = in;
+	}
 	return d;
 }
 
@@ -286,7 +290,7 @@ static uint32_t repeats(struct scratch *s, struct block *b, size_t avail,
 	uint32_t in[ROLL_DEPTH];
 
 	b->reps = 1;
-	if (nest(b->at, b->len) + cx->n + 1 > ROLL_DEPTH ||
+	if (dfz__roll_nest(b->at, b->len) + cx->n + 1 > ROLL_DEPTH ||
 	    !scratch_fit(s, nnum))
 		return 1;
 	flatten(b->at, b->len, in, 0, cx, s->f0, &k);

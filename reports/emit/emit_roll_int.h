@@ -90,6 +90,9 @@ void *dfz__roll_alloc(struct roll *r, size_t n);
  */
 struct roll_node *dfz__roll_copy(struct roll *r, const struct roll_node *s,
 				 uint32_t n);
+
+/** dfz__roll_nest() - how deep the loops of the @n nodes at @s nest. */
+unsigned dfz__roll_nest(const struct roll_node *s, uint32_t n);
 void dfz__roll_free(struct roll *r);
 uint64_t dfz__roll_mix(uint64_t h, uint64_t v);
 

@@ -62,16 +62,6 @@ struct lvmap {
 	unsigned td, id;
 };
 
-static unsigned nest_of(const struct roll_node *s, uint32_t n)
-{
-	unsigned d = 0;
-
-	for (uint32_t i = 0; i < n; i++)
-		if (!s[i].tmpl && 1 + nest_of(s[i].body, s[i].n) > d)
-			d = 1 + nest_of(s[i].body, s[i].n);
-	return d;
-}
-
 static bool line_params(const struct roll_node *t, const struct roll_node *b,
 			const struct lvmap *mp, struct pvec *p)
 {
@@ -253,8 +243,8 @@ static bool try_node(struct aln a, uint32_t i, uint32_t j, struct lvmap *mp,
 		/* a block loop as deep as the template's: as it, first */
 		static const int how[4] = { -1, 1, 0, -1 };
 		bool loop = j < a.nb && !a.b[j].tmpl, same = loop &&
-			nest_of(a.t[i].body, a.t[i].n) ==
-			nest_of(a.b[j].body, a.b[j].n);
+			dfz__roll_nest(a.t[i].body, a.t[i].n) ==
+			dfz__roll_nest(a.b[j].body, a.b[j].n);
 
 		if (how[k] < 0 && (!loop || same != (k == 0)))
 			continue;
