@@ -25,7 +25,7 @@ ifeq ($(SAN),asan)
 campaign-check:
 	@echo "campaign-check: not under SAN=asan (the plain build runs it)"
 else
-campaign-check: $(LIB) $(CLI)
+campaign-check: all fuzzlib-ready
 	rm -rf $(CAMPAIGN_ROOT)
 	$(MAKE) --no-print-directory install PREFIX=/usr/local \
 	    DESTDIR=$(abspath $(CAMPAIGN_ROOT)) > /dev/null

@@ -16,7 +16,7 @@ ifeq ($(SAN),asan)
 dropin-check:
 	@echo "dropin-check: not under SAN=asan (the plain build's asan mode builds every example with ASan)"
 else
-dropin-check: $(LIB) $(CLI) | deps-memcheck
+dropin-check: all | deps-memcheck
 	rm -rf $(DROPIN_ROOT)
 	$(MAKE) --no-print-directory install PREFIX=/usr/local FUZZLIB=0 \
 	    DESTDIR=$(abspath $(DROPIN_ROOT)) > /dev/null
@@ -80,8 +80,7 @@ $(foreach t,$(DROPIN_BENCH),$(eval $(call DROPIN_BENCH_RULES,$(t))))
 DROPIN_FUZZ_RUNS ?= 20000
 .PHONY: dropin-fuzz-smoke
 fuzz-smoke: dropin-fuzz-smoke
-dropin-fuzz-smoke: $(LIB) $(CLI) | deps-libfuzzer
-	$(MAKE) --no-print-directory $(FZ)/cov/libfuzz.a
+dropin-fuzz-smoke: all fuzzlib-ready
 	rm -rf $(DROPIN_ROOT)-fuzz
 	$(MAKE) --no-print-directory install PREFIX=/usr/local \
 	    DESTDIR=$(abspath $(DROPIN_ROOT)-fuzz) > /dev/null

@@ -14,7 +14,7 @@ EMIT_PLANS ?= $(wildcard corpus/regress/*.plan)
 EMIT_DROPIN_PLANS ?= $(wildcard corpus/regress/*.plan corpus/xfer/*.plan \
                         corpus/deeploy/*.plan)
 
-emit-check: $(CLI) $(LIB)
+emit-check: all
 	rm -rf $(EMIT_ROOT)
 	$(MAKE) --no-print-directory install PREFIX=/usr/local FUZZLIB=0 \
 	    DESTDIR=$(abspath $(EMIT_ROOT)) > /dev/null

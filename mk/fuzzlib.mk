@@ -25,6 +25,15 @@ $(FZ_JUDGE_DROPIN:%=$(FZ)/cov/obj/dropin/%.o): \
 $(eval $(call FUZZ_FLAVOUR,cov))
 
 HAVE_CLANG := $(shell command -v clang 2>/dev/null)
+
+# The checks that install into a test root (campaign-check, cfl-user-check,
+# dropin-fuzz-smoke; the others install with FUZZLIB=0) copy libfuzz.a,
+# and every one of them copies `all`: both are built here, once, before any
+# nested `make install` starts, so under -j no two nested makes build (rm -f,
+# ar) the same library at once and none copies one half written.
+.PHONY: fuzzlib-ready
+fuzzlib-ready: all | deps-libfuzzer
+	$(MAKE) --no-print-directory $(FZ)/cov/libfuzz.a
 FUZZLIB    ?= 1
 
 .PHONY: install-fuzzlib

@@ -39,7 +39,7 @@ new-test-root:
 	@mkdir -p $(NEWTEST_ROOT)
 	@echo "SAN=asan: the new_test suite builds nothing" > $(NEWTEST_ROOT)/skip
 else
-new-test-root: $(LIB) $(CLI) $(SDK_LIB) $(MAIN_LIB)
+new-test-root: all
 	rm -rf $(NEWTEST_ROOT)
 	$(MAKE) --no-print-directory install PREFIX=/usr/local FUZZLIB=0 \
 	    DESTDIR=$(abspath $(NEWTEST_ROOT)) > /dev/null
@@ -50,8 +50,7 @@ ifeq ($(SAN),asan)
 cfl-user-check:
 	@echo "cfl-user-check: not under SAN=asan (the plain build runs it)"
 else
-cfl-user-check: $(LIB) $(CLI) $(SDK_LIB) $(MAIN_LIB) | deps-libfuzzer deps-python
-	$(MAKE) --no-print-directory $(FZ)/cov/libfuzz.a
+cfl-user-check: all fuzzlib-ready | deps-python
 	rm -rf $(CFL_PREFIX)
 	$(MAKE) --no-print-directory install PREFIX=$(abspath $(CFL_PREFIX)) > /dev/null
 	sh tools/cfl-user-emulate.sh $(abspath $(CFL_PREFIX))
