@@ -11,7 +11,9 @@
 #            is killed once a finding shows; every crash file that was on
 #            disk then (the fuzzers' own folders and OUT/findings) is in
 #            OUT/findings after the next run, which resumes (its lock is
-#            free again) and ends with exit 1 (an open finding)
+#            free again) and ends with exit 1 (an open finding); a target
+#            the killed run's afl-fuzz left running (out of the process
+#            group) is ended by the next run, not taken for a live user
 #   results  the open findings are all dequant's, each replays as hazard.race
 #            at the late wait (tk_dequant.c, "dfz-expect: WAIT") against
 #            the write-back (WB); scale and relu have none; each test has
@@ -43,9 +45,10 @@ if ! command -v afl-fuzz > /dev/null 2>&1 && ! command -v clang > /dev/null 2>&1
 fi
 w=$(mktemp -d "${TMPDIR:-/tmp}/dfz-campaign-check.XXXXXX") || exit 2
 out=$w/out
-pass=0 fail=0 pg=
+pass=0 fail=0 pg='' left=''
 cleanup() {
 	[ -z "$pg" ] || kill -9 "-$pg" 2> /dev/null
+	[ -z "$left" ] || kill -9 "$left" 2> /dev/null
 	rm -rf "$w"
 }
 trap cleanup EXIT
@@ -88,6 +91,16 @@ sleep 0.5
 crash_keys > "$w/before"
 [ -s "$w/before" ] || no "no crash file showed before the kill ($(tail -n 3 "$w/run1.log"))"
 
+# A target the killed run's afl-fuzz left running (AFL++ gives its fork
+# server a session of its own, out of the process group) holds the lock
+# open, and a file under OUT/afl (its input), its parent gone: a copy of
+# sleep under OUT/build stands for one, and the resumed run ends it
+# instead of refusing OUT as in use.
+cp "$(command -v sleep)" "$out/build/left-running"
+(exec 9>> "$out/.campaign.lock" 8>> "$out/afl/.left-running"; flock -n 9
+"$out/build/left-running" 600 & echo $! > "$w/left.pid")
+left=$(cat "$w/left.pid")
+
 # ------------------------------------------------------------ resume
 t0=$(date +%s)
 "$cli" campaign -o "$out" -S 6 -j 2 "$demo/dmafuzz.tests" > "$w/run3.log" 2>&1
@@ -106,6 +119,11 @@ done < "$w/before"
 [ -s "$w/before" ] && ok "all $(grep -c . "$w/before") crash file(s) on disk at the kill are findings"
 flock -n "$out/.campaign.lock" true && ok "the lock is free after the run" ||
 	no "the lock is still held after the run"
+case $(ps -o stat= -p "$left" 2> /dev/null) in
+"" | Z*) ok "the target the killed run left running was ended" ;;
+*) no "the target left running (pid $left) still runs"; kill -9 "$left" ;;
+esac
+rm -f "$out/build/left-running" "$out/afl/.left-running"
 
 # ------------------------------------------------------------ results
 n_dq=$(awk -F '\t' '$1 != "clean"' "$out/work/dequant.classes" 2> /dev/null | grep -c .)

@@ -270,6 +270,7 @@ found=0
 failed=0
 locked=
 lock_more=$out/libfuzzer
+own_bins=$out/build
 lock
 trap 'unlock; [ "$tl" = "$work/tests" ] || rm -f "$tl"' EXIT
 mkdir -p "$findings" "$work/replay" "$work/tmp" "$corpus" "$out/afl" "$out/libfuzzer" "$out/build" ||

@@ -284,11 +284,35 @@ open_by() {
 # and keeps the instance directory locked, so that a resumed afl-fuzz
 # finds it "in use". Only such orphans are ended, each by its pid: stopped,
 # a child of init, holding a file under $1. Linux only (/proc).
+#
+# With $own_bins set (a folder of the run's own target builds, such as a
+# campaign's OUT/build), a target left running is ended too: AFL++ starts
+# its fork server in a session of its own (setsid), so killing a run's
+# process group leaves the server and the child running its input; with
+# afl-fuzz gone, they fuzz nothing and only hold the lock. One executing a
+# file under $own_bins whose parent is init, or is another such file whose
+# parent is init, is such a leftover; a target of a live afl-fuzz is not.
 reap_orphans() {
 	ro_pids=$(ps -eo pid=,ppid=,stat= 2>/dev/null | awk '$2 == 1 && $3 ~ /^T/ { print $1 }')
-	[ -n "$ro_pids" ] || return 0
+	ro_pids="$ro_pids $(lost_targets)"
+	[ -n "${ro_pids% }" ] || return 0
 	for ro_p in $(open_by "$1" "$ro_pids"); do
 		kill -KILL "$ro_p" 2>/dev/null
+	done
+}
+
+# The pids of the targets under $own_bins that no afl-fuzz drives any
+# more (reap_orphans); nothing without $own_bins or /proc.
+lost_targets() {
+	[ -n "${own_bins:-}" ] && [ -d "$own_bins" ] && [ -d /proc/self ] || return 0
+	lt_d=$(cd "$own_bins" && pwd -P) || return 0
+	ps -eo pid=,ppid= 2>/dev/null | while read -r lt_p lt_pp; do
+		case $(readlink "/proc/$lt_p/exe" 2>/dev/null) in "$lt_d"/*) ;; *) continue ;; esac
+		if [ "$lt_pp" != 1 ]; then
+			case $(readlink "/proc/$lt_pp/exe" 2>/dev/null) in "$lt_d"/*) ;; *) continue ;; esac
+			[ "$(ps -o ppid= -p "$lt_pp" 2>/dev/null | tr -d ' ')" = 1 ] || continue
+		fi
+		echo "$lt_p"
 	done
 }
 
