@@ -11,7 +11,12 @@
  * and reclaimed with the run. Inside a heap the runtime's blocks are
  * contiguous, as on the chip (code lays out buffers from snrt_l1_next()
  * by hand): the heap's ends have redzones, its blocks have none between
- * them.
+ * them. A heap is reserved (dfz_local_reserve()) and in use up to what
+ * its allocator handed out; code that reads the next pointer or the TCDM's
+ * bounds lays buffers out by hand, and the whole heap is in use from then
+ * on. What is in use gets the fill pattern back at the next run; the rest
+ * of the heap is never written by correct code, so a run of a 512 KiB
+ * main-memory heap that uses 8 KiB of it restores 8 KiB.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -82,7 +87,7 @@ static bool make_heap(struct dfz__dropin *d, enum dfz_level level,
 	if (h->base)
 		return true;
 	for (uint32_t n = max; n >= HEAP_MIN; n /= 2)
-		if (dfz_local_alloc(d->rt, level, n + align - 1, &p) == 0) {
+		if (dfz_local_reserve(d->rt, level, n + align - 1, &p) == 0) {
 			h->base = dfz__snrt_align((uintptr_t)p, align, 0);
 			h->end = h->base + n;
 			return true;
@@ -93,6 +98,15 @@ static bool make_heap(struct dfz__dropin *d, enum dfz_level level,
 			 level == DFZ_L1 ? "TCDM" : "main-memory",
 			 dfz_level_name(level));
 	return false;
+}
+
+/* Heap @h is in use up to @to (at most its end). */
+static void use_upto(struct dfz__dropin *d, const struct heap *h, uintptr_t to)
+{
+	to = to < h->end ? to : h->end;
+	if (to > h->base)
+		dfz_local_use(d->rt, (const void *)h->base,
+			      (uint32_t)(to - h->base));
 }
 
 /* The heap @heap names, made if needed, with its next pointer. */
@@ -168,6 +182,7 @@ void *dfz_dropin_snrt_alloc(struct dfz_site s, int heap, size_t size,
 		return size > UINT32_MAX ? NULL : (void *)ret;
 	}
 	*next += (uintptr_t)want;
+	use_upto(d, h, *next);
 	return (void *)ret;
 }
 
@@ -175,9 +190,12 @@ void *dfz_dropin_snrt_next(struct dfz_site s, int heap)
 {
 	struct dfz__dropin *d = query(s);
 	uintptr_t *next;
+	struct heap *h;
 
-	if (!d || !heap_of(d, heap, &next))
+	h = d ? heap_of(d, heap, &next) : NULL;
+	if (!h)
 		return NULL;
+	use_upto(d, h, h->end);
 	return (void *)*next;
 }
 
@@ -185,9 +203,13 @@ void dfz_dropin_snrt_set_next(struct dfz_site s, int heap, uintptr_t to)
 {
 	struct dfz__dropin *d = query(s);
 	uintptr_t *next;
+	struct heap *h;
 
-	if (d && heap_of(d, heap, &next))
+	h = d ? heap_of(d, heap, &next) : NULL;
+	if (h) {
+		use_upto(d, h, h->end);
 		*next = to;
+	}
 }
 
 /* @what 0: the TCDM's (the heap's) first byte; 1: its size; 2: its end. */
@@ -198,6 +220,7 @@ uintptr_t dfz_dropin_snrt_tcdm(struct dfz_site s, int what)
 
 	if (!d || !heap_of(d, DFZ_SNRT_HEAP_L1, &next))
 		return what == 0 ? DFZ_DROPIN_L1_BASE : 0;
+	use_upto(d, &run.l1, run.l1.end);
 	return what == 0 ? run.l1.base :
 	       what == 1 ? run.l1.end - run.l1.base : run.l1.end;
 }

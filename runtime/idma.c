@@ -502,6 +502,90 @@ void dfz__idma_step(struct dfz_idma *d)
 	service(d);
 }
 
+/* Whether the moves of @cur's bytes [@from, @to) each locate, a line's
+ * part at a time (as dfz__idma_burst() makes them). */
+static bool stretch_locates(const struct dfz_idma *d, uint64_t from,
+			    uint64_t to)
+{
+	const struct idma_xfer *x = &d->cur;
+	struct dfz_span s;
+	int64_t fault;
+
+	while (from < to) {
+		uint64_t line = from / x->size, within = from % x->size;
+		uint64_t stop = (line + 1) * x->size < to ? (line + 1) * x->size : to;
+		uint32_t n = (uint32_t)(stop - from);
+
+		if (!locate_at(d, x->dst, line * x->dst_stride + within, n, &s,
+			       &fault) ||
+		    !locate_at(d, x->src, line * x->src_stride + within, n, &s,
+			       &fault))
+			return false;
+		from = stop;
+	}
+	return true;
+}
+
+/*
+ * The steps up to the one in which @cur's current line ends (or @max), at
+ * once (rt.c's burst()): the same bytes, line ends and completion as that
+ * many dfz__idma_step(), in a move per line part, each stamped with the
+ * step its last byte lands in; latency steps are counted off. 0 when a
+ * single step does as well, with no transfer in the channel, or when a
+ * move of the stretch would fault (single steps place a fault to the
+ * bandwidth's byte).
+ */
+uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
+{
+	struct dfz_rt *rt = d->rt;
+	const struct idma_xfer *x = &d->cur;
+	uint64_t bw = rt->cfg.bandwidth, now0 = rt->now, total, from, k, to;
+
+	if (!d->active || max == 0)
+		return 0;
+	if (d->latency > 0) {
+		k = d->latency < max ? d->latency : max;
+		d->latency -= (uint32_t)k;
+		rt->now += k;
+		return k;
+	}
+	total = (uint64_t)x->size * x->repeat;
+	from = d->moved;
+	if (bw == 0 || total == 0 || from >= total)
+		return 0;
+	k = ((from / x->size + 1) * x->size - from + bw - 1) / bw;
+	k = k < max ? k : max;
+	to = from + k * bw < total ? from + k * bw : total;
+	if (k < 2 || !stretch_locates(d, from, to))
+		return 0;
+	dfz__vg_enter(rt);
+	if (!d->started) {
+		struct dfz_event ev = { .kind = DFZ_EV_SERVICE, .id = x->txid };
+
+		rt->now = now0 + 1;
+		d->started = true;
+		desc_of(d, x, &ev.desc);
+		emit(d, &ev);
+	}
+	while (d->active && d->moved < to) {
+		uint64_t line_end = (d->moved / x->size + 1) * x->size;
+		uint64_t stop = line_end < to ? line_end : to;
+
+		rt->now = now0 + (stop - from + bw - 1) / bw;
+		if (move_chunk(d, (uint32_t)(stop - d->moved)) < 0) {
+			complete(d);
+			break;
+		}
+		if (d->moved % x->size == 0)
+			line_done(d, d->moved / x->size - 1);
+	}
+	if (d->active && d->moved >= total)
+		complete(d);
+	rt->now = now0 + k;
+	dfz__vg_leave(rt);
+	return k;
+}
+
 /* -------------------------------------------------------------------- wait */
 
 struct txid_arg {

@@ -364,18 +364,20 @@ static void emit_move(struct dfz_mchan *m, struct dfz_span dst,
  * the command's increment flag is clear. Return the bytes moved, or -1
  * after a fault.
  */
-static int64_t move_chunk(struct dfz_mchan *m,
-			  const struct dfz_mchan_cmd_fields *f,
-			  uint32_t budget)
+/* The chunk of the current command from its byte @p on (at most @budget
+ * bytes, never across a line end): its length, located into @es and @ls,
+ * or 0 (@fault: the address that does not locate). */
+static uint32_t chunk_at(const struct dfz_mchan *m,
+			 const struct dfz_mchan_cmd_fields *f, uint32_t p,
+			 uint32_t budget, struct dfz_span *es,
+			 struct dfz_span *ls, int64_t *fault)
 {
 	const struct mchan_cmd *c = &m->cur;
 	uint32_t er, lr, chunk;
-	uint64_t eoff = side_pos(f->ext_2d, c->ext_len, c->ext_stride,
-				 m->moved, f->len, &er);
-	uint64_t loff = side_pos(f->loc_2d, c->loc_len, c->loc_stride,
-				 m->moved, f->len, &lr);
-	struct dfz_span es, ls;
-	int64_t fault;
+	uint64_t eoff = side_pos(f->ext_2d, c->ext_len, c->ext_stride, p,
+				 f->len, &er);
+	uint64_t loff = side_pos(f->loc_2d, c->loc_len, c->loc_stride, p,
+				 f->len, &lr);
 
 	if (!f->inc) {
 		eoff = 0;
@@ -383,13 +385,18 @@ static int64_t move_chunk(struct dfz_mchan *m,
 	}
 	chunk = budget < er ? budget : er;
 	chunk = chunk < lr ? chunk : lr;
-	if (chunk > f->len - m->moved)
-		chunk = f->len - m->moved;
-	if (!locate_in(m, c->ext, eoff, chunk, DFZ_L2, &es, &fault) ||
-	    !locate_in(m, c->loc, loff, chunk, DFZ_L1, &ls, &fault)) {
-		emit_id(m, DFZ_EV_FAULT, c->tid, fault);
-		return -1;
-	}
+	if (chunk > f->len - p)
+		chunk = f->len - p;
+	if (!locate_in(m, c->ext, eoff, chunk, DFZ_L2, es, fault) ||
+	    !locate_in(m, c->loc, loff, chunk, DFZ_L1, ls, fault))
+		return 0;
+	return chunk;
+}
+
+/* Move the @chunk bytes located at @es and @ls. */
+static void move_at(struct dfz_mchan *m, const struct dfz_mchan_cmd_fields *f,
+		    uint32_t chunk, struct dfz_span es, struct dfz_span ls)
+{
 	if (f->ext2loc)
 		dfz__vg_move(m->rt, dfz_mem_ptr(m->rt, DFZ_L1, ls.off),
 			     dfz_mem_ptr(m->rt, DFZ_L2, es.off), chunk);
@@ -398,6 +405,21 @@ static int64_t move_chunk(struct dfz_mchan *m,
 			     dfz_mem_ptr(m->rt, DFZ_L1, ls.off), chunk);
 	m->moved += chunk;
 	emit_move(m, f->ext2loc ? ls : es, f->ext2loc ? es : ls);
+}
+
+static int64_t move_chunk(struct dfz_mchan *m,
+			  const struct dfz_mchan_cmd_fields *f,
+			  uint32_t budget)
+{
+	struct dfz_span es, ls;
+	int64_t fault;
+	uint32_t chunk = chunk_at(m, f, m->moved, budget, &es, &ls, &fault);
+
+	if (chunk == 0) {
+		emit_id(m, DFZ_EV_FAULT, m->cur.tid, fault);
+		return -1;
+	}
+	move_at(m, f, chunk, es, ls);
 	return chunk;
 }
 
@@ -459,6 +481,74 @@ void dfz__mchan_step(struct dfz_mchan *m)
 		m->moved = 0;
 	}
 	service(m);
+}
+
+/*
+ * The steps up to the one in which the current command ends (or @max), at
+ * once (rt.c's burst()): the same bytes and completion as that many
+ * dfz__mchan_step(), in a move per line part (either side's line), each
+ * stamped with the step its last byte lands in; latency steps are counted
+ * off. 0 when a single step does as well, with no command in the
+ * channel, or when a move of the stretch would fault (single steps place
+ * a fault to the bandwidth's byte).
+ */
+uint64_t dfz__mchan_burst(struct dfz_mchan *m, uint64_t max)
+{
+	struct dfz_rt *rt = m->rt;
+	uint64_t bw = rt->cfg.bandwidth, now0 = rt->now, k, to;
+	struct dfz_mchan_cmd_fields f;
+	struct dfz_span es, ls;
+	int64_t fault;
+	uint32_t from, p;
+
+	if (!m->active || max == 0)
+		return 0;
+	if (m->latency > 0) {
+		k = m->latency < max ? m->latency : max;
+		m->latency -= (uint32_t)k;
+		rt->now += k;
+		return k;
+	}
+	dfz_mchan_cmd_decode(m->cur.cmd, &f);
+	from = (uint32_t)m->moved;
+	if (bw == 0 || from >= f.len || (f.ext_2d && m->cur.ext_len == 0) ||
+	    (f.loc_2d && m->cur.loc_len == 0))
+		return 0;
+	k = (f.len - from + bw - 1) / bw;
+	k = k < max ? k : max;
+	to = from + k * bw < f.len ? from + k * bw : f.len;
+	if (k < 2)
+		return 0;
+	for (p = from; p < to;) {
+		uint32_t n = chunk_at(m, &f, p, (uint32_t)(to - p), &es, &ls,
+				      &fault);
+
+		if (n == 0)
+			return 0;
+		p += n;
+	}
+	dfz__vg_enter(rt);
+	if (!m->started) {
+		rt->now = now0 + 1;
+		start(m);
+	}
+	while (m->active && m->moved < to) {
+		uint32_t n = chunk_at(m, &f, m->moved, (uint32_t)(to - m->moved),
+				      &es, &ls, &fault);
+
+		rt->now = now0 + (m->moved + n - from + bw - 1) / bw;
+		if (n == 0) { /* not reached: the stretch located */
+			emit_id(m, DFZ_EV_FAULT, m->cur.tid, fault);
+			complete(m);
+			break;
+		}
+		move_at(m, &f, n, es, ls);
+	}
+	if (m->active && m->moved >= f.len)
+		complete(m);
+	rt->now = now0 + k;
+	dfz__vg_leave(rt);
+	return k;
 }
 
 /* -------------------------------------------------------------------- wait */

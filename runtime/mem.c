@@ -243,8 +243,10 @@ static void open_user(struct dfz_rt *rt, unsigned level,
 							b->size);
 }
 
-int dfz__mem_alloc(struct dfz_rt *rt, unsigned level, uint32_t size,
-		   uint8_t tag, uint32_t *off)
+/* A block of @size bytes of @level (at *@off): touched whole (the next
+ * reset refills it) when @whole, else only its leading redzone. */
+static int alloc_block(struct dfz_rt *rt, unsigned level, uint32_t size,
+		       uint8_t tag, bool whole, uint32_t *off)
 {
 	struct dfz_arena *a = &rt->arena[level];
 	uint64_t start, need = (uint64_t)size + 2 * DFZ_REDZONE;
@@ -270,12 +272,19 @@ int dfz__mem_alloc(struct dfz_rt *rt, unsigned level, uint32_t size,
 	write_canaries(a, level, b->off + size);
 	open_user(rt, level, b);
 	dfz__vg_alloc(rt, level, b);
-	dfz__mem_touch(rt, level, (uint32_t)start, size + 2 * DFZ_REDZONE);
+	dfz__mem_touch(rt, level, (uint32_t)start,
+		       whole ? size + 2 * DFZ_REDZONE : DFZ_REDZONE);
 	emit_span(rt, DFZ_EV_ALLOC, level, b);
 	if (sanitized(rt, level))
 		dfz__san_repaint(rt, level, start, start + need);
 	*off = b->off;
 	return 0;
+}
+
+int dfz__mem_alloc(struct dfz_rt *rt, unsigned level, uint32_t size,
+		   uint8_t tag, uint32_t *off)
+{
+	return alloc_block(rt, level, size, tag, true, off);
 }
 
 /* How many blocks start at or before @off (binary search by address). */
@@ -388,6 +397,28 @@ int dfz_local_alloc(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
 	if (rc == 0)
 		*ptr = rt->arena[level].base + off;
 	return rc;
+}
+
+int dfz_local_reserve(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
+		      void **ptr)
+{
+	uint32_t off;
+	int rc;
+
+	if (!rt || !ptr || (level != DFZ_L2 && level != DFZ_L1))
+		return DFZ_EINVAL;
+	rc = alloc_block(rt, level, size, 0, false, &off);
+	if (rc == 0)
+		*ptr = rt->arena[level].base + off;
+	return rc;
+}
+
+void dfz_local_use(struct dfz_rt *rt, const void *ptr, uint32_t n)
+{
+	struct dfz_span s;
+
+	if (rt && n && dfz_mem_locate(rt, ptr, 1, &s))
+		dfz__mem_touch(rt, s.level, s.off, n);
 }
 
 int dfz_local_free(struct dfz_rt *rt, void *ptr)

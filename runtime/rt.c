@@ -265,18 +265,45 @@ bool dfz__rt_is_idle(const struct dfz_rt *rt)
 }
 
 /*
+ * A stretch of steps at once, when one L2<->L1 channel is the only engine
+ * busy: no core runs inside a yield's or a wait's steps, so nothing but
+ * that channel can act until the step in which its current line (idma)
+ * or transfer (mchan) ends, where a queue can pop and a wait's condition
+ * can change. The channel moves the bytes of those steps a line at a
+ * time instead of a bandwidth at a time, each move stamped with the step
+ * its last byte lands in (idma.c, mchan.c). Return the steps taken, 0
+ * when the caller must take a single step.
+ */
+static uint64_t burst(struct dfz_rt *rt, uint64_t max)
+{
+	if (!dfz__ram_is_idle(&rt->ram))
+		return 0;
+	if (dfz__mchan_is_idle(rt->mchan))
+		return dfz__idma_burst(rt->idma, max);
+	if (dfz__idma_is_idle(rt->idma))
+		return dfz__mchan_burst(rt->mchan, max);
+	return 0;
+}
+
+/*
  * Stepping idle engines only advances time, so once every engine is idle
  * the remaining steps are added at once: same result, no spinning.
  */
 static void run_steps(struct dfz_rt *rt, uint64_t n)
 {
 	while (n > 0) {
+		uint64_t k;
+
 		if (dfz__rt_is_idle(rt)) {
 			rt->now += n;
 			return;
 		}
-		dfz__rt_step(rt);
-		n--;
+		k = burst(rt, n);
+		if (k == 0) {
+			dfz__rt_step(rt);
+			k = 1;
+		}
+		n -= k;
 	}
 }
 
@@ -294,7 +321,9 @@ int dfz__rt_wait(struct dfz_rt *rt, bool (*done)(const void *arg),
 {
 	uint32_t bound = rt->cfg.wait_bound;
 
-	for (uint32_t n = 0; !done(arg); n++) {
+	for (uint32_t n = 0; !done(arg);) {
+		uint64_t k;
+
 		if (n >= bound)
 			return DFZ_EHANG;
 		if (dfz__rt_is_idle(rt)) {
@@ -302,7 +331,12 @@ int dfz__rt_wait(struct dfz_rt *rt, bool (*done)(const void *arg),
 			rt->now += bound - n;
 			return DFZ_EHANG;
 		}
-		dfz__rt_step(rt);
+		k = burst(rt, bound - n);
+		if (k == 0) {
+			dfz__rt_step(rt);
+			k = 1;
+		}
+		n += (uint32_t)k;
 	}
 	return 0;
 }

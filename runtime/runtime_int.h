@@ -362,6 +362,9 @@ void dfz__mchan_destroy(struct dfz_mchan *m);
 void dfz__mchan_reset(struct dfz_mchan *m);
 void dfz__mchan_step(struct dfz_mchan *m);
 bool dfz__mchan_is_idle(const struct dfz_mchan *m);
+/** dfz__mchan_burst() - up to @max steps of the channel alone at once
+ * (rt.c's stretch): the steps taken, 0 when single steps must go on. */
+uint64_t dfz__mchan_burst(struct dfz_mchan *m, uint64_t max);
 const struct dfz_engine_ops *dfz__mchan_ops(void);
 
 int dfz__idma_create(struct dfz_rt *rt, struct dfz_idma **out);
@@ -369,6 +372,8 @@ void dfz__idma_destroy(struct dfz_idma *d);
 void dfz__idma_reset(struct dfz_idma *d);
 void dfz__idma_step(struct dfz_idma *d);
 bool dfz__idma_is_idle(const struct dfz_idma *d);
+/** dfz__idma_burst() - as dfz__mchan_burst(), for the idma channel. */
+uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max);
 const struct dfz_engine_ops *dfz__idma_ops(void);
 
 /* dev.c, dev_kernel.c: the device and its driver */

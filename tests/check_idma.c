@@ -516,6 +516,63 @@ START_TEST(test_fault)
 }
 END_TEST
 
+/*
+ * rt.c's stretches: a wait (which takes them) and single steps (which
+ * never do) reach the same step, destination bytes, services, completions
+ * and faults, with ids at the start and at the push, at bandwidths that
+ * do and do not divide the lines; the wait in fewer moves. The third
+ * transfer faults in its second line: the stretch falls back to steps.
+ */
+START_TEST(test_burst_as_steps)
+{
+	static const uint32_t quirks[] = { 0, DFZ_RTQ_IDMA_ID_AT_PUSH };
+	static const uint32_t bws[] = { 1, 5, 16 };
+
+	for (unsigned q = 0; q < 2; q++)
+		for (unsigned b = 0; b < 3; b++) {
+			struct ev_summary sum[2];
+			uint8_t got[2][256];
+
+			for (unsigned mode = 0; mode < 2; mode++) {
+				struct dfz_rt_config cfg = {
+					.quirks = quirks[q], .latency = 3,
+					.bandwidth = bws[b], .sched = draw,
+					.obs = { .fn = record },
+				};
+				uint8_t *l2, *l1;
+
+				sched_set(NULL, 0);
+				evlog_clear();
+				ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
+				dma = dfz_idma_get(rt);
+				l2 = buffer(DFZ_L2, 512, 3);
+				l1 = buffer(DFZ_L1, 256, 7);
+				dfz_idma_start_2d(dma, l1, l2, 24, 40, 32, 4);
+				dfz_idma_start_1d(dma, l1 + 170, l2 + 300, 50);
+				dfz_idma_start_2d(dma, l1 + 230, l2 + 400, 12, 12,
+						  dfz_mem_size(rt, DFZ_L2), 2);
+				if (mode)
+					ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
+				else
+					while (!dfz__rt_is_idle(rt))
+						dfz__rt_step(rt);
+				memcpy(got[mode], l1, 256);
+				ev_summarize(dfz_rt_now(rt), &sum[mode]);
+			}
+			ck_assert_uint_eq(sum[1].now, sum[0].now);
+			ck_assert_uint_eq(sum[1].bytes, sum[0].bytes);
+			ck_assert_uint_eq(sum[1].bytes, 4 * 24 + 50 + 12);
+			ck_assert_uint_eq(sum[1].n, sum[0].n);
+			ck_assert_uint_eq(sum[0].n, 3 + 3 + 1);
+			ck_assert_mem_eq(sum[1].key, sum[0].key,
+					 sizeof(sum[0].key[0]) * 3 * sum[0].n);
+			ck_assert_mem_eq(got[1], got[0], 256);
+			if (bws[b] < 16)
+				ck_assert_uint_lt(sum[1].moves, sum[0].moves);
+		}
+}
+END_TEST
+
 START_TEST(test_backpressure_and_args)
 {
 	uint8_t *l2, *l1;
@@ -657,6 +714,7 @@ Suite *suite_idma(void)
 	tcase_add_test(tc, test_time);
 	tcase_add_test(tc, test_same_level_and_empty);
 	tcase_add_test(tc, test_fault);
+	tcase_add_test(tc, test_burst_as_steps);
 	tcase_add_test(tc, test_backpressure_and_args);
 	tcase_add_test(tc, test_event_contract);
 	tcase_add_test(tc, test_ops);

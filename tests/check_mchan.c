@@ -213,6 +213,80 @@ START_TEST(test_2d_bytes)
 }
 END_TEST
 
+/*
+ * rt.c's stretches: waits (which take them) and single steps (which never
+ * do) reach the same step, bytes, services, completions and faults, for
+ * external and local 2-D lines, a command without increment and one that
+ * faults in its second line (the stretch falls back to steps), at
+ * bandwidths that do and do not divide the lines; the waits in fewer
+ * moves.
+ */
+START_TEST(test_burst_as_steps)
+{
+	static const uint32_t bws[] = { 1, 5, 16 };
+
+	for (unsigned b = 0; b < 3; b++) {
+		struct ev_summary sum[2];
+		uint8_t got[2][128];
+
+		for (unsigned mode = 0; mode < 2; mode++) {
+			struct dfz_rt_config cfg = {
+				.latency = 3, .bandwidth = bws[b], .sched = draw,
+				.obs = { .fn = record },
+			};
+			struct dfz_mchan_transfer t[4];
+			uint8_t *l2, *l1;
+
+			sched_set(NULL, 0);
+			evlog_clear();
+			ck_assert_int_eq(dfz_rt_reset(rt, &cfg), 0);
+			mc = dfz_mchan_get(rt);
+			l2 = buffer(DFZ_L2, 512, 3);
+			l1 = buffer(DFZ_L1, 128, 13);
+			t[0] = (struct dfz_mchan_transfer){
+				.cmd = dfz_mchan_cmd(60, 1, 1, 0, 1, 0, 1, 0),
+				.size = 60, .ext = l2 + 6, .loc = l1 + 2,
+				.ext_size_1d = 12, .ext_stride_1d = 40,
+			};
+			t[1] = (struct dfz_mchan_transfer){
+				.cmd = dfz_mchan_cmd(20, 1, 1, 1, 0, 0, 0, 0),
+				.size = 20, .ext = l2 + 300, .loc = l1 + 64,
+				.ext_size_1d = 20, .loc_size_1d = 5,
+				.loc_stride_1d = 8,
+			};
+			t[2] = xfer_1d(l2 + 400, l1 + 100, 16, 1);
+			t[2].cmd = dfz_mchan_cmd(16, 1, 0, 0, 0, 0, 0, 0);
+			t[3] = (struct dfz_mchan_transfer){
+				.cmd = dfz_mchan_cmd(24, 1, 1, 0, 1, 0, 1, 0),
+				.size = 24, .ext = l2 + 450, .loc = l1 + 40,
+				.ext_size_1d = 12,
+				.ext_stride_1d = dfz_mem_size(rt, DFZ_L2),
+			};
+			for (int k = 0; k < 4; k++) {
+				ck_assert_int_eq(dfz_mchan_transfer_get_id(mc), k);
+				ck_assert_int_eq(dfz_mchan_transfer_push(mc, k, t[k]), 0);
+			}
+			for (int k = 0; k < 4 && mode; k++)
+				ck_assert_int_eq(dfz_mchan_transfer_wait(mc, k), 0);
+			while (!mode && !dfz__rt_is_idle(rt))
+				dfz__rt_step(rt);
+			memcpy(got[mode], l1, 128);
+			ev_summarize(dfz_rt_now(rt), &sum[mode]);
+		}
+		ck_assert_uint_eq(sum[1].now, sum[0].now);
+		ck_assert_uint_eq(sum[1].bytes, sum[0].bytes);
+		ck_assert_uint_eq(sum[1].bytes, 60 + 20 + 16 + 12);
+		ck_assert_uint_eq(sum[0].n, 4 + 4 + 1);
+		ck_assert_uint_eq(sum[1].n, sum[0].n);
+		ck_assert_mem_eq(sum[1].key, sum[0].key,
+				 sizeof(sum[0].key[0]) * 3 * sum[0].n);
+		ck_assert_mem_eq(got[1], got[0], 128);
+		if (bws[b] < 16)
+			ck_assert_uint_lt(sum[1].moves, sum[0].moves);
+	}
+}
+END_TEST
+
 /* The generic push with local 2-D words: L1 lines 8 apart. */
 START_TEST(test_2d_local)
 {
@@ -719,6 +793,7 @@ Suite *suite_mchan(void)
 	tcase_add_loop_test(tc, test_1d_bytes_and_time, 0, 2);
 	tcase_add_loop_test(tc, test_2d_bytes, 0, 2);
 	tcase_add_test(tc, test_2d_local);
+	tcase_add_test(tc, test_burst_as_steps);
 	tcase_add_test(tc, test_no_increment);
 	tcase_add_loop_test(tc, test_cmd_bits, 0, 7);
 	tcase_add_test(tc, test_cmd_layout);

@@ -275,6 +275,41 @@ START_TEST(test_reset_only_touched)
 }
 END_TEST
 
+/* A reserved block (an SDK heap) counts as touched only up to what
+ * dfz_local_use() named: the reset refills that part, not the rest. */
+START_TEST(test_reserve_used_part)
+{
+	struct dfz_rt_config cfg = { 0 };
+	uint8_t *p;
+	uint32_t off;
+
+	ck_assert_int_eq(dfz_local_reserve(rt, DFZ_L2, 8192, (void **)&p), 0);
+	off = off_of(p);
+	ck_assert_uint_eq(rt->arena[DFZ_L2].high, off);
+	dfz_local_use(rt, p, 100);
+	ck_assert_uint_eq(rt->arena[DFZ_L2].high, off + 100);
+	dfz_local_use(rt, p, 40);
+	ck_assert_uint_eq(rt->arena[DFZ_L2].high, off + 100);
+	p[99] ^= 0xff;
+	p[5000] ^= 0xff;
+	run_with(&cfg);
+	ck_assert_uint_eq(p[99], dfz_mem_fill_byte(DFZ_L2, off + 99));
+	ck_assert_uint_ne(p[5000], dfz_mem_fill_byte(DFZ_L2, off + 5000));
+	/* The same block, used whole this time. */
+	ck_assert_int_eq(dfz_local_reserve(rt, DFZ_L2, 8192, (void **)&p), 0);
+	ck_assert_uint_eq(off_of(p), off);
+	dfz_local_use(rt, p, 8192);
+	run_with(&cfg);
+	ck_assert_uint_eq(p[5000], dfz_mem_fill_byte(DFZ_L2, off + 5000));
+	/* Nothing to name outside the levels, or without a runtime. */
+	dfz_local_use(NULL, p, 1);
+	dfz_local_use(rt, &cfg, 1);
+	ck_assert_uint_eq(rt->arena[DFZ_L2].high, 0);
+	ck_assert_int_eq(dfz_local_reserve(rt, DFZ_L3, 8, (void **)&p), DFZ_EINVAL);
+	ck_assert_int_eq(dfz_local_reserve(rt, DFZ_L2, 0, (void **)&p), DFZ_EINVAL);
+}
+END_TEST
+
 /* A run with a larger usable size must not see the last run's bytes. */
 START_TEST(test_reset_size_change)
 {
@@ -692,6 +727,7 @@ Suite *suite_mem(void)
 	tcase_add_test(tc, test_table_full_then_free);
 	tcase_add_test(tc, test_reset_refills);
 	tcase_add_test(tc, test_reset_only_touched);
+	tcase_add_test(tc, test_reserve_used_part);
 	tcase_add_test(tc, test_reset_size_change);
 	tcase_add_test(tc, test_reset_config);
 	tcase_add_test(tc, test_locate_ptr_bounds);

@@ -9,6 +9,7 @@
 #define DFZ_TEST_EV_LOG_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "runtime_int.h"
 
@@ -60,6 +61,38 @@ static inline const struct dfz_event *nth_of(enum dfz_ev_kind kind, size_t k)
 		if (evlog.ev[i].kind == kind && k-- == 0)
 			return &evlog.ev[i];
 	return NULL;
+}
+
+/* What a run of engine steps did, for comparing the single steps with the
+ * stretches of rt.c's burst(): the time, the moves (how many, how many
+ * bytes) and every SERVICE, COMPLETE and FAULT with its id and step. */
+struct ev_summary {
+	uint64_t now;
+	size_t moves;
+	uint64_t bytes;
+	size_t n;
+	int64_t key[3 * 64];
+};
+
+static inline void ev_summarize(uint64_t now, struct ev_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->now = now;
+	for (size_t i = 0; i < evlog.n; i++) {
+		const struct dfz_event *ev = &evlog.ev[i];
+
+		if (ev->kind == DFZ_EV_MOVE) {
+			s->moves++;
+			s->bytes += ev->dst.len;
+		} else if ((ev->kind == DFZ_EV_SERVICE ||
+			    ev->kind == DFZ_EV_COMPLETE ||
+			    ev->kind == DFZ_EV_FAULT) && s->n < 64) {
+			s->key[3 * s->n] = ev->kind;
+			s->key[3 * s->n + 1] = ev->id;
+			s->key[3 * s->n + 2] = (int64_t)ev->step;
+			s->n++;
+		}
+	}
 }
 
 #endif /* DFZ_TEST_EV_LOG_H */

@@ -438,6 +438,18 @@ int dfz_l3_read(const struct dfz_rt *rt, uint32_t off, void *dst, uint32_t n);
  */
 int dfz_local_alloc(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
 		    void **ptr);
+/**
+ * dfz_local_reserve() - as dfz_local_alloc(), for a block its owner hands
+ * out a part at a time (an SDK runtime's heap). A reset gives the fill
+ * pattern back to what the run touched: of this block, only what
+ * dfz_local_use() named, or a transfer or model access reached, from its
+ * start on. Past that, as everywhere above what a run touched, the bytes
+ * hold the fill pattern unless a stray store reached them.
+ */
+int dfz_local_reserve(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
+		      void **ptr);
+/** dfz_local_use() - @n bytes from @ptr (L2 or L1) are in use this run. */
+void dfz_local_use(struct dfz_rt *rt, const void *ptr, uint32_t n);
 int dfz_local_free(struct dfz_rt *rt, void *ptr);
 
 /**
