@@ -543,12 +543,8 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 
 	if (!d->active || max == 0)
 		return 0;
-	if (d->latency > 0) {
-		k = d->latency < max ? d->latency : max;
-		d->latency -= (uint32_t)k;
-		rt->now += k;
-		return k;
-	}
+	if (d->latency > 0)
+		return dfz__rt_latency(rt, &d->latency, max);
 	total = (uint64_t)x->size * x->repeat;
 	from = d->moved;
 	if (bw == 0 || total == 0 || from >= total)

@@ -503,12 +503,8 @@ uint64_t dfz__mchan_burst(struct dfz_mchan *m, uint64_t max)
 
 	if (!m->active || max == 0)
 		return 0;
-	if (m->latency > 0) {
-		k = m->latency < max ? m->latency : max;
-		m->latency -= (uint32_t)k;
-		rt->now += k;
-		return k;
-	}
+	if (m->latency > 0)
+		return dfz__rt_latency(rt, &m->latency, max);
 	dfz_mchan_cmd_decode(m->cur.cmd, &f);
 	from = (uint32_t)m->moved;
 	if (bw == 0 || from >= f.len || (f.ext_2d && m->cur.ext_len == 0) ||

@@ -385,32 +385,31 @@ int dfz_l3_free(struct dfz_rt *rt, uint32_t off)
 	return dfz__mem_free(rt, DFZ_L3, off);
 }
 
-int dfz_local_alloc(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
-		    void **ptr)
+/* A block of L2 or L1 for the caller, touched whole or only as used. */
+static int local_block(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
+		       bool whole, void **ptr)
 {
 	uint32_t off;
 	int rc;
 
 	if (!rt || !ptr || (level != DFZ_L2 && level != DFZ_L1))
 		return DFZ_EINVAL;
-	rc = dfz__mem_alloc(rt, level, size, 0, &off);
+	rc = alloc_block(rt, level, size, 0, whole, &off);
 	if (rc == 0)
 		*ptr = rt->arena[level].base + off;
 	return rc;
 }
 
+int dfz_local_alloc(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
+		    void **ptr)
+{
+	return local_block(rt, level, size, true, ptr);
+}
+
 int dfz_local_reserve(struct dfz_rt *rt, enum dfz_level level, uint32_t size,
 		      void **ptr)
 {
-	uint32_t off;
-	int rc;
-
-	if (!rt || !ptr || (level != DFZ_L2 && level != DFZ_L1))
-		return DFZ_EINVAL;
-	rc = alloc_block(rt, level, size, 0, false, &off);
-	if (rc == 0)
-		*ptr = rt->arena[level].base + off;
-	return rc;
+	return local_block(rt, level, size, false, ptr);
 }
 
 void dfz_local_use(struct dfz_rt *rt, const void *ptr, uint32_t n)

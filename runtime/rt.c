@@ -264,6 +264,15 @@ bool dfz__rt_is_idle(const struct dfz_rt *rt)
 	       dfz__idma_is_idle(rt->idma);
 }
 
+uint64_t dfz__rt_latency(struct dfz_rt *rt, uint32_t *latency, uint64_t max)
+{
+	uint64_t k = *latency < max ? *latency : max;
+
+	*latency -= (uint32_t)k;
+	rt->now += k;
+	return k;
+}
+
 /*
  * A stretch of steps at once, when one L2<->L1 channel is the only engine
  * busy: no core runs inside a yield's or a wait's steps, so nothing but

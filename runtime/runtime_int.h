@@ -362,6 +362,9 @@ void dfz__mchan_destroy(struct dfz_mchan *m);
 void dfz__mchan_reset(struct dfz_mchan *m);
 void dfz__mchan_step(struct dfz_mchan *m);
 bool dfz__mchan_is_idle(const struct dfz_mchan *m);
+/** dfz__rt_latency() - up to @max of a channel's @latency steps at once
+ * (a stretch of them, in which nothing moves): the steps taken. */
+uint64_t dfz__rt_latency(struct dfz_rt *rt, uint32_t *latency, uint64_t max);
 /** dfz__mchan_burst() - up to @max steps of the channel alone at once
  * (rt.c's stretch): the steps taken, 0 when single steps must go on. */
 uint64_t dfz__mchan_burst(struct dfz_mchan *m, uint64_t max);
