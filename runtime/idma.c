@@ -502,13 +502,16 @@ void dfz__idma_step(struct dfz_idma *d)
 	service(d);
 }
 
-/* Whether the moves of @cur's bytes [@from, @to) each locate, a line's
- * part at a time (as dfz__idma_burst() makes them). */
-static bool stretch_locates(const struct dfz_idma *d, uint64_t from,
-			    uint64_t to)
+/*
+ * Whether the moves of @cur's bytes [@from, @to), a line's part at a time
+ * (as dfz__idma_burst() makes them), each locate and read no byte they
+ * write: a line part whose source and destination overlap lands
+ * differently in one move than in a bandwidth at a time.
+ */
+static bool stretch_fits(const struct dfz_idma *d, uint64_t from, uint64_t to)
 {
 	const struct idma_xfer *x = &d->cur;
-	struct dfz_span s;
+	struct dfz_span ds, ss;
 	int64_t fault;
 
 	while (from < to) {
@@ -516,10 +519,12 @@ static bool stretch_locates(const struct dfz_idma *d, uint64_t from,
 		uint64_t stop = (line + 1) * x->size < to ? (line + 1) * x->size : to;
 		uint32_t n = (uint32_t)(stop - from);
 
-		if (!locate_at(d, x->dst, line * x->dst_stride + within, n, &s,
+		if (!locate_at(d, x->dst, line * x->dst_stride + within, n, &ds,
 			       &fault) ||
-		    !locate_at(d, x->src, line * x->src_stride + within, n, &s,
-			       &fault))
+		    !locate_at(d, x->src, line * x->src_stride + within, n, &ss,
+			       &fault) ||
+		    (ds.level == ss.level && ds.off < ss.off + n &&
+		     ss.off < ds.off + n))
 			return false;
 		from = stop;
 	}
@@ -533,7 +538,7 @@ static bool stretch_locates(const struct dfz_idma *d, uint64_t from,
  * step its last byte lands in; latency steps are counted off. 0 when a
  * single step does as well, with no transfer in the channel, or when a
  * move of the stretch would fault (single steps place a fault to the
- * bandwidth's byte).
+ * bandwidth's byte) or read what it writes.
  */
 uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 {
@@ -552,7 +557,7 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 	k = ((from / x->size + 1) * x->size - from + bw - 1) / bw;
 	k = k < max ? k : max;
 	to = from + k * bw < total ? from + k * bw : total;
-	if (k < 2 || !stretch_locates(d, from, to))
+	if (k < 2 || !stretch_fits(d, from, to))
 		return 0;
 	dfz__vg_enter(rt);
 	if (!d->started) {

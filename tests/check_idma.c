@@ -521,7 +521,8 @@ END_TEST
  * never do) reach the same step, destination bytes, services, completions
  * and faults, with ids at the start and at the push, at bandwidths that
  * do and do not divide the lines; the wait in fewer moves. The third
- * transfer faults in its second line: the stretch falls back to steps.
+ * transfer faults in its second line, the fourth reads bytes it writes
+ * (L1 to L1, 4 bytes on): the stretch falls back to steps.
  */
 START_TEST(test_burst_as_steps)
 {
@@ -551,6 +552,7 @@ START_TEST(test_burst_as_steps)
 				dfz_idma_start_1d(dma, l1 + 170, l2 + 300, 50);
 				dfz_idma_start_2d(dma, l1 + 230, l2 + 400, 12, 12,
 						  dfz_mem_size(rt, DFZ_L2), 2);
+				dfz_idma_start_1d(dma, l1 + 104, l1 + 100, 40);
 				if (mode)
 					ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
 				else
@@ -561,9 +563,9 @@ START_TEST(test_burst_as_steps)
 			}
 			ck_assert_uint_eq(sum[1].now, sum[0].now);
 			ck_assert_uint_eq(sum[1].bytes, sum[0].bytes);
-			ck_assert_uint_eq(sum[1].bytes, 4 * 24 + 50 + 12);
+			ck_assert_uint_eq(sum[1].bytes, 4 * 24 + 50 + 12 + 40);
 			ck_assert_uint_eq(sum[1].n, sum[0].n);
-			ck_assert_uint_eq(sum[0].n, 3 + 3 + 1);
+			ck_assert_uint_eq(sum[0].n, 4 + 4 + 1);
 			ck_assert_mem_eq(sum[1].key, sum[0].key,
 					 sizeof(sum[0].key[0]) * 3 * sum[0].n);
 			ck_assert_mem_eq(got[1], got[0], 256);
