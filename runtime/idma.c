@@ -531,11 +531,21 @@ static bool stretch_fits(const struct dfz_idma *d, uint64_t from, uint64_t to)
 	return true;
 }
 
+/* Whether a line end of @cur can still pop a queued request (which frees
+ * a slot, and retires one without work): with ids at the push, while one
+ * is not popped yet. (@cur's own pop only advances the id counter, which
+ * no wait reads.) */
+static bool pops_ahead(const struct dfz_idma *d)
+{
+	return id_at_push(d) && d->npopped < d->count;
+}
+
 /*
- * The steps up to the one in which @cur's current line ends (or @max), at
- * once (rt.c's burst()): the same bytes, line ends and completion as that
- * many dfz__idma_step(), in a move per line part, each stamped with the
- * step its last byte lands in; latency steps are counted off. 0 when a
+ * The steps up to the one in which @cur's current line ends (or, when no
+ * line end can pop a request, @cur itself; or @max), at once (rt.c's
+ * burst()): the same bytes, line ends and completion as that many
+ * dfz__idma_step(), in a move per line part, each stamped with the step
+ * its last byte lands in; latency steps are counted off. 0 when a
  * single step does as well, with no transfer in the channel, or when a
  * move of the stretch would fault (single steps place a fault to the
  * bandwidth's byte) or read what it writes.
@@ -554,7 +564,8 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 	from = d->moved;
 	if (bw == 0 || total == 0 || from >= total)
 		return 0;
-	k = ((from / x->size + 1) * x->size - from + bw - 1) / bw;
+	k = ((pops_ahead(d) ? (from / x->size + 1) * x->size : total) - from +
+	     bw - 1) / bw;
 	k = k < max ? k : max;
 	to = from + k * bw < total ? from + k * bw : total;
 	if (k < 2 || !stretch_fits(d, from, to))

@@ -276,9 +276,9 @@ uint64_t dfz__rt_latency(struct dfz_rt *rt, uint32_t *latency, uint64_t max)
 /*
  * A stretch of steps at once, when one L2<->L1 channel is the only engine
  * busy: no core runs inside a yield's or a wait's steps, so nothing but
- * that channel can act until the step in which its current line (idma)
- * or transfer (mchan) ends, where a queue can pop and a wait's condition
- * can change. The channel moves the bytes of those steps a line at a
+ * that channel can act until the step in which its current line (idma,
+ * where a queued request can pop; else its transfer) or transfer (mchan)
+ * ends, where a queue can pop and a wait's condition can change. The channel moves the bytes of those steps a line at a
  * time instead of a bandwidth at a time, each move stamped with the step
  * its last byte lands in (idma.c, mchan.c). Return the steps taken, 0
  * when the caller must take a single step.
