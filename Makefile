@@ -238,15 +238,28 @@ $(FZ)/libfuzzer/obj/oracles/%.o: \
     FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
 # Likewise the arenas' pages (runtime/mem_arena.c): whether a run meets a
 # page not yet materialized depends on the runs the persistent process
-# made before, so its edges would make coverage unstable.
-$(FZ)/afl/obj/runtime/mem_arena.o: FZ_CC_afl := clang
-$(FZ)/libfuzzer/obj/runtime/mem_arena.o: \
+# made before, so its edges would make coverage unstable. And the model's
+# plumbing, run at every event: its delivery and step loop (rt.c), the
+# lookups of memory (mem.c, mem_regions.c) and the sanitizers' views of
+# it (poison.c, vg.c). Their edges say nothing of where a schedule took
+# the engines, whose own files keep theirs; instrumented, they cost about
+# a sixth of a drop-in run.
+FZ_PLUMB_RUNTIME := mem_arena rt mem mem_regions poison vg
+$(FZ_PLUMB_RUNTIME:%=$(FZ)/afl/obj/runtime/%.o): FZ_CC_afl := clang
+$(FZ_PLUMB_RUNTIME:%=$(FZ)/libfuzzer/obj/runtime/%.o): \
     FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
 # And the drop-in's own judging added with the memory sanitizer: its
-# block records (dropin/blocks.c), request lifetimes (dropin/reqlife.c)
-# and the static-object reader (dropin/statics.c) judge the user's code,
-# they are not what the fuzzer explores: built as the oracles are.
-FZ_JUDGE_DROPIN := blocks reqlife statics
+# block records (dropin/blocks.c), request lifetimes (dropin/reqlife.c),
+# the static-object reader (dropin/statics.c) and the golden check
+# (dropin/golden.c) judge the user's code; its plumbing, as the model's:
+# the core switch (ctx.c), the crash guard (crash.c, guard.c), the call
+# sites and stacks a finding names (sites.c, stack.c, symbolize.c,
+# x86_decode.c, print.c) and the statics' restore (memmap.c). They are
+# not what the fuzzer explores: built as the oracles are. The SDK's calls
+# (mchan_v7.c, cl_dma.c, snrt.c, pmsis_*.c, ...), the cores' scheduling
+# (cores.c) and the schedule's decoder (state.c) keep their coverage.
+FZ_JUDGE_DROPIN := blocks reqlife statics golden ctx crash guard sites stack \
+                   symbolize x86_decode print memmap
 $(FZ_JUDGE_DROPIN:%=$(FZ)/afl/obj/dropin/%.o): FZ_CC_afl := clang
 $(FZ_JUDGE_DROPIN:%=$(FZ)/libfuzzer/obj/dropin/%.o): \
     FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table

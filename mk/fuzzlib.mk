@@ -16,7 +16,7 @@ FZ_CFLAGS_cov    := -O2 -g -fsanitize=fuzzer-no-link
 FZ_HOTOBJ_cov    := cov
 FZ_DEPS_cov      :=
 $(FZ)/cov/obj/runtime/%.o: FZ_HOT := -fno-sanitize-coverage=trace-cmp
-$(FZ)/cov/obj/runtime/mem_arena.o: \
+$(FZ_PLUMB_RUNTIME:%=$(FZ)/cov/obj/runtime/%.o): \
     FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
 $(FZ)/cov/obj/oracles/%.o: \
     FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
