@@ -59,11 +59,15 @@ static uintptr_t page_size(void)
 }
 
 /* Are pages [lo, hi] (page numbers) mapped? One mincore per miss; the
- * answer kept for good for pages of the running stack (@stack). */
+ * answer kept for good for pages of the running stack (@stack). The
+ * answer's vector is not on the stack: this file is not built with ASan,
+ * and ASan's mincore interceptor checks it against the running core's
+ * stack shadow, which can still hold the poison of a frame of the user's
+ * ASan code that a core switch left. */
 static bool mapped(uintptr_t lo, uintptr_t hi, bool stack)
 {
 	uintptr_t ps = page_size();
-	unsigned char vec[16];
+	static unsigned char vec[16];
 
 	if (cache_run != run_id) {
 		memset(cache, 0, sizeof(cache));
