@@ -36,8 +36,9 @@ cd "$src"
 rm -rf "$work"
 mkdir -p "$work/cli" "$work/obj" "$OUT"
 
-# 1. The CLI, plain: only to encode the seeds.
-for f in runtime/*.c oracles/*.c harness/*.c reports/*.c reports/*/*.c cli/*.c; do
+# 1. The CLI, plain: only to encode the seeds (its --version names the
+#    drop-in's core switch, dropin/ctx.c).
+for f in runtime/*.c oracles/*.c harness/*.c reports/*.c reports/*/*.c cli/*.c dropin/ctx.c; do
 	[ -e "$f" ] || continue
 	o=$work/cli/${f//\//_}.o
 	"$CC" "${std[@]}" -O1 -I"$(dirname "$f")" -Ireports/common -c "$f" -o "$o"
@@ -66,7 +67,9 @@ done
 #    compare tracing (a third of the run time, no guidance). The oracles
 #    judge a run and are not what the fuzzer explores: no coverage at all
 #    (their per-byte walks would make every size new coverage), as in
-#    `make fuzz-libfuzzer`; the sanitizers stay.
+#    `make fuzz-libfuzzer`; the sanitizers stay. The model's plumbing
+#    (the arenas' pages, event delivery, memory lookups, the sanitizers'
+#    views: FZ_PLUMB_RUNTIME in the Makefile) goes without coverage too.
 hot=()
 judge=()
 case " $CFLAGS " in
@@ -82,8 +85,9 @@ for f in runtime/*.c oracles/*.c harness/*.c reports/*.c reports/*/*.c fuzz/fami
 	o=$work/obj/${f//\//_}.o
 	extra=()
 	case $f in
+	runtime/mem_arena.c | runtime/rt.c | runtime/mem.c | runtime/mem_regions.c | \
+	runtime/poison.c | runtime/vg.c | oracles/*) extra=(${judge[@]+"${judge[@]}"}) ;;
 	runtime/*) extra=(${hot[@]+"${hot[@]}"}) ;;
-	oracles/*) extra=(${judge[@]+"${judge[@]}"}) ;;
 	esac
 	# shellcheck disable=SC2086 # $CFLAGS is a list of flags
 	"$CC" $CFLAGS "${std[@]}" ${extra[@]+"${extra[@]}"} -I"$(dirname "$f")" \
