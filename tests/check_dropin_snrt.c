@@ -253,16 +253,22 @@ START_TEST(test_id_at_push_duplicates)
 }
 END_TEST
 
+/* @r ran body_behind_2d clean, each start with its own id in order. */
+static void assert_own_ids(const struct dfz__result *r)
+{
+	ck_assert_int_eq(r->finding.cls, DFZ_CLASS_NONE);
+	ck_assert_uint_eq(ids[0], 1);
+	ck_assert_uint_eq(ids[1], 2);
+	ck_assert_uint_eq(ids[2], 3);
+	ck_assert_uint_eq(got, 1);
+}
+
 START_TEST(test_exact_ids)
 {
 	struct dfz__result r = run_with(body_behind_2d,
 					"snrt-head,no-idma-id-at-push");
 
-	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
-	ck_assert_uint_eq(ids[0], 1);
-	ck_assert_uint_eq(ids[1], 2);
-	ck_assert_uint_eq(ids[2], 3);
-	ck_assert_uint_eq(got, 1);
+	assert_own_ids(&r);
 }
 END_TEST
 
@@ -280,11 +286,7 @@ START_TEST(test_id_at_push_within_window)
 	lines_2d = 8;
 	r = run_with(body_behind_2d, "snrt-head");
 	lines_2d = 32;
-	ck_assert_int_eq(r.finding.cls, DFZ_CLASS_NONE);
-	ck_assert_uint_eq(ids[0], 1);
-	ck_assert_uint_eq(ids[1], 2);
-	ck_assert_uint_eq(ids[2], 3);
-	ck_assert_uint_eq(got, 1);
+	assert_own_ids(&r);
 }
 END_TEST
 
