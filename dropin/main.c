@@ -17,6 +17,7 @@
 
 #include "crash.h"
 #include "dropin_int.h"
+#include "golden.h"
 
 #define MAX_SCHEDULE (1u << 20)
 #define EXIT_FINDING 1
@@ -366,9 +367,16 @@ int dfz_dropin_main(const struct dfz_dropin_test *t, int argc, char **argv)
 	return rc;
 }
 
-void dfz_dropin_fuzz_init(void)
+void dfz_dropin_fuzz_init(const struct dfz_dropin_test *t)
 {
-	dfz__dropin_get()->fuzzing = true;
+	struct dfz__dropin *d = dfz__dropin_get();
+
+	d->fuzzing = true;
+	/* The ideal run now, before the fuzzer forks or loops: else it is
+	 * every forked child's first run, whose coverage (the body's, the
+	 * SDK's) no later run of the same schedule repeats. */
+	if (t)
+		dfz__golden_begin(d, t);
 }
 
 int dfz_dropin_fuzz_one(const struct dfz_dropin_test *t, const uint8_t *data,

@@ -51,8 +51,9 @@ $$(FZ)/libfuzzer/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/libfuzzer/libfuzz.a $$(SDK_LIB
 	    -o $$@ $$(DROPIN_SRC_$(1)) $$(SDK_LIB) $$(FZ)/libfuzzer/libfuzz.a $$(DFZ_LDLIBS) \
 	    $$(DROPIN_LDFLAGS)
 # Its seeds: the empty schedule and one of every byte value 0x80; after
-# the plan targets' seeds, whose script starts by removing $(FZ)/seeds.
-$$(FZ)/seeds/$(1)/.stamp: | $$(FZ_SEEDS)
+# the plan targets' seeds, whose script starts by removing $(FZ)/seeds:
+# made again whenever those are.
+$$(FZ)/seeds/$(1)/.stamp: $$(FZ_SEEDS)
 	@mkdir -p $$(dir $$@)
 	printf '\000\000\000\000\000\000\000\000' > $$(dir $$@)zero
 	printf '\200\200\200\200\200\200\200\200' > $$(dir $$@)half

@@ -119,6 +119,31 @@ START_TEST(test_ideal_run_once)
 }
 END_TEST
 
+static void body_fuzzed(void *arg)
+{
+	body_scale(arg);
+}
+
+/* A fuzz target makes its ideal run at its set-up, before the fuzzer
+ * forks: a forked child's first run of a schedule runs the body once,
+ * as every later run of it does (else the first covers more code, and
+ * AFL++ finds the target's coverage unstable). */
+START_TEST(test_fuzz_init_makes_ideal_run)
+{
+	struct dfz_dropin_test t = { body_fuzzed, NULL, __FILE__ };
+
+	drop_wait = false;
+	calls = 0;
+	dfz_dropin_fuzz_init(&t);
+	ck_assert_int_eq(calls, 1);
+	dfz_dropin_fuzz_one(&t, scheds[1], 8);
+	ck_assert_int_eq(calls, 2);
+	dfz_dropin_fuzz_one(&t, scheds[1], 8);
+	ck_assert_int_eq(calls, 3);
+	dfz__dropin_get()->fuzzing = false;
+}
+END_TEST
+
 /* Same bytes, same verdict. */
 START_TEST(test_deterministic)
 {
@@ -245,6 +270,7 @@ Suite *suite_dropin_golden(void)
 	tcase_add_test(tc, test_clean_body_matches);
 	tcase_add_test(tc, test_missing_wait_mismatch);
 	tcase_add_test(tc, test_ideal_run_once);
+	tcase_add_test(tc, test_fuzz_init_makes_ideal_run);
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_reference_is_compared);
 	tcase_add_test(tc, test_first_differing_byte);

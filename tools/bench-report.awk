@@ -67,7 +67,7 @@ function secs(ms, cap) {
 $1 == "I" { info[$2] = $3; infokeys[++ninfo] = $2 }
 $1 == "E" {
 	ne++
-	for (i = 2; i <= 8; i++)
+	for (i = 2; i <= 9; i++)
 		e[ne, i] = $i
 }
 $1 == "T" {
@@ -156,12 +156,13 @@ function md_execs(    i, r) {
 		return
 	}
 	printf "Each target and the empty target (fuzz/empty.c) run side by side, at the same time, on the target's seeds with the same options; afl-fuzz without cmplog, libFuzzer with ASan and UBSan.\n\n" > md
-	printf "| target | engine | seconds | execs | execs/s | empty execs/s | target / empty |\n|---|---|---|---|---|---|---|\n" > md
+	printf "| target | engine | seconds | execs | execs/s | empty execs/s | target / empty | stability |\n|---|---|---|---|---|---|---|---|\n" > md
 	for (i = 1; i <= ne; i++) {
 		r = ratio(e[i, 6], e[i, 8])
-		printf "| %s | %s | %s | %s | %s | %s | %s |\n", e[i, 2], \
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", e[i, 2], \
 			e[i, 3] == "afl" ? "AFL++" : "libFuzzer", e[i, 4], e[i, 5], \
-			e[i, 6], e[i, 8], r == "-" ? "-" : sprintf("%.1f%%", r * 100) > md
+			e[i, 6], e[i, 8], r == "-" ? "-" : sprintf("%.1f%%", r * 100), \
+			e[i, 9] == "-" || e[i, 9] == "" ? "-" : e[i, 9] "%" > md
 		if ((i == ne || e[i + 1, 2] != e[i, 2]) && (e[i, 2] in xof))
 			md_inproc(xof[e[i, 2]])
 	}
@@ -171,7 +172,7 @@ function md_execs(    i, r) {
 
 # The in-process row of drop-in target k: no fuzzer, no empty target.
 function md_inproc(k) {
-	printf "| %s | in process | %s | %s | %s | - | - |\n", x[k, 2], x[k, 3], \
+	printf "| %s | in process | %s | %s | %s | - | - | - |\n", x[k, 2], x[k, 3], \
 		x[k, 4], x[k, 5] > md
 }
 
@@ -249,9 +250,10 @@ function write_json(    i, n, sw) {
 		printf "%s%s:%s", (i > 1 ? "," : ""), esc(infokeys[i]), esc(info[infokeys[i]]) > json
 	printf "},\n\"execs\":[" > json
 	for (i = 1; i <= ne; i++)
-		printf "%s\n{\"target\":%s,\"engine\":%s,\"secs\":%s,\"execs\":%s,\"execs_per_s\":%s,\"empty_execs\":%s,\"empty_execs_per_s\":%s,\"ratio\":%s}", \
+		printf "%s\n{\"target\":%s,\"engine\":%s,\"secs\":%s,\"execs\":%s,\"execs_per_s\":%s,\"empty_execs\":%s,\"empty_execs_per_s\":%s,\"ratio\":%s,\"stability\":%s}", \
 			(i > 1 ? "," : ""), esc(e[i, 2]), esc(e[i, 3]), jnum(e[i, 4]), jnum(e[i, 5]), \
-			jnum(e[i, 6]), jnum(e[i, 7]), jnum(e[i, 8]), jnum(ratio(e[i, 6], e[i, 8])) > json
+			jnum(e[i, 6]), jnum(e[i, 7]), jnum(e[i, 8]), jnum(ratio(e[i, 6], e[i, 8])), \
+			jnum(e[i, 9]) > json
 	printf "],\n\"inproc\":[" > json
 	for (i = 1; i <= nx; i++)
 		printf "%s\n{\"target\":%s,\"secs\":%s,\"schedules\":%s,\"schedules_per_s\":%s,\"syscalls_per_schedule\":%s,\"bare_syscalls_per_schedule\":%s}", \

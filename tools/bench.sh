@@ -213,6 +213,8 @@ execs_pair() {
 	pids=
 	te=$(execs_of "$2" "$work/$2-$1-$1")
 	ee=$(execs_of "$2" "$work/$2-$1-empty")
+	stab=-
+	[ "$2" = afl ] && stab=$(stat_of stability "$work/$2-$1-$1/default/fuzzer_stats" | tr -d '%')
 	for b in "$1" empty; do
 		case "$(execs_of "$2" "$work/$2-$1-$b")" in
 		'- -' | *' -')
@@ -227,7 +229,7 @@ execs_pair() {
 		esac
 	done
 	# shellcheck disable=SC2086 # "EXECS EPS" are two fields
-	record E "$1" "$2" "$secs" $te $ee
+	record E "$1" "$2" "$secs" $te $ee "$stab"
 }
 
 # The system calls of command "$@" (strace -f -c's total), or "-".

@@ -65,7 +65,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	dfz_dropin_fuzz_init();
+	dfz_dropin_fuzz_init(&test);
 	return 0;
 }
 

@@ -197,11 +197,14 @@ int dfz_dropin_fuzz_one(const struct dfz_dropin_test *t, const uint8_t *data,
 			size_t n);
 
 /**
- * dfz_dropin_fuzz_init() - the one-time set-up of a fuzz target (the
- * memories mapped, the oracles made), before the fuzzer forks or loops:
- * LLVMFuzzerInitialize and AFL++'s deferred fork server call it.
+ * dfz_dropin_fuzz_init() - the one-time set-up of fuzz target @t (the
+ * memories mapped, the oracles made, and the ideal run that
+ * dfz_dropin_output() compares with), before the fuzzer forks or loops:
+ * LLVMFuzzerInitialize and AFL++'s deferred fork server call it. So
+ * every run of a schedule covers the same code, the first one a forked
+ * child makes too. @t may be NULL: the ideal run comes at the first run.
  */
-void dfz_dropin_fuzz_init(void);
+void dfz_dropin_fuzz_init(const struct dfz_dropin_test *t);
 
 /*
  * Test-body helpers (not SDK names): the host's view of L3, to put a
@@ -254,7 +257,7 @@ void dfz_dropin_output_l3(struct dfz_site s, uint32_t l3, size_t n);
 	{                                                                    \
 		(void)dfz__argc;                                             \
 		(void)dfz__argv;                                             \
-		dfz_dropin_fuzz_init();                                      \
+		dfz_dropin_fuzz_init(&dfz__dropin_test);                     \
 		return 0;                                                    \
 	}                                                                    \
 	int LLVMFuzzerTestOneInput(const uint8_t *dfz__d, size_t dfz__n);    \
@@ -283,7 +286,7 @@ void dfz_dropin_output_l3(struct dfz_site s, uint32_t l3, size_t n);
 		unsigned char *dfz__buf;                                     \
 		if (argc > 1)                                                \
 			return dfz_dropin_main(&dfz__dropin_test, argc, argv); \
-		dfz_dropin_fuzz_init();                                      \
+		dfz_dropin_fuzz_init(&dfz__dropin_test);                     \
 		__AFL_INIT();                                                \
 		dfz__buf = __AFL_FUZZ_TESTCASE_BUF;                          \
 		while (__AFL_LOOP(10000))                                    \
