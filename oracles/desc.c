@@ -137,36 +137,48 @@ static void on_service(struct desc *d, const struct dfz_event *ev,
 			(unsigned long long)exp, (unsigned long long)got);
 }
 
-/* The external and local spans of move @ev for a transfer like @dd. */
-static void move_spans(const struct dfz_event *ev, const struct dfz_desc *dd,
-		       const struct dfz_span **ext, const struct dfz_span **loc)
+/* The external and local spans of line @k of move @ev for a transfer
+ * like @dd. */
+static void move_spans(const struct dfz_event *ev, uint32_t k,
+		       const struct dfz_desc *dd, struct dfz_span *ext,
+		       struct dfz_span *loc)
 {
-	*ext = dd->ext2loc ? &ev->src : &ev->dst;
-	*loc = dd->ext2loc ? &ev->dst : &ev->src;
+	if (dd->ext2loc)
+		dfz_move_line(ev, k, loc, ext);
+	else
+		dfz_move_line(ev, k, ext, loc);
 }
 
-/* Is move @ev inside footprints @fext and @floc? @ext_bad: which is not. */
+/* Is every line of move @ev inside footprints @fext and @floc? Else
+ * @k: the first line outside; @ext_bad: whether its external side is. */
 static bool move_inside(const struct dfz_event *ev, const struct dfz_desc *dd,
 			const struct dfz__fp *fext, const struct dfz__fp *floc,
-			bool *ext_bad)
+			bool *ext_bad, uint32_t *k)
 {
-	const struct dfz_span *ext, *loc;
+	struct dfz_span ext, loc;
 
-	move_spans(ev, dd, &ext, &loc);
-	*ext_bad = !dfz__fp_has(fext, ext);
-	return (!*ext_bad && dfz__fp_has(floc, loc)) ||
-	       (ext->len == 0 && loc->len == 0);
+	*ext_bad = false;
+	for (*k = 0; *k < dfz_move_lines(ev); ++*k) {
+		move_spans(ev, *k, dd, &ext, &loc);
+		if (ext.len == 0 && loc.len == 0)
+			continue;
+		*ext_bad = !dfz__fp_has(fext, &ext);
+		if (*ext_bad || !dfz__fp_has(floc, &loc))
+			return false;
+	}
+	return true;
 }
 
 static void move_fail(struct desc *d, const struct dfz_event *ev,
 		      const char *owner, const struct dfz_desc *dd,
-		      uint64_t step, int64_t xfer, bool ext_bad)
+		      uint64_t step, int64_t xfer, bool ext_bad, uint32_t k)
 {
-	const struct dfz_span *ext, *loc, *bad;
+	struct dfz_span ext, loc;
+	const struct dfz_span *bad;
 	struct dfz_evidence x = dfz__evidence_of(ev, xfer);
 
-	move_spans(ev, dd, &ext, &loc);
-	bad = ext_bad ? ext : loc;
+	move_spans(ev, k, dd, &ext, &loc);
+	bad = ext_bad ? &ext : &loc;
 	x.level = bad->level;
 	x.off = bad->off;
 	dfz_oracle_fail(d->set, "desc", DFZ_CLASS_DESC_CLOBBERED, &x,
@@ -186,11 +198,12 @@ static void on_move(struct desc *d, const struct dfz_event *ev,
 		    const struct d_entry *e)
 {
 	bool ext_bad;
+	uint32_t k;
 
-	if (!move_inside(ev, &e->desc, &e->ext, &e->loc, &ext_bad))
+	if (!move_inside(ev, &e->desc, &e->ext, &e->loc, &ext_bad, &k))
 		move_fail(d, ev, dfz__owner(d->set, DFZ_ENGINE_RAM, ev->handle,
 					    -1),
-			  &e->desc, e->step, e->xfer, ext_bad);
+			  &e->desc, e->step, e->xfer, ext_bad, k);
 }
 
 static void ram_event(struct desc *d, const struct dfz_event *ev)
@@ -231,12 +244,12 @@ static void ram_event(struct desc *d, const struct dfz_event *ev)
 /* ------------------------------------------------------ mchan, idma */
 
 static bool id_inside(const struct desc *d, uint16_t id,
-		      const struct dfz_event *ev, bool *ext_bad)
+		      const struct dfz_event *ev, bool *ext_bad, uint32_t *k)
 {
 	const struct dfz__pend_x *p = &d->pend.x[id];
 
 	return move_inside(ev, &p->desc, &d->fp[id].ext, &d->fp[id].loc,
-			   ext_bad);
+			   ext_bad, k);
 }
 
 /* Is pending @id live, of @ev's (engine, id), and holding move @ev? */
@@ -245,9 +258,10 @@ static bool id_holds(const struct desc *d, uint16_t id,
 {
 	const struct dfz__pend_x *p = &d->pend.x[id];
 	bool ext_bad;
+	uint32_t k;
 
 	return id && p->live && p->engine == ev->engine && p->id == ev->id &&
-	       id_inside(d, id, ev, &ext_bad);
+	       id_inside(d, id, ev, &ext_bad, &k);
 }
 
 /*
@@ -281,6 +295,7 @@ static void id_move(struct desc *d, const struct dfz_event *ev)
 	const struct dfz__pend_x *p;
 	uint16_t id, oldest = 0;
 	bool ext_bad, bad_oldest = false;
+	uint32_t k, k_oldest = 0;
 
 	if (id_near(d, ev) || d->overflow)
 		return;                   /* untracked moves are not judged */
@@ -288,18 +303,19 @@ static void id_move(struct desc *d, const struct dfz_event *ev)
 		p = &d->pend.x[id];
 		if (p->id != ev->id)
 			continue;
-		if (id_inside(d, id, ev, &ext_bad)) {
+		if (id_inside(d, id, ev, &ext_bad, &k)) {
 			d->hit = id;
 			return;
 		}
 		oldest = id;              /* chains run newest first */
 		bad_oldest = ext_bad;
+		k_oldest = k;
 	}
 	if (!oldest)
 		return;                   /* not tracked: nothing to judge */
 	p = &d->pend.x[oldest];
 	move_fail(d, ev, dfz__owner(d->set, ev->engine, ev->handle, ev->id),
-		  &p->desc, p->step, p->seq, bad_oldest);
+		  &p->desc, p->step, p->seq, bad_oldest, k_oldest);
 }
 
 static void id_event(struct desc *d, const struct dfz_event *ev)

@@ -15,7 +15,8 @@
  *
  * The shadow is allocated once at the level caps; a run leaves marks only
  * for the transfers still pending at its end, which reset undoes, and the
- * settled bits are generation stamps, so a reset costs what the run used.
+ * settled bits are generation stamps, so a reset costs what the run used
+ * (when the stamps wrap, what the runs since the last wrap stamped).
  * The range a run stamped is kept per level, so that a fresh allocation
  * clears only what this run settled in it (an SDK heap of 512 KiB taken
  * at every run costs nothing).
@@ -42,6 +43,8 @@ struct hazard {
 	uint8_t gen;
 	uint64_t slo[DFZ_NLEVELS];    /* every byte stamped gen is in */
 	uint64_t shi[DFZ_NLEVELS];    /* [slo, shi) */
+	uint64_t clo[DFZ_NLEVELS];    /* every byte stamped since the last */
+	uint64_t chi[DFZ_NLEVELS];    /* wrap of gen is in [clo, chi) */
 	struct dfz__pend p;          /* pending transfers, ids in w */
 };
 
@@ -286,13 +289,26 @@ static void hz_reset(void *st, struct dfz_oracles *set, struct dfz_rt *rt)
 		if (h->p.x[id].live)
 			drop(h, (uint16_t)id);
 	dfz__pend_clear(&h->p);
+	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
+		if (h->slo[l] >= h->shi[l])
+			continue;
+		if (h->clo[l] >= h->chi[l] || h->slo[l] < h->clo[l])
+			h->clo[l] = h->slo[l];
+		if (h->shi[l] > h->chi[l])
+			h->chi[l] = h->shi[l];
+	}
 	memset(h->slo, 0, sizeof(h->slo));
 	memset(h->shi, 0, sizeof(h->shi));
-	if (++h->gen == 0) {           /* stamps wrapped: clear them once */
-		memset(h->settled[DFZ_L2], 0, level_cap[DFZ_L2]);
-		memset(h->settled[DFZ_L1], 0, level_cap[DFZ_L1]);
-		h->gen = 1;
-	}
+	if (++h->gen != 0)
+		return;
+	/* stamps wrapped: clear those of the runs since the last wrap */
+	for (unsigned l = 0; l < DFZ_NLEVELS; l++)
+		if (h->settled[l] && h->clo[l] < h->chi[l])
+			memset(h->settled[l] + h->clo[l], 0,
+			       h->chi[l] - h->clo[l]);
+	memset(h->clo, 0, sizeof(h->clo));
+	memset(h->chi, 0, sizeof(h->chi));
+	h->gen = 1;
 }
 
 /* ----------------------------------------------------------- transfers */

@@ -89,23 +89,24 @@ static bool source_sum(struct dfz_rt *rt, const struct dfz_desc *d,
 		       uint64_t *sum)
 {
 	struct dfz__fp fp;
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = 0xcbf29ce484222325ull, lines, end;
+	const uint8_t *p;
 
 	dfz__fp_init(&fp, d, d->ext2loc);
 	if ((fp.level != DFZ_L2 && fp.level != DFZ_L1) || fp.size == 0)
 		return false;
-	for (uint64_t at = 0, off = fp.base; at < fp.size;
-	     at += fp.length, off += fp.stride) {
-		uint64_t n = fp.size - at < fp.length ? fp.size - at : fp.length;
-		const uint8_t *p = dfz_mem_ptr(rt, fp.level, (uint32_t)off);
-
-		if (off > UINT32_MAX || !p ||
-		    off + n > dfz_mem_size(rt, fp.level))
-			return false;
-		h = hash_bytes(h, p, n);
-		if (fp.stride == 0)
-			break;
-	}
+	/* Lines at a stride past their length, or one range (stride 0):
+	 * the last ends last, the level is one block of memory, and the
+	 * runtime made the footprint ready at the ISSUE (rt.c). */
+	lines = fp.stride ? (fp.size + fp.length - 1) / fp.length : 1;
+	end = fp.base + (lines - 1) * fp.stride +
+	      (fp.size - (lines - 1) * fp.length);
+	if (end > dfz_mem_size(rt, fp.level) ||
+	    !(p = dfz_mem_ptr(rt, fp.level, (uint32_t)fp.base)))
+		return false;
+	for (uint64_t at = 0; at < fp.size; at += fp.length, p += fp.stride)
+		h = hash_bytes(h, p, fp.size - at < fp.length ? fp.size - at :
+							   fp.length);
 	dfz__oracle_judged(&h, sizeof(h)); /* of never-written bytes too */
 	*sum = h;
 	return true;

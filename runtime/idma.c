@@ -22,6 +22,7 @@
  * remember the txid, wait on it; the adapter adds the dummy transfer that
  * works around the lag.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +57,6 @@ struct dfz_idma {
 					   * hardware's next_id, less one) */
 	uint32_t retired;                 /* the completed id: transfers
 					   * retired this run */
-	struct idma_xfer fifo[RING];
 	unsigned head;
 	unsigned count;
 	unsigned npopped;                 /* popped entries at the ring's head */
@@ -68,6 +68,9 @@ struct dfz_idma {
 	struct idma_xfer cur;
 	uint32_t latency;
 	uint64_t moved;                   /* bytes of @cur moved so far */
+	/* Last: entries are written whole and read only below @count, so
+	 * a reset clears what comes before them. */
+	struct idma_xfer fifo[RING];
 };
 
 /* The request storage of the engine ops: the handle's latest txid. */
@@ -267,7 +270,7 @@ void dfz__idma_reset(struct dfz_idma *d)
 	struct dfz_rt *rt = d->rt;
 	uint32_t window = d->ax_inflight;
 
-	memset(d, 0, sizeof(*d));
+	memset(d, 0, offsetof(struct dfz_idma, fifo));
 	d->rt = rt;
 	d->ax_inflight = window ? window : DFZ_IDMA_AX_INFLIGHT;
 }
@@ -415,9 +418,71 @@ static bool locate_at(const struct dfz_idma *d, uintptr_t base, uint64_t off,
 	return dfz_mem_locate(d->rt, (const void *)p, len, s);
 }
 
+/* Whether a line end of @cur can still pop a queued request (which frees
+ * a slot, and retires one without work): with ids at the push, while one
+ * is not popped yet. (@cur's own pop only advances the id counter, which
+ * no wait reads.) */
+static bool pops_ahead(const struct dfz_idma *d)
+{
+	return id_at_push(d) && d->npopped < d->count;
+}
+
+/*
+ * The moves of a step or a stretch (dfz__idma_burst()) gathered into one
+ * MOVE of several lines (dfz_event.lines) while they follow one another
+ * at one pitch on each side: no core runs between them, and the gathered
+ * MOVE goes out before any other event. @run->lines == 0: none.
+ */
+static void run_flush(struct dfz_idma *d, struct dfz_event *run)
+{
+	uint64_t now = d->rt->now;
+
+	if (run->lines == 0)
+		return;
+	d->rt->now = run->step;           /* its last line's step */
+	dfz_rt_emit(d->rt, run);
+	d->rt->now = now;
+	run->lines = 0;
+}
+
+static bool run_extends(const struct dfz_event *run, const struct dfz_span *ds,
+			const struct dfz_span *ss)
+{
+	uint64_t k = run->lines;
+
+	if (k == 0 || ds->level != run->dst.level ||
+	    ss->level != run->src.level || ds->len != run->dst.len ||
+	    ss->len != run->src.len)
+		return false;
+	if (k == 1)
+		return ds->off >= run->dst.off && ss->off >= run->src.off;
+	return ds->off == run->dst.off + k * run->dst_pitch &&
+	       ss->off == run->src.off + k * run->src_pitch;
+}
+
+/* Move @ev joins @run, or @run goes out and @ev starts the next. */
+static void run_add(struct dfz_idma *d, struct dfz_event *run,
+		    const struct dfz_event *ev)
+{
+	if (!run_extends(run, &ev->dst, &ev->src)) {
+		run_flush(d, run);
+		*run = *ev;
+		run->lines = 1;
+		return;
+	}
+	if (run->lines == 1) {
+		run->dst_pitch = ev->dst.off - run->dst.off;
+		run->src_pitch = ev->src.off - run->src.off;
+	}
+	run->lines++;
+	run->step = ev->step;
+}
+
 /* Move one chunk of the current transfer (at most @budget bytes, never
- * across a line end). Return the bytes moved, or -1 after a fault. */
-static int64_t move_chunk(struct dfz_idma *d, uint32_t budget)
+ * across a line end), into @run when not NULL. Return the bytes moved,
+ * or -1 after a fault. */
+static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
+			  struct dfz_event *run)
 {
 	const struct idma_xfer *x = &d->cur;
 	uint64_t line = d->moved / x->size, within = d->moved % x->size;
@@ -431,6 +496,8 @@ static int64_t move_chunk(struct dfz_idma *d, uint32_t budget)
 		       &fault) ||
 	    !locate_at(d, x->src, line * x->src_stride + within, chunk, &ss,
 		       &fault)) {
+		if (run)
+			run_flush(d, run);
 		emit_id(d, DFZ_EV_FAULT, x->txid, fault);
 		return -1;
 	}
@@ -439,7 +506,12 @@ static int64_t move_chunk(struct dfz_idma *d, uint32_t budget)
 	d->moved += chunk;
 	ev.dst = ds;
 	ev.src = ss;
-	emit(d, &ev);
+	ev.engine = DFZ_ENGINE_IDMA;
+	ev.step = dfz_rt_now(d->rt);
+	if (run)
+		run_add(d, run, &ev);
+	else
+		dfz_rt_emit(d->rt, &ev);
 	return chunk;
 }
 
@@ -447,6 +519,7 @@ static void service(struct dfz_idma *d)
 {
 	uint64_t total = (uint64_t)d->cur.size * d->cur.repeat;
 	uint32_t budget = d->rt->cfg.bandwidth;
+	struct dfz_event run = { .lines = 0 };
 
 	if (d->latency > 0) {
 		d->latency--;
@@ -460,16 +533,20 @@ static void service(struct dfz_idma *d)
 		emit(d, &ev);
 	}
 	while (budget > 0 && d->moved < total) {
-		int64_t n = move_chunk(d, budget);
+		int64_t n = move_chunk(d, budget, &run);
 
 		if (n < 0) {
 			complete(d);
 			return;
 		}
 		budget -= (uint32_t)n;
-		if (d->moved % d->cur.size == 0)
-			line_done(d, d->moved / d->cur.size - 1);
+		if (d->moved % d->cur.size != 0)
+			continue;
+		if (pops_ahead(d))        /* a line end that can retire one */
+			run_flush(d, &run);
+		line_done(d, d->moved / d->cur.size - 1);
 	}
+	run_flush(d, &run);
 	if (d->moved >= total)
 		complete(d);
 }
@@ -531,15 +608,6 @@ static bool stretch_fits(const struct dfz_idma *d, uint64_t from, uint64_t to)
 	return true;
 }
 
-/* Whether a line end of @cur can still pop a queued request (which frees
- * a slot, and retires one without work): with ids at the push, while one
- * is not popped yet. (@cur's own pop only advances the id counter, which
- * no wait reads.) */
-static bool pops_ahead(const struct dfz_idma *d)
-{
-	return id_at_push(d) && d->npopped < d->count;
-}
-
 /*
  * The steps up to the one in which @cur's current line ends (or, when no
  * line end can pop a request, @cur itself; or @max), at once (rt.c's
@@ -555,6 +623,7 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 	struct dfz_rt *rt = d->rt;
 	const struct idma_xfer *x = &d->cur;
 	uint64_t bw = rt->cfg.bandwidth, now0 = rt->now, total, from, k, to;
+	struct dfz_event run = { .lines = 0 };
 
 	if (!d->active || max == 0)
 		return 0;
@@ -584,13 +653,17 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 		uint64_t stop = line_end < to ? line_end : to;
 
 		rt->now = now0 + (stop - from + bw - 1) / bw;
-		if (move_chunk(d, (uint32_t)(stop - d->moved)) < 0) {
+		if (move_chunk(d, (uint32_t)(stop - d->moved), &run) < 0) {
 			complete(d);
 			break;
 		}
-		if (d->moved % x->size == 0)
-			line_done(d, d->moved / x->size - 1);
+		if (d->moved % x->size != 0)
+			continue;
+		if (pops_ahead(d))        /* a line end that can retire one */
+			run_flush(d, &run);
+		line_done(d, d->moved / x->size - 1);
 	}
+	run_flush(d, &run);
 	if (d->active && d->moved >= total)
 		complete(d);
 	rt->now = now0 + k;

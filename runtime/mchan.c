@@ -16,6 +16,7 @@
  * the latest takes a fresh one for its next group), and at the wait every
  * TID the request took waited and freed, oldest first.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +47,6 @@ struct dfz_mchan {
 	uint32_t nalloc;                  /* allocations so far */
 	uint32_t seq[NTIDS];              /* @nalloc when TID t was taken */
 	uint32_t pending[NTIDS];          /* unfinished commands per TID */
-	struct mchan_cmd fifo[DFZ_MCHAN_FIFO];
 	unsigned head;                    /* oldest command of the FIFO */
 	unsigned count;                   /* commands in the FIFO */
 	bool active;                      /* @cur is in the channel */
@@ -54,6 +54,9 @@ struct dfz_mchan {
 	struct mchan_cmd cur;
 	uint32_t latency;                 /* steps left before @cur moves */
 	uint32_t moved;                   /* bytes of @cur moved so far */
+	/* Last: commands are written whole and read only below @count, so
+	 * a reset clears what comes before them. */
+	struct mchan_cmd fifo[DFZ_MCHAN_FIFO];
 };
 
 /* The request storage of the engine ops: bit t, TID t was taken for one
@@ -301,7 +304,7 @@ void dfz__mchan_reset(struct dfz_mchan *m)
 {
 	struct dfz_rt *rt = m->rt;
 
-	memset(m, 0, sizeof(*m));
+	memset(m, 0, offsetof(struct dfz_mchan, fifo));
 	m->rt = rt;
 	m->last = -1;
 }

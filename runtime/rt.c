@@ -415,10 +415,18 @@ void dfz_rt_judge(struct dfz_rt *rt, bool on)
  */
 void dfz_rt_emit(struct dfz_rt *rt, const struct dfz_event *ev)
 {
-	if (ev->kind == DFZ_EV_MOVE || ev->kind == DFZ_EV_COMPUTE_WRITE)
+	if (ev->kind == DFZ_EV_MOVE) {
+		struct dfz_span last, src;
+
+		/* pitches are never negative: the last line ends last */
+		dfz_move_line(ev, dfz_move_lines(ev) - 1, &last, &src);
+		dfz__mem_touch(rt, last.level, last.off, last.len);
+	} else if (ev->kind == DFZ_EV_COMPUTE_WRITE) {
 		dfz__mem_touch(rt, ev->dst.level, ev->dst.off, ev->dst.len);
-	else if (ev->kind == DFZ_EV_ISSUE || ev->kind == DFZ_EV_COMPUTE_READ)
+	} else if (ev->kind == DFZ_EV_ISSUE ||
+		   ev->kind == DFZ_EV_COMPUTE_READ) {
 		dfz__mem_ready_event(rt, ev);
+	}
 	if (rt->cfg.poison_inflight)
 		dfz__poison_event(rt, ev);
 	if (rt->vg)

@@ -486,8 +486,13 @@ void dfz__vg_event(struct dfz_rt *rt, const struct dfz_event *ev)
 		on_waited(vg, ev);
 		break;
 	case DFZ_EV_MOVE:
-		check_span(vg, &ev->dst);
-		check_span(vg, &ev->src);
+		for (uint32_t k = 0; k < dfz_move_lines(ev); k++) {
+			struct dfz_span dst, src;
+
+			dfz_move_line(ev, k, &dst, &src);
+			check_span(vg, &dst);
+			check_span(vg, &src);
+		}
 		break;
 	default:
 		break;

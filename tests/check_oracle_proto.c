@@ -441,6 +441,40 @@ START_TEST(test_desc_footprint)
 }
 END_TEST
 
+/* A MOVE of several lines (an engine's stretch): every line is judged,
+ * and the finding names the first line outside. */
+START_TEST(test_desc_footprint_lines)
+{
+	static int h;
+	struct dfz_event is = { .kind = DFZ_EV_ISSUE, .handle = &h,
+		.desc = { .ext_level = DFZ_L3, .loc_level = DFZ_L2,
+			  .ext2loc = 1, .is_2d = 1, .ext_off = 1000,
+			  .loc_off = 64, .size = 50, .length = 20,
+			  .ext_stride = 32, .loc_stride = 20 } };
+	static const struct { uint32_t lines, ext_pitch, bad; } mv[] = {
+		{ 2, 32, 0 },
+		{ 3, 32, 1064 },   /* the third runs past the partial line */
+		{ 2, 20, 1020 },   /* the second falls in a stride gap */
+	};
+	struct dfz_event ev = { .kind = DFZ_EV_MOVE, .handle = &h,
+				.src = { DFZ_L3, 1000, 20 },
+				.dst = { DFZ_L2, 64, 20 },
+				.lines = mv[_i].lines,
+				.src_pitch = mv[_i].ext_pitch, .dst_pitch = 20 };
+
+	start(M_DESC, 0, 16);
+	feed(&is);
+	feed(&ev);
+	if (!mv[_i].bad) {
+		ck_class(DFZ_CLASS_NONE);
+		return;
+	}
+	ck_class(DFZ_CLASS_DESC_CLOBBERED);
+	ck_assert_int_eq(set->finding.ev.level, DFZ_L3);
+	ck_assert_uint_eq(set->finding.ev.off, mv[_i].bad);
+}
+END_TEST
+
 Suite *suite_oracle_proto(void)
 {
 	Suite *s = suite_create("oracle_proto");
@@ -463,6 +497,7 @@ Suite *suite_oracle_proto(void)
 	tcase_add_test(tc, test_desc_changed_before_service);
 	tcase_add_test(tc, test_desc_moved_outside);
 	tcase_add_loop_test(tc, test_desc_footprint, 0, 9);
+	tcase_add_loop_test(tc, test_desc_footprint_lines, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -64,11 +64,13 @@ static inline const struct dfz_event *nth_of(enum dfz_ev_kind kind, size_t k)
 }
 
 /* What a run of engine steps did, for comparing the single steps with the
- * stretches of rt.c's burst(): the time, the moves (how many, how many
- * bytes) and every SERVICE, COMPLETE and FAULT with its id and step. */
+ * stretches of rt.c's burst(): the time, the moves (how many, their
+ * lines, how many bytes) and every SERVICE, COMPLETE and FAULT with its
+ * id and step. */
 struct ev_summary {
 	uint64_t now;
 	size_t moves;
+	size_t lines;                 /* moved, over all moves */
 	uint64_t bytes;
 	size_t n;
 	int64_t key[3 * 64];
@@ -83,7 +85,8 @@ static inline void ev_summarize(uint64_t now, struct ev_summary *s)
 
 		if (ev->kind == DFZ_EV_MOVE) {
 			s->moves++;
-			s->bytes += ev->dst.len;
+			s->lines += dfz_move_lines(ev);
+			s->bytes += (uint64_t)ev->dst.len * dfz_move_lines(ev);
 		} else if ((ev->kind == DFZ_EV_SERVICE ||
 			    ev->kind == DFZ_EV_COMPLETE ||
 			    ev->kind == DFZ_EV_FAULT) && s->n < 64) {

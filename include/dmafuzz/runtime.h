@@ -155,7 +155,8 @@ enum dfz_ev_kind {
 	DFZ_EV_FREE,          /* span = user region being released */
 	DFZ_EV_ISSUE,         /* handle, desc as stamped by the caller */
 	DFZ_EV_SERVICE,       /* engine reads desc from handle (start or resume) */
-	DFZ_EV_MOVE,          /* engine moved bytes: dst <- src, handle */
+	DFZ_EV_MOVE,          /* engine moved bytes: dst <- src, handle;
+			       * one line, or several (lines) */
 	DFZ_EV_COMPLETE,      /* engine finished handle's transfer */
 	DFZ_EV_WAIT,          /* a wait on handle begins */
 	DFZ_EV_WAITED,        /* the wait on handle returned; aux = rc */
@@ -194,11 +195,18 @@ struct dfz_desc {
 struct dfz_event {
 	uint8_t kind;         /* enum dfz_ev_kind */
 	uint8_t engine;       /* enum dfz_engine_id */
+	/* MOVE: the lines it moved, 0 counting as 1. dst and src are the
+	 * first; line k lies k * dst_pitch (src_pitch) bytes past it, on
+	 * the same level, with the same length. An engine moving lines
+	 * while no core runs (a step, or a stretch of steps at once)
+	 * reports them so; read them with dfz_move_line(). */
+	uint32_t lines;
 	uint64_t step;        /* virtual time of the event */
 	const void *handle;   /* engine request / handle address, or NULL */
 	struct dfz_desc desc; /* ISSUE, SERVICE */
 	struct dfz_span dst;  /* MOVE, COMPUTE_WRITE, ALLOC, FREE */
 	struct dfz_span src;  /* MOVE, COMPUTE_READ */
+	uint32_t dst_pitch;   /* MOVE: see lines */
 	int64_t aux;          /* kind-specific, see above; mchan ISSUE: the
 			       * command word as pushed */
 	int64_t id;           /* engine transfer id: mchan TID, idma txid
@@ -207,7 +215,25 @@ struct dfz_event {
 			       * as pushed (line length, stride); 0 when
 			       * the push has none */
 	uint32_t loc_2d[2];   /* same, local side */
+	uint32_t src_pitch;   /* MOVE: see lines */
 };
+
+/** dfz_move_lines() - the lines of MOVE @ev: at least 1. */
+static inline uint32_t dfz_move_lines(const struct dfz_event *ev)
+{
+	return ev->lines > 1 ? ev->lines : 1;
+}
+
+/** dfz_move_line() - line @k of MOVE @ev (k < dfz_move_lines(ev)): its
+ * destination in *@dst, its source in *@src. */
+static inline void dfz_move_line(const struct dfz_event *ev, uint32_t k,
+				 struct dfz_span *dst, struct dfz_span *src)
+{
+	*dst = ev->dst;
+	*src = ev->src;
+	dst->off += k * ev->dst_pitch;
+	src->off += k * ev->src_pitch;
+}
 
 typedef void (*dfz_observer_fn)(void *ctx, const struct dfz_event *ev);
 
