@@ -254,12 +254,14 @@ $(FZ_PLUMB_RUNTIME:%=$(FZ)/libfuzzer/obj/runtime/%.o): \
 # (dropin/golden.c) judge the user's code; its plumbing, as the model's:
 # the core switch (ctx.c), the crash guard (crash.c, guard.c), the call
 # sites and stacks a finding names (sites.c, stack.c, symbolize.c,
-# x86_decode.c, print.c) and the statics' restore (memmap.c). They are
-# not what the fuzzer explores: built as the oracles are. The SDK's calls
-# (mchan_v7.c, cl_dma.c, snrt.c, pmsis_*.c, ...), the cores' scheduling
-# (cores.c) and the schedule's decoder (state.c) keep their coverage.
+# x86_decode.c, print.c), the statics' restore (memmap.c) and the run's
+# state, its event delivery and entry points (state.c, at every event
+# and SDK call). They are not what the fuzzer explores: built as the
+# oracles are. The SDK's calls (mchan_v7.c, cl_dma.c, snrt.c, pmsis_*.c,
+# ...), the cores' scheduling (cores.c) and the schedule's decoder
+# (sched.c) keep their coverage.
 FZ_JUDGE_DROPIN := blocks reqlife statics golden ctx crash guard sites stack \
-                   symbolize x86_decode print memmap
+                   symbolize x86_decode print memmap state
 $(FZ_JUDGE_DROPIN:%=$(FZ)/afl/obj/dropin/%.o): FZ_CC_afl := clang
 $(FZ_JUDGE_DROPIN:%=$(FZ)/libfuzzer/obj/dropin/%.o): \
     FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table

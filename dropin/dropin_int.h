@@ -127,6 +127,18 @@ void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
  * once the bytes ran out. */
 uint32_t dfz__dropin_take(struct dfz__dropin *d, uint32_t lo, uint32_t hi);
 
+/* A test file's preset for its empty schedule (DFZ_DROPIN_SCHEDULE). */
+extern const struct dfz_dropin_schedule dfz_dropin_schedule
+	__attribute__((weak));
+
+/** dfz__sched_config() - the run's latency, bandwidth and engine steps
+ * (the test file's preset for an empty schedule) into @cfg (sched.c). */
+void dfz__sched_config(struct dfz__dropin *d, struct dfz_rt_config *cfg);
+
+/** dfz__sched_core() - the core that runs next of @nready, drawn from the
+ * schedule of the dropin state @ctx (a dfz__cores pick function). */
+unsigned dfz__sched_core(void *ctx, unsigned nready);
+
 /**
  * dfz__dropin_enter() - an SDK entry point begins at @s: remember the site
  * and let the schedule switch cores there. Return: the state, or NULL

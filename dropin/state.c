@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The drop-in's process-wide state and one run of a test body: the
- * schedule drawn from the run's bytes, the observer that hands each event
- * to the oracles and the first finding to the site record (sites.c), and
- * the entry points' common start. The memories are set up by memmap.c.
+ * observer that hands each event to the oracles and the first finding to
+ * the site record (sites.c), and the entry points' common start. The
+ * schedule is drawn from the run's bytes by sched.c; the memories are set
+ * up by memmap.c.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,76 +18,6 @@
 #define WAIT_BOUND (1u << 20)
 
 static struct dfz__dropin *state;
-
-/* ------------------------------------------------------------ schedule */
-
-/* As the plan decoder's choice stream: little-endian, as few bytes as the
- * range needs, the simplest value once the bytes ran out. */
-uint32_t dfz__dropin_take(struct dfz__dropin *d, uint32_t lo, uint32_t hi)
-{
-	struct dfz__sched *s = &d->sched;
-	unsigned k = hi - lo <= 0xffu ? 1 : hi - lo <= 0xffffu ? 2 :
-		     hi - lo <= 0xffffffu ? 3 : 4;
-	uint32_t v = 0;
-
-	if (hi <= lo)
-		return lo;
-	if (s->n - s->at < k) {
-		s->at = s->n;
-		return lo;
-	}
-	for (unsigned i = 0; i < k; i++)
-		v |= (uint32_t)s->buf[s->at + i] << (8 * i);
-	s->at += k;
-	return lo + (uint32_t)(v % ((uint64_t)hi - lo + 1));
-}
-
-/* Engine steps at a yield: mostly a few, sometimes enough to drain. */
-static unsigned sched_steps(void *ctx, enum dfz_yield where)
-{
-	uint32_t v = dfz__dropin_take(ctx, 0, 255);
-
-	(void)where;
-	return v < 192 ? v : (v - 191) * 1024u;
-}
-
-/* A test file's preset for its empty schedule (DFZ_DROPIN_SCHEDULE). */
-extern const struct dfz_dropin_schedule dfz_dropin_schedule
-	__attribute__((weak));
-
-/* The preset's k-th yield, as the harness cycles a plan's sched. */
-static uint32_t preset_at;
-
-static unsigned preset_steps(void *ctx, enum dfz_yield where)
-{
-	const struct dfz_dropin_schedule *p = &dfz_dropin_schedule;
-
-	(void)ctx, (void)where;
-	return p->nsteps ? p->steps[preset_at++ % p->nsteps] : 0;
-}
-
-/* The run's latency, bandwidth and steps: the preset's for an empty
- * schedule when the test file has one, else drawn from the bytes. */
-static void sched_config(struct dfz__dropin *d, struct dfz_rt_config *cfg)
-{
-	static const uint32_t bandwidth[] = { 64, 1, 4, 16, 256, 4096 };
-	const struct dfz_dropin_schedule *p = &dfz_dropin_schedule;
-
-	preset_at = 0;
-	if (p && d->sched.n == 0) {
-		cfg->latency = p->latency;
-		cfg->bandwidth = p->bandwidth;
-		cfg->sched = preset_steps;
-		return;
-	}
-	cfg->latency = dfz__dropin_take(d, 0, 16);
-	cfg->bandwidth = bandwidth[dfz__dropin_take(d, 0, 5)];
-}
-
-static unsigned pick_core(void *ctx, unsigned nready)
-{
-	return dfz__dropin_take(ctx, 0, nready - 1);
-}
 
 /* The verdict is decided: a fuzz execution ends here (the fuzzer wants
  * the crash now, not after whatever the code does next); a bare run goes
@@ -180,8 +111,6 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 {
 	struct dfz_rt_config cfg = {
 		.wait_bound = WAIT_BOUND,
-		.sched = sched_steps,
-		.sched_ctx = d,
 		.obs = { observe, d },
 		.user_reqs = true,
 		.poison_inflight = true,
@@ -190,7 +119,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 
 	d->sched = (struct dfz__sched){ buf, n, 0 };
 	dfz__guard_new_run();
-	sched_config(d, &cfg);
+	dfz__sched_config(d, &cfg);
 	cfg.quirks = dfz__quirks_start(d);
 	dfz__golden_config(d, &cfg);
 	dfz__memmap_restore(d);
@@ -333,7 +262,7 @@ void dfz__dropin_fail_as(struct dfz__dropin *d, const char *oracle,
 int dfz__dropin_fork(struct dfz__dropin *d, unsigned n, void (*fn)(void *),
 		     void *arg)
 {
-	return dfz__cores_fork(d->cores, n, fn, arg, pick_core, d);
+	return dfz__cores_fork(d->cores, n, fn, arg, dfz__sched_core, d);
 }
 
 void dfz_dropin_check(struct dfz_site s, int ok, const char *what)

@@ -115,23 +115,25 @@ static bool reads_ext(const struct dfz_desc *d)
 
 /*
  * First byte of [off, off + len) of @level with a pending writer (or,
- * with @readers, any pending transfer), or off + len. Four bytes' ids per
- * word: the common case is a clean run.
+ * with @readers, any pending transfer), or off + len. The common case is
+ * a clean range: one pass that ORs the marks (the compiler vectorizes
+ * it), and a search only when one is set.
  */
 static uint64_t busy(const struct hazard *h, unsigned level, uint64_t off,
 		     uint64_t len, bool readers)
 {
 	const uint16_t *w = h->w[level], *r = h->r[level];
-	uint64_t end = off + len, i = off, a, b = 0;
+	uint64_t end = off + len, i;
+	uint16_t any = 0;
 
-	for (; i + 4 <= end; i += 4) {
-		memcpy(&a, &w[i], sizeof(a));
-		if (readers)
-			memcpy(&b, &r[i], sizeof(b));
-		if (a | b)
-			break;
-	}
-	for (; i < end; i++)
+	for (i = off; i < end; i++)
+		any |= w[i];
+	if (readers)
+		for (i = off; i < end; i++)
+			any |= r[i];
+	if (!any)
+		return end;
+	for (i = off; i < end; i++)
 		if (w[i] || (readers && r[i]))
 			return i;
 	return end;

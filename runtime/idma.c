@@ -409,12 +409,15 @@ static void complete(struct dfz_idma *d)
 	emit_id(d, DFZ_EV_COMPLETE, d->cur.txid, 0);
 	accept(d);
 }
+
+/* The span in @s of the @len bytes at @base + @off, whose address goes
+ * to @at (a fault's, when they are outside memory). */
 static bool locate_at(const struct dfz_idma *d, uintptr_t base, uint64_t off,
-		      uint32_t len, struct dfz_span *s, int64_t *fault)
+		      uint32_t len, struct dfz_span *s, int64_t *at)
 {
 	uintptr_t p = base + (uintptr_t)off;
 
-	*fault = (int64_t)p;
+	*at = (int64_t)p;
 	return dfz_mem_locate(d->rt, (const void *)p, len, s);
 }
 
@@ -489,20 +492,21 @@ static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
 	uint32_t chunk = x->size - (uint32_t)within;
 	struct dfz_span ds, ss;
 	struct dfz_event ev = { .kind = DFZ_EV_MOVE, .id = x->txid };
-	int64_t fault;
+	int64_t dp, sp = 0;               /* located: the bytes themselves */
+	bool dst_ok;
 
 	chunk = budget < chunk ? budget : chunk;
-	if (!locate_at(d, x->dst, line * x->dst_stride + within, chunk, &ds,
-		       &fault) ||
-	    !locate_at(d, x->src, line * x->src_stride + within, chunk, &ss,
-		       &fault)) {
+	dst_ok = locate_at(d, x->dst, line * x->dst_stride + within, chunk,
+			   &ds, &dp);
+	if (!dst_ok || !locate_at(d, x->src, line * x->src_stride + within,
+				  chunk, &ss, &sp)) {
 		if (run)
 			run_flush(d, run);
-		emit_id(d, DFZ_EV_FAULT, x->txid, fault);
+		emit_id(d, DFZ_EV_FAULT, x->txid, dst_ok ? sp : dp);
 		return -1;
 	}
-	dfz__vg_move(d->rt, dfz_mem_ptr(d->rt, (enum dfz_level)ds.level, ds.off),
-		     dfz_mem_ptr(d->rt, (enum dfz_level)ss.level, ss.off), chunk);
+	dfz__vg_move(d->rt, (void *)(uintptr_t)dp, (const void *)(uintptr_t)sp,
+		     chunk);
 	d->moved += chunk;
 	ev.dst = ds;
 	ev.src = ss;

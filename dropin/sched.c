@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A run's schedule, drawn from its bytes: the engines' steps at each
+ * yield, their latency and bandwidth, and the core that runs next. The
+ * fuzzers learn the bytes' format from this file's branches, so it keeps
+ * its coverage where the run's plumbing (state.c) goes without.
+ */
+#include "dropin_int.h"
+
+/* As the plan decoder's choice stream: little-endian, as few bytes as the
+ * range needs, the simplest value once the bytes ran out. */
+uint32_t dfz__dropin_take(struct dfz__dropin *d, uint32_t lo, uint32_t hi)
+{
+	struct dfz__sched *s = &d->sched;
+	unsigned k = hi - lo <= 0xffu ? 1 : hi - lo <= 0xffffu ? 2 :
+		     hi - lo <= 0xffffffu ? 3 : 4;
+	uint32_t v = 0;
+
+	if (hi <= lo)
+		return lo;
+	if (s->n - s->at < k) {
+		s->at = s->n;
+		return lo;
+	}
+	for (unsigned i = 0; i < k; i++)
+		v |= (uint32_t)s->buf[s->at + i] << (8 * i);
+	s->at += k;
+	return lo + (uint32_t)(v % ((uint64_t)hi - lo + 1));
+}
+
+/* Engine steps at a yield: mostly a few, sometimes enough to drain. */
+static unsigned sched_steps(void *ctx, enum dfz_yield where)
+{
+	uint32_t v = dfz__dropin_take(ctx, 0, 255);
+
+	(void)where;
+	return v < 192 ? v : (v - 191) * 1024u;
+}
+
+/* The preset's k-th yield, as the harness cycles a plan's sched. */
+static uint32_t preset_at;
+
+static unsigned preset_steps(void *ctx, enum dfz_yield where)
+{
+	const struct dfz_dropin_schedule *p = &dfz_dropin_schedule;
+
+	(void)ctx, (void)where;
+	return p->nsteps ? p->steps[preset_at++ % p->nsteps] : 0;
+}
+
+/* The run's latency, bandwidth and steps: the preset's for an empty
+ * schedule when the test file has one, else drawn from the bytes. */
+void dfz__sched_config(struct dfz__dropin *d, struct dfz_rt_config *cfg)
+{
+	static const uint32_t bandwidth[] = { 64, 1, 4, 16, 256, 4096 };
+	const struct dfz_dropin_schedule *p = &dfz_dropin_schedule;
+
+	preset_at = 0;
+	cfg->sched = sched_steps;
+	cfg->sched_ctx = d;
+	if (p && d->sched.n == 0) {
+		cfg->latency = p->latency;
+		cfg->bandwidth = p->bandwidth;
+		cfg->sched = preset_steps;
+		return;
+	}
+	cfg->latency = dfz__dropin_take(d, 0, 16);
+	cfg->bandwidth = bandwidth[dfz__dropin_take(d, 0, 5)];
+}
+
+unsigned dfz__sched_core(void *ctx, unsigned nready)
+{
+	return dfz__dropin_take(ctx, 0, nready - 1);
+}
