@@ -187,8 +187,10 @@ static void core_main(void)
 	c->fn(c->arg);
 	set_state(c, me, C_DONE);
 	to = next_core(c);
-	/* This context ends for good: ASan drops its fake stack. */
+	/* This context ends for good: ASan drops its fake stack, and its
+	 * stack's shadow is clean for the no-return path's own frames. */
 #ifdef CORES_ASAN
+	__asan_unpoison_memory_region(c->core[me].stack, c->stack_bytes);
 	__sanitizer_start_switch_fiber(NULL,
 		to < 0 ? c->main_bottom : c->core[to].stack,
 		to < 0 ? c->main_size : c->stack_bytes);

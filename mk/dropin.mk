@@ -79,6 +79,17 @@ $(foreach t,$(DROPIN_BENCH),$(eval $(call DROPIN_BENCH_RULES,$(t))))
 # for DROPIN_FUZZ_RUNS executions: the fixed variants clean, the flagged
 # ones caught.
 DROPIN_FUZZ_RUNS ?= 20000
+# The bench's multi-core drop-in targets under libFuzzer with ASan and
+# UBSan over the whole library, a few thousand schedules each: the
+# cores' stacks as ASan sees them (make bench's libFuzzer rows of them
+# once stopped in their first run), and no finding in the fixed code.
+.PHONY: dropin-multi-smoke
+fuzz-smoke: dropin-multi-smoke
+dropin-multi-smoke: $(FZ)/libfuzzer/dropin-mchan $(FZ)/libfuzzer/dropin-snrt \
+    $(FZ)/seeds/dropin-mchan/.stamp $(FZ)/seeds/dropin-snrt/.stamp
+	OUT=out/fuzz-smoke-dropin RUNS=3000 sh tools/fuzz-smoke.sh $(FZ) \
+	    dropin-mchan dropin-snrt
+
 .PHONY: dropin-fuzz-smoke
 fuzz-smoke: dropin-fuzz-smoke
 dropin-fuzz-smoke: all fuzzlib-ready
