@@ -55,8 +55,10 @@ struct dfz_event;
 void dfz__blocks_reset(struct dfz__dropin *d);
 
 /** dfz__blocks_event() - an event of the run: ALLOC and FREE are
- * recorded at the call being served (others are ignored). */
+ * recorded at the call being served (others are ignored: the run's
+ * observer hands it DFZ__BLOCKS_EVENTS only). */
 void dfz__blocks_event(struct dfz__dropin *d, const struct dfz_event *ev);
+#define DFZ__BLOCKS_EVENTS (1u << DFZ_EV_ALLOC | 1u << DFZ_EV_FREE)
 
 /** dfz__blocks_user() - the block of @level at @off that an allocator
  * just handed to the user: its to free (the leak check counts it). */

@@ -52,9 +52,11 @@ void dfz__crash_disarm(void);
 /**
  * dfz__crash_event() - track the transfers whose destination is still in
  * flight (ISSUE to COMPLETE), to name the one a wild value came from.
- * Called by the run's observer before the site record counts the issue.
+ * Called by the run's observer before the site record counts the issue,
+ * for DFZ__CRASH_EVENTS only.
  */
 void dfz__crash_event(struct dfz__dropin *d, const struct dfz_event *ev);
+#define DFZ__CRASH_EVENTS (1u << DFZ_EV_ISSUE | 1u << DFZ_EV_COMPLETE)
 
 /**
  * dfz__crash_verdict() - the body escaped: leave any fork, then record the

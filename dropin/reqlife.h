@@ -29,8 +29,11 @@ void dfz__reqlife_reset(void);
  * dfz__reqlife_event() - the observer's share: a ram ISSUE holds its
  * request (ev->handle) until the WAITED on it; a FREE of an L1/L2 block
  * that holds a held request is a finding at the free's call (d->cur).
+ * The run's observer hands it DFZ__REQLIFE_EVENTS only.
  */
 void dfz__reqlife_event(struct dfz__dropin *d, const struct dfz_event *ev);
+#define DFZ__REQLIFE_EVENTS \
+	(1u << DFZ_EV_ISSUE | 1u << DFZ_EV_WAITED | 1u << DFZ_EV_FREE)
 
 /**
  * dfz__reqlife_hold() - the call being served hands @p (@size bytes,

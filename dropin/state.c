@@ -41,17 +41,21 @@ static void decided(struct dfz__dropin *d)
 static void observe(void *ctx, const struct dfz_event *ev)
 {
 	struct dfz__dropin *d = ctx;
+	uint32_t bit = ev->kind < DFZ_EV_COUNT ? 1u << ev->kind : 0;
 
-	dfz__reqlife_event(d, ev); /* a free that kills a request: first */
+	if (bit & DFZ__REQLIFE_EVENTS) /* a free that kills a request: first */
+		dfz__reqlife_event(d, ev);
 	d->oracles.fn(d->oracles.ctx, ev);
-	dfz__crash_event(d, ev);
+	if (bit & DFZ__CRASH_EVENTS)
+		dfz__crash_event(d, ev);
 	if (!d->sited && dfz_oracles_finding(d->set)) {
 		dfz__sites_finding(d, ev);
 		decided(d);
 	}
 	if (ev->kind == DFZ_EV_ISSUE)
 		dfz__sites_issue(d, ev);
-	dfz__blocks_event(d, ev);
+	if (bit & DFZ__BLOCKS_EVENTS)
+		dfz__blocks_event(d, ev);
 }
 
 /* -------------------------------------------------------------- state */

@@ -121,7 +121,10 @@ struct dfz_oracles {
 	int64_t xfer;                 /* sequence number of the current ISSUE */
 	const struct dfz_oracle_ops *ops[DFZ_ORACLE_COUNT];
 	void *st[DFZ_ORACLE_COUNT];
-	uint8_t disp[DFZ_EV_COUNT][DFZ_ORACLE_COUNT]; /* oracle ids per kind */
+	struct dfz__hook {            /* per kind: the oracles that take it */
+		void (*event)(void *st, const struct dfz_event *ev);
+		void *st;
+	} disp[DFZ_EV_COUNT][DFZ_ORACLE_COUNT];
 	uint8_t ndisp[DFZ_EV_COUNT];
 	struct dfz_finding finding;
 	char where[4][32];            /* dfz__where() results, rotating */

@@ -146,7 +146,10 @@ static void build_dispatch(struct dfz_oracles *set)
 		for (id = 0; id < DFZ_ORACLE_COUNT; id++)
 			if (set->ops[id] && set->ops[id]->event &&
 			    (set->ops[id]->events & DFZ_EV_BIT(k)))
-				set->disp[k][set->ndisp[k]++] = (uint8_t)id;
+				set->disp[k][set->ndisp[k]++] =
+					(struct dfz__hook){
+						set->ops[id]->event,
+						set->st[id] };
 	}
 }
 
@@ -199,11 +202,8 @@ static void observe(void *ctx, const struct dfz_event *ev)
 		return;
 	if (k == DFZ_EV_ISSUE)
 		set->xfer = set->nissue++;
-	for (i = 0; i < set->ndisp[k] && set->listening; i++) {
-		unsigned id = set->disp[k][i];
-
-		set->ops[id]->event(set->st[id], ev);
-	}
+	for (i = 0; i < set->ndisp[k] && set->listening; i++)
+		set->disp[k][i].event(set->disp[k][i].st, ev);
 }
 
 struct dfz_observer dfz_oracles_observer(struct dfz_oracles *set)

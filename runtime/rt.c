@@ -232,6 +232,7 @@ int dfz_rt_reset(struct dfz_rt *rt, const struct dfz_rt_config *cfg)
 	dfz__host_reset(&rt->host, rt);
 	rt->now = 0;
 	rt->refusal[0] = 0;
+	rt->issued = 0;
 	return 0;
 }
 
@@ -247,21 +248,44 @@ uint64_t dfz_rt_now(const struct dfz_rt *rt)
 
 /* ------------------------------------------------------------------- time */
 
+/* Engine @e had an ISSUE this run: nothing else gives one work. */
+static bool issued(const struct dfz_rt *rt, unsigned e)
+{
+	return rt->issued & (1u << e);
+}
+
 /* The engines' driver code is judged by memcheck (vg.h). */
 void dfz__rt_step(struct dfz_rt *rt)
 {
 	rt->now++;
 	dfz__vg_enter(rt);
-	dfz__ram_step(&rt->ram);
-	dfz__mchan_step(rt->mchan);
-	dfz__idma_step(rt->idma);
+	if (issued(rt, DFZ_ENGINE_RAM))
+		dfz__ram_step(&rt->ram);
+	if (issued(rt, DFZ_ENGINE_MCHAN))
+		dfz__mchan_step(rt->mchan);
+	if (issued(rt, DFZ_ENGINE_IDMA))
+		dfz__idma_step(rt->idma);
 	dfz__vg_leave(rt);
+}
+
+static bool ram_idle(const struct dfz_rt *rt)
+{
+	return !issued(rt, DFZ_ENGINE_RAM) || dfz__ram_is_idle(&rt->ram);
+}
+
+static bool mchan_idle(const struct dfz_rt *rt)
+{
+	return !issued(rt, DFZ_ENGINE_MCHAN) || dfz__mchan_is_idle(rt->mchan);
+}
+
+static bool idma_idle(const struct dfz_rt *rt)
+{
+	return !issued(rt, DFZ_ENGINE_IDMA) || dfz__idma_is_idle(rt->idma);
 }
 
 bool dfz__rt_is_idle(const struct dfz_rt *rt)
 {
-	return dfz__ram_is_idle(&rt->ram) && dfz__mchan_is_idle(rt->mchan) &&
-	       dfz__idma_is_idle(rt->idma);
+	return ram_idle(rt) && mchan_idle(rt) && idma_idle(rt);
 }
 
 uint64_t dfz__rt_latency(struct dfz_rt *rt, uint32_t *latency, uint64_t max)
@@ -285,11 +309,11 @@ uint64_t dfz__rt_latency(struct dfz_rt *rt, uint32_t *latency, uint64_t max)
  */
 static uint64_t burst(struct dfz_rt *rt, uint64_t max)
 {
-	if (!dfz__ram_is_idle(&rt->ram))
+	if (!ram_idle(rt))
 		return 0;
-	if (dfz__mchan_is_idle(rt->mchan))
+	if (mchan_idle(rt))
 		return dfz__idma_burst(rt->idma, max);
-	if (dfz__idma_is_idle(rt->idma))
+	if (idma_idle(rt))
 		return dfz__mchan_burst(rt->mchan, max);
 	return 0;
 }
@@ -423,8 +447,11 @@ void dfz_rt_emit(struct dfz_rt *rt, const struct dfz_event *ev)
 		dfz__mem_touch(rt, last.level, last.off, last.len);
 	} else if (ev->kind == DFZ_EV_COMPUTE_WRITE) {
 		dfz__mem_touch(rt, ev->dst.level, ev->dst.off, ev->dst.len);
-	} else if (ev->kind == DFZ_EV_ISSUE ||
-		   ev->kind == DFZ_EV_COMPUTE_READ) {
+	} else if (ev->kind == DFZ_EV_ISSUE) {
+		if (ev->engine < DFZ_ENGINE_COUNT)
+			rt->issued |= (uint8_t)(1u << ev->engine);
+		dfz__mem_ready_event(rt, ev);
+	} else if (ev->kind == DFZ_EV_COMPUTE_READ) {
 		dfz__mem_ready_event(rt, ev);
 	}
 	if (rt->cfg.poison_inflight)

@@ -226,6 +226,8 @@ struct dfz_rt {
 				       * ASan since the last lift (poison.c) */
 	bool san_lifted;              /* dfz_rt_poison_stop(): no more until
 				       * the next reset */
+	uint8_t issued;               /* bit e: engine e had an ISSUE this
+				       * run; the others are idle */
 };
 
 /**
