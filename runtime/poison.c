@@ -363,8 +363,9 @@ static bool covers(const struct dfz_event *ev, const struct mark *m)
 	return dfz__wait_covers(ev, m->engine, m->key);
 }
 
-static void on_waited(struct dfz_rt *rt, struct dfz__poison *p,
-		      const struct dfz_event *ev)
+static __attribute__((noinline)) void on_waited(struct dfz_rt *rt,
+						 struct dfz__poison *p,
+						 const struct dfz_event *ev)
 {
 	if (ev->aux != 0)
 		return; /* a hang: nothing was waited */
@@ -378,8 +379,9 @@ static void on_waited(struct dfz_rt *rt, struct dfz__poison *p,
 }
 
 /* COMPLETE: the oldest transfer of that request, TID or txid landed. */
-static void on_complete(struct dfz_rt *rt, struct dfz__poison *p,
-			const struct dfz_event *ev)
+static __attribute__((noinline)) void on_complete(struct dfz_rt *rt,
+						   struct dfz__poison *p,
+						   const struct dfz_event *ev)
 {
 	unsigned best = p->n;
 
@@ -400,25 +402,35 @@ static void on_complete(struct dfz_rt *rt, struct dfz__poison *p,
 		release(rt, p, best);
 }
 
+/* ISSUE, the marks made on first use. */
+static __attribute__((noinline)) void issue_event(struct dfz_rt *rt,
+						  const struct dfz_event *ev)
+{
+	if (!rt->poison) {
+		rt->poison = calloc(1, sizeof(*rt->poison));
+		if (!rt->poison)
+			return;
+	}
+	on_issue(rt, rt->poison, ev);
+}
+
+/* At every event: a few compares unless it is an ISSUE, or ends a mark
+ * (which only ASan runs make). */
 void dfz__poison_event(struct dfz_rt *rt, const struct dfz_event *ev)
 {
 	struct dfz__poison *p = rt->poison;
 
-	if (!p) {
-		p = calloc(1, sizeof(*p));
-		if (!p)
-			return;
-		rt->poison = p;
-	}
 	switch (ev->kind) {
 	case DFZ_EV_ISSUE:
-		on_issue(rt, p, ev);
+		issue_event(rt, ev);
 		break;
 	case DFZ_EV_COMPLETE:
-		on_complete(rt, p, ev);
+		if (p && p->n)
+			on_complete(rt, p, ev);
 		break;
 	case DFZ_EV_WAITED:
-		on_waited(rt, p, ev);
+		if (p && p->n)
+			on_waited(rt, p, ev);
 		break;
 	default:
 		break;
