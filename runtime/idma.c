@@ -431,6 +431,50 @@ static bool pops_ahead(const struct dfz_idma *d)
 }
 
 /*
+ * The lines of a stretch, located once (stretch_fits()): the spans of
+ * line @l0's first byte on each side, from which every line's follow at
+ * the strides, all in one level each. @on false: locate each.
+ */
+struct idma_lines {
+	bool on;
+	uint64_t l0;
+	struct dfz_span dst, src;
+};
+
+/* Whether @cur's whole lines holding its bytes [@from, @to) each lie in
+ * one level on each side, as dfz_mem_locate() would find them: then
+ * @known holds the first line's spans. */
+static bool lines_known(const struct dfz_idma *d, uint64_t from, uint64_t to,
+			struct idma_lines *known)
+{
+	const struct idma_xfer *x = &d->cur;
+	uint64_t l0 = from / x->size, n = (to - 1) / x->size - l0 + 1;
+
+	known->l0 = l0;
+	known->on = dfz__mem_locate_lines(d->rt,
+				(const void *)(x->dst + l0 * x->dst_stride),
+				x->dst_stride, x->size, n, &known->dst) &&
+		    dfz__mem_locate_lines(d->rt,
+				(const void *)(x->src + l0 * x->src_stride),
+				x->src_stride, x->size, n, &known->src);
+	return known->on;
+}
+
+/* The spans of @cur's @n bytes from its byte @at (inside one line) by
+ * @known's lines: what dfz_mem_locate() gives, by arithmetic. */
+static void known_spans(const struct idma_xfer *x,
+			const struct idma_lines *known, uint64_t at,
+			uint32_t n, struct dfz_span *ds, struct dfz_span *ss)
+{
+	uint64_t k = at / x->size - known->l0, within = at % x->size;
+
+	*ds = (struct dfz_span){ known->dst.level,
+		(uint32_t)(known->dst.off + k * x->dst_stride + within), n };
+	*ss = (struct dfz_span){ known->src.level,
+		(uint32_t)(known->src.off + k * x->src_stride + within), n };
+}
+
+/*
  * The moves of a step or a stretch (dfz__idma_burst()) gathered into one
  * MOVE of several lines (dfz_event.lines) while they follow one another
  * at one pitch on each side: no core runs between them, and the gathered
@@ -482,10 +526,10 @@ static void run_add(struct dfz_idma *d, struct dfz_event *run,
 }
 
 /* Move one chunk of the current transfer (at most @budget bytes, never
- * across a line end), into @run when not NULL. Return the bytes moved,
- * or -1 after a fault. */
+ * across a line end), into @run when not NULL, its spans from @known
+ * when on. Return the bytes moved, or -1 after a fault. */
 static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
-			  struct dfz_event *run)
+			  struct dfz_event *run, const struct idma_lines *known)
 {
 	const struct idma_xfer *x = &d->cur;
 	uint64_t line = d->moved / x->size, within = d->moved % x->size;
@@ -496,14 +540,21 @@ static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
 	bool dst_ok;
 
 	chunk = budget < chunk ? budget : chunk;
-	dst_ok = locate_at(d, x->dst, line * x->dst_stride + within, chunk,
-			   &ds, &dp);
-	if (!dst_ok || !locate_at(d, x->src, line * x->src_stride + within,
-				  chunk, &ss, &sp)) {
-		if (run)
-			run_flush(d, run);
-		emit_id(d, DFZ_EV_FAULT, x->txid, dst_ok ? sp : dp);
-		return -1;
+	if (known && known->on) {
+		known_spans(x, known, d->moved, chunk, &ds, &ss);
+		dp = (int64_t)(x->dst + line * x->dst_stride + within);
+		sp = (int64_t)(x->src + line * x->src_stride + within);
+	} else {
+		dst_ok = locate_at(d, x->dst, line * x->dst_stride + within,
+				   chunk, &ds, &dp);
+		if (!dst_ok ||
+		    !locate_at(d, x->src, line * x->src_stride + within,
+			       chunk, &ss, &sp)) {
+			if (run)
+				run_flush(d, run);
+			emit_id(d, DFZ_EV_FAULT, x->txid, dst_ok ? sp : dp);
+			return -1;
+		}
 	}
 	dfz__vg_move(d->rt, (void *)(uintptr_t)dp, (const void *)(uintptr_t)sp,
 		     chunk);
@@ -524,6 +575,7 @@ static void service(struct dfz_idma *d)
 	uint64_t total = (uint64_t)d->cur.size * d->cur.repeat;
 	uint32_t budget = d->rt->cfg.bandwidth;
 	struct dfz_event run = { .lines = 0 };
+	struct idma_lines known = { .on = false };
 
 	if (d->latency > 0) {
 		d->latency--;
@@ -536,8 +588,12 @@ static void service(struct dfz_idma *d)
 		desc_of(d, &d->cur, &ev.desc);
 		emit(d, &ev);
 	}
+	/* Every line this step reaches in one level: no line to fault. */
+	if (budget > 0 && d->moved < total)
+		lines_known(d, d->moved, d->moved + budget < total ?
+				d->moved + budget : total, &known);
 	while (budget > 0 && d->moved < total) {
-		int64_t n = move_chunk(d, budget, &run);
+		int64_t n = move_chunk(d, budget, &run, &known);
 
 		if (n < 0) {
 			complete(d);
@@ -589,12 +645,29 @@ void dfz__idma_step(struct dfz_idma *d)
  * write: a line part whose source and destination overlap lands
  * differently in one move than in a bandwidth at a time.
  */
-static bool stretch_fits(const struct dfz_idma *d, uint64_t from, uint64_t to)
+static bool stretch_fits(const struct dfz_idma *d, uint64_t from, uint64_t to,
+			 struct idma_lines *known)
 {
 	const struct idma_xfer *x = &d->cur;
 	struct dfz_span ds, ss;
 	int64_t fault;
 
+	known->on = false;
+	if (lines_known(d, from, to, known)) {
+		if (known->dst.level != known->src.level)
+			return true;
+		for (; from < to; from = (from / x->size + 1) * x->size) {
+			uint64_t line = from / x->size;
+			uint64_t stop = (line + 1) * x->size < to ?
+						(line + 1) * x->size : to;
+
+			known_spans(x, known, from, (uint32_t)(stop - from),
+				    &ds, &ss);
+			if (ds.off < ss.off + ds.len && ss.off < ds.off + ds.len)
+				return false;
+		}
+		return true;
+	}
 	while (from < to) {
 		uint64_t line = from / x->size, within = from % x->size;
 		uint64_t stop = (line + 1) * x->size < to ? (line + 1) * x->size : to;
@@ -628,6 +701,7 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 	const struct idma_xfer *x = &d->cur;
 	uint64_t bw = rt->cfg.bandwidth, now0 = rt->now, total, from, k, to;
 	struct dfz_event run = { .lines = 0 };
+	struct idma_lines known;
 
 	if (!d->active || max == 0)
 		return 0;
@@ -641,7 +715,7 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 	     bw - 1) / bw;
 	k = k < max ? k : max;
 	to = from + k * bw < total ? from + k * bw : total;
-	if (k < 2 || !stretch_fits(d, from, to))
+	if (k < 2 || !stretch_fits(d, from, to, &known))
 		return 0;
 	dfz__vg_enter(rt);
 	if (!d->started) {
@@ -657,7 +731,8 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 		uint64_t stop = line_end < to ? line_end : to;
 
 		rt->now = now0 + (stop - from + bw - 1) / bw;
-		if (move_chunk(d, (uint32_t)(stop - d->moved), &run) < 0) {
+		if (move_chunk(d, (uint32_t)(stop - d->moved), &run,
+			       &known) < 0) {
 			complete(d);
 			break;
 		}

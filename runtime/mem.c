@@ -505,6 +505,26 @@ bool dfz_mem_locate(const struct dfz_rt *rt, const void *ptr, uint32_t len,
 	return false;
 }
 
+bool dfz__mem_locate_lines(const struct dfz_rt *rt, const void *first,
+			   uint64_t stride, uint32_t len, uint64_t n,
+			   struct dfz_span *out)
+{
+	struct dfz_span last;
+
+	if (n == 0 || !dfz_mem_locate(rt, first, len, out))
+		return false;
+	if (n == 1)
+		return true;
+	/* The lines rise from the first to the last: when both lie in one
+	 * level below its stacks, so does every line between. */
+	if (!dfz_mem_locate(rt, (const char *)first + (n - 1) * stride, len,
+			    &last))
+		return false;
+	return last.level == out->level && last.off >= out->off &&
+	       (uint64_t)last.off + (len ? len : 1) <=
+		       rt->arena[last.level].stacks;
+}
+
 uint32_t dfz_mem_size(const struct dfz_rt *rt, enum dfz_level level)
 {
 	return (unsigned)level < DFZ_NLEVELS ? rt->arena[level].size : 0;

@@ -293,6 +293,17 @@ void dfz__mem_fini(struct dfz_rt *rt);
  * drop allocations, set the usable sizes from rt->cfg. */
 void dfz__mem_reset(struct dfz_rt *rt);
 /**
+ * dfz__mem_locate_lines() - whether @n lines of @len bytes, the first at
+ * @first and each @stride bytes past the one before, would each be
+ * located by dfz_mem_locate() in one level, the first's span in *@out.
+ * False also when it cannot tell without locating each: a line that
+ * reaches the level's stacks. Two lookups, whatever @n.
+ */
+bool dfz__mem_locate_lines(const struct dfz_rt *rt, const void *first,
+			   uint64_t stride, uint32_t len, uint64_t n,
+			   struct dfz_span *out);
+
+/**
  * dfz__mem_touch() - record that [off, off+len) of @level may differ from
  * the fill pattern, so the next reset restores it. Allocations,
  * dfz_l3_write() and every MOVE / COMPUTE_WRITE event (in dfz_rt_emit) call

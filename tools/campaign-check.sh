@@ -94,12 +94,21 @@ crash_keys > "$w/before"
 # A target the killed run's afl-fuzz left running (AFL++ gives its fork
 # server a session of its own, out of the process group) holds the lock
 # open, and a file under OUT/afl (its input), its parent gone: a copy of
-# sleep under OUT/build stands for one, and the resumed run ends it
-# instead of refusing OUT as in use.
-cp "$(command -v sleep)" "$out/build/left-running"
+# the Python interpreter under OUT/build stands for one, and the resumed
+# run ends it instead of refusing OUT as in use. Like a target with its
+# memories, it holds 512 MiB: the kernel frees them before it closes the
+# files, so the lock stays held a while after the SIGKILL, and a run that
+# retried at once found OUT in use (CI, on a loaded machine).
+cp "$(python3 -c 'import sys; print(sys.executable)')" "$out/build/left-running"
+rm -f "$w/left.ready"
 (exec 9>> "$out/.campaign.lock" 8>> "$out/afl/.left-running"; flock -n 9
-"$out/build/left-running" 600 & echo $! > "$w/left.pid")
+"$out/build/left-running" -c "import sys, time
+b = b'x' * (1 << 29)
+open(sys.argv[1], 'w').close()
+time.sleep(600)" "$w/left.ready" & echo $! > "$w/left.pid")
 left=$(cat "$w/left.pid")
+i=0
+while [ ! -e "$w/left.ready" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 
 # ------------------------------------------------------------ resume
 t0=$(date +%s)

@@ -296,9 +296,29 @@ reap_orphans() {
 	ro_pids=$(ps -eo pid=,ppid=,stat= 2>/dev/null | awk '$2 == 1 && $3 ~ /^T/ { print $1 }')
 	ro_pids="$ro_pids $(lost_targets)"
 	[ -n "${ro_pids% }" ] || return 0
+	ro_dead=
 	for ro_p in $(open_by "$1" "$ro_pids"); do
 		kill -KILL "$ro_p" 2>/dev/null
+		ro_dead="$ro_dead $ro_p"
 	done
+	# A SIGKILL is sent, not done: on a loaded machine the lock a victim
+	# held is still held for a while. Wait (up to 10 s) until each has
+	# closed its files, so that the caller's next flock finds it free.
+	ro_i=0
+	while [ $ro_i -lt 100 ] && running $ro_dead; do
+		sleep 0.1
+		ro_i=$((ro_i + 1))
+	done
+}
+
+# Whether any of the pids given still runs: exists, and is not a zombie
+# (which has closed its files).
+running() {
+	for rn_p; do
+		rn_s=$(sed 's/.*) //' "/proc/$rn_p/stat" 2>/dev/null | cut -d ' ' -f 1)
+		[ -n "$rn_s" ] && [ "$rn_s" != Z ] && return 0
+	done
+	return 1
 }
 
 # The pids of the targets under $own_bins that no afl-fuzz drives any
