@@ -45,6 +45,9 @@ struct hazard {
 	uint64_t shi[DFZ_NLEVELS];    /* [slo, shi) */
 	uint64_t clo[DFZ_NLEVELS];    /* every byte stamped since the last */
 	uint64_t chi[DFZ_NLEVELS];    /* wrap of gen is in [clo, chi) */
+	uint32_t nmark[DFZ_NLEVELS];  /* ranges marked in w or r */
+	uint64_t mlo[DFZ_NLEVELS];    /* while any: every mark of the */
+	uint64_t mhi[DFZ_NLEVELS];    /* level is in [mlo, mhi) */
 	struct dfz__pend p;          /* pending transfers, ids in w */
 };
 
@@ -139,6 +142,31 @@ static uint64_t busy(const struct hazard *h, unsigned level, uint64_t off,
 	return end;
 }
 
+/* Whether [@off, @off + @len) of @level may hold a mark: else no byte of
+ * it needs a look. */
+static bool may_be_marked(const struct hazard *h, unsigned level, uint64_t off,
+			  uint64_t len)
+{
+	return h->nmark[level] && off < h->mhi[level] &&
+	       h->mlo[level] < off + len;
+}
+
+/* A range of @level is marked, or unmarked. */
+static void count_mark(struct hazard *h, unsigned level, uint64_t off,
+		       uint64_t len)
+{
+	if (h->nmark[level]++ == 0 || off < h->mlo[level])
+		h->mlo[level] = off;
+	if (h->nmark[level] == 1 || off + len > h->mhi[level])
+		h->mhi[level] = off + len;
+}
+
+static void count_unmark(struct hazard *h, unsigned level)
+{
+	if (h->nmark[level] > 0)
+		h->nmark[level]--;
+}
+
 /* The first conflict met while marking a new transfer. */
 struct hz_hit {
 	bool found;
@@ -212,7 +240,8 @@ static void add_side(struct hazard *h, const struct dfz_desc *d, uint16_t id,
 			continue;
 		w = h->w[l];
 		r = h->r[l];
-		i = hit->found ? off + len : busy(h, l, off, len, write);
+		i = hit->found || !may_be_marked(h, l, off, len) ?
+			    off + len : busy(h, l, off, len, write);
 		while (i < off + len &&
 		       no_conflict(h, l, i, id, engine, write))
 			i = busy(h, l, i + 1, off + len - i - 1, write);
@@ -222,6 +251,7 @@ static void add_side(struct hazard *h, const struct dfz_desc *d, uint16_t id,
 				.at = i, .other = w[i] };
 		if (!id)
 			continue;
+		count_mark(h, l, off, len);
 		if (write)
 			for (i = off; i < off + len; i++)
 				w[i] = id;
@@ -245,6 +275,7 @@ static void drop_side(struct hazard *h, uint16_t id, bool ext)
 
 		if (!clamp(fp.level, &off, &len))
 			continue;
+		count_unmark(h, fp.level);
 		if (!write) {
 			for (i = off; i < off + len; i++)
 				r[i]--;
@@ -291,6 +322,7 @@ static void hz_reset(void *st, struct dfz_oracles *set, struct dfz_rt *rt)
 		if (h->p.x[id].live)
 			drop(h, (uint16_t)id);
 	dfz__pend_clear(&h->p);
+	memset(h->nmark, 0, sizeof(h->nmark));
 	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
 		if (h->slo[l] >= h->shi[l])
 			continue;
@@ -400,6 +432,8 @@ static void on_compute_read(struct hazard *h, const struct dfz_event *ev)
 	if (!clamp(l, &off, &len))
 		return;
 	ok = h->settled[l];
+	if (!may_be_marked(h, l, off, len))
+		return;
 	i = busy(h, l, off, len, false);
 	if (i == off + len)
 		return;
@@ -418,7 +452,8 @@ static void on_compute_write(struct hazard *h, const struct dfz_event *ev)
 
 	if (!clamp(l, &off, &len))
 		return;
-	i = busy(h, l, off, len, true);
+	i = may_be_marked(h, l, off, len) ? busy(h, l, off, len, true) :
+					     off + len;
 	if (i < off + len) {
 		uint16_t w = h->w[l][i];
 
