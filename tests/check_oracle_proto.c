@@ -416,14 +416,22 @@ static void move(const void *h, uint32_t ext, uint32_t loc, uint32_t n)
 	feed(&ev);
 }
 
-START_TEST(test_desc_footprint)
+/* The footprint both tests judge moves against: 50 bytes in lines of 20
+ * every 32 from L3[1000], to L2[64] contiguous. */
+static void issue_footprint(const void *h)
 {
-	static int h;
-	struct dfz_event is = { .kind = DFZ_EV_ISSUE, .handle = &h,
+	struct dfz_event is = { .kind = DFZ_EV_ISSUE, .handle = h,
 		.desc = { .ext_level = DFZ_L3, .loc_level = DFZ_L2,
 			  .ext2loc = 1, .is_2d = 1, .ext_off = 1000,
 			  .loc_off = 64, .size = 50, .length = 20,
 			  .ext_stride = 32, .loc_stride = 20 } };
+
+	feed(&is);
+}
+
+START_TEST(test_desc_footprint)
+{
+	static int h;
 	static const struct { uint32_t ext, loc, n; bool ok; } mv[] = {
 		{ 1000, 64, 20, true }, { 1032, 84, 20, true },
 		{ 1064, 104, 10, true }, { 1005, 69, 15, true },
@@ -435,7 +443,7 @@ START_TEST(test_desc_footprint)
 	};
 
 	start(M_DESC, 0, 16);
-	feed(&is);
+	issue_footprint(&h);
 	move(&h, mv[_i].ext, mv[_i].loc, mv[_i].n);
 	ck_class(mv[_i].ok ? DFZ_CLASS_NONE : DFZ_CLASS_DESC_CLOBBERED);
 }
@@ -446,11 +454,6 @@ END_TEST
 START_TEST(test_desc_footprint_lines)
 {
 	static int h;
-	struct dfz_event is = { .kind = DFZ_EV_ISSUE, .handle = &h,
-		.desc = { .ext_level = DFZ_L3, .loc_level = DFZ_L2,
-			  .ext2loc = 1, .is_2d = 1, .ext_off = 1000,
-			  .loc_off = 64, .size = 50, .length = 20,
-			  .ext_stride = 32, .loc_stride = 20 } };
 	static const struct { uint32_t lines, ext_pitch, bad; } mv[] = {
 		{ 2, 32, 0 },
 		{ 3, 32, 1064 },   /* the third runs past the partial line */
@@ -463,7 +466,7 @@ START_TEST(test_desc_footprint_lines)
 				.src_pitch = mv[_i].ext_pitch, .dst_pitch = 20 };
 
 	start(M_DESC, 0, 16);
-	feed(&is);
+	issue_footprint(&h);
 	feed(&ev);
 	if (!mv[_i].bad) {
 		ck_class(DFZ_CLASS_NONE);
