@@ -96,18 +96,26 @@ static bool clamp(unsigned level, uint64_t *off, uint64_t *len)
 }
 
 /* [@off, @off + @len) of local level @l settled in this run. */
+/* [*lo, *hi) grows to hold [a, b) (empty when *lo >= *hi). */
+static void widen(uint64_t *lo, uint64_t *hi, uint64_t a, uint64_t b)
+{
+	if (a >= b)
+		return;
+	if (*lo >= *hi) {
+		*lo = a;
+		*hi = b;
+		return;
+	}
+	if (a < *lo)
+		*lo = a;
+	if (b > *hi)
+		*hi = b;
+}
+
 static void settle(struct hazard *h, unsigned l, uint64_t off, uint64_t len)
 {
 	memset(h->settled[l] + off, h->gen, len);
-	if (h->slo[l] >= h->shi[l]) {
-		h->slo[l] = off;
-		h->shi[l] = off + len;
-		return;
-	}
-	if (off < h->slo[l])
-		h->slo[l] = off;
-	if (off + len > h->shi[l])
-		h->shi[l] = off + len;
+	widen(&h->slo[l], &h->shi[l], off, off + len);
 }
 
 /* The read side of @d is its external side for a load, else local. */
@@ -155,10 +163,9 @@ static bool may_be_marked(const struct hazard *h, unsigned level, uint64_t off,
 static void count_mark(struct hazard *h, unsigned level, uint64_t off,
 		       uint64_t len)
 {
-	if (h->nmark[level]++ == 0 || off < h->mlo[level])
-		h->mlo[level] = off;
-	if (h->nmark[level] == 1 || off + len > h->mhi[level])
-		h->mhi[level] = off + len;
+	if (h->nmark[level]++ == 0)
+		h->mlo[level] = h->mhi[level] = 0;
+	widen(&h->mlo[level], &h->mhi[level], off, off + len);
 }
 
 static void count_unmark(struct hazard *h, unsigned level)
@@ -323,14 +330,8 @@ static void hz_reset(void *st, struct dfz_oracles *set, struct dfz_rt *rt)
 			drop(h, (uint16_t)id);
 	dfz__pend_clear(&h->p);
 	memset(h->nmark, 0, sizeof(h->nmark));
-	for (unsigned l = 0; l < DFZ_NLEVELS; l++) {
-		if (h->slo[l] >= h->shi[l])
-			continue;
-		if (h->clo[l] >= h->chi[l] || h->slo[l] < h->clo[l])
-			h->clo[l] = h->slo[l];
-		if (h->shi[l] > h->chi[l])
-			h->chi[l] = h->shi[l];
-	}
+	for (unsigned l = 0; l < DFZ_NLEVELS; l++)
+		widen(&h->clo[l], &h->chi[l], h->slo[l], h->shi[l]);
 	memset(h->slo, 0, sizeof(h->slo));
 	memset(h->shi, 0, sizeof(h->shi));
 	if (++h->gen != 0)

@@ -526,8 +526,8 @@ static void run_add(struct dfz_idma *d, struct dfz_event *run,
 }
 
 /* Move one chunk of the current transfer (at most @budget bytes, never
- * across a line end), into @run when not NULL, its spans from @known
- * when on. Return the bytes moved, or -1 after a fault. */
+ * across a line end), gathered into @run, its spans from @known when
+ * on. Return the bytes moved, or -1 after a fault. */
 static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
 			  struct dfz_event *run, const struct idma_lines *known)
 {
@@ -537,21 +537,21 @@ static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
 	struct dfz_span ds, ss;
 	struct dfz_event ev = { .kind = DFZ_EV_MOVE, .id = x->txid };
 	int64_t dp, sp = 0;               /* located: the bytes themselves */
-	bool dst_ok;
 
 	chunk = budget < chunk ? budget : chunk;
-	if (known && known->on) {
+	if (known->on) {
 		known_spans(x, known, d->moved, chunk, &ds, &ss);
 		dp = (int64_t)(x->dst + line * x->dst_stride + within);
 		sp = (int64_t)(x->src + line * x->src_stride + within);
 	} else {
-		dst_ok = locate_at(d, x->dst, line * x->dst_stride + within,
-				   chunk, &ds, &dp);
+		bool dst_ok = locate_at(d, x->dst,
+					line * x->dst_stride + within, chunk,
+					&ds, &dp);
+
 		if (!dst_ok ||
 		    !locate_at(d, x->src, line * x->src_stride + within,
 			       chunk, &ss, &sp)) {
-			if (run)
-				run_flush(d, run);
+			run_flush(d, run);
 			emit_id(d, DFZ_EV_FAULT, x->txid, dst_ok ? sp : dp);
 			return -1;
 		}
@@ -563,11 +563,20 @@ static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
 	ev.src = ss;
 	ev.engine = DFZ_ENGINE_IDMA;
 	ev.step = dfz_rt_now(d->rt);
-	if (run)
-		run_add(d, run, &ev);
-	else
-		dfz_rt_emit(d->rt, &ev);
+	run_add(d, run, &ev);
 	return chunk;
+}
+
+/* After a move into @run: at a line end, the line's bursts leave the
+ * window; a queued request that can pop there may retire, so the
+ * gathered MOVE goes out first. */
+static void moved(struct dfz_idma *d, struct dfz_event *run)
+{
+	if (d->moved % d->cur.size != 0)
+		return;
+	if (pops_ahead(d))
+		run_flush(d, run);
+	line_done(d, d->moved / d->cur.size - 1);
 }
 
 static void service(struct dfz_idma *d)
@@ -600,11 +609,7 @@ static void service(struct dfz_idma *d)
 			return;
 		}
 		budget -= (uint32_t)n;
-		if (d->moved % d->cur.size != 0)
-			continue;
-		if (pops_ahead(d))        /* a line end that can retire one */
-			run_flush(d, &run);
-		line_done(d, d->moved / d->cur.size - 1);
+		moved(d, &run);
 	}
 	run_flush(d, &run);
 	if (d->moved >= total)
@@ -736,11 +741,7 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 			complete(d);
 			break;
 		}
-		if (d->moved % x->size != 0)
-			continue;
-		if (pops_ahead(d))        /* a line end that can retire one */
-			run_flush(d, &run);
-		line_done(d, d->moved / x->size - 1);
+		moved(d, &run);
 	}
 	run_flush(d, &run);
 	if (d->active && d->moved >= total)
