@@ -265,6 +265,11 @@ FZ_JUDGE_DROPIN := blocks reqlife statics golden ctx crash guard sites stack \
 $(FZ_JUDGE_DROPIN:%=$(FZ)/afl/obj/dropin/%.o): FZ_CC_afl := clang
 $(FZ_JUDGE_DROPIN:%=$(FZ)/libfuzzer/obj/dropin/%.o): \
     FZ_HOT := -fno-sanitize-coverage=inline-8bit-counters,indirect-calls,trace-cmp,pc-table
+# A few functions of the instrumented sources go without coverage
+# (mk/nocov.list says which and why): the library's objects only.
+FZ_NOCOV     := mk/nocov.list
+FZ_NOCOV_ENV := AFL_LLVM_DENYLIST=$(CURDIR)/$(FZ_NOCOV)
+FZ_NOCOV_libfuzzer := -fsanitize-coverage-ignorelist=$(FZ_NOCOV)
 FZ_MAIN_afl         := fuzz/afl_main.c
 FZ_MAIN_cmplog      := fuzz/afl_main.c
 FZ_DEPS_afl         := deps-afl
@@ -276,9 +281,9 @@ FZ_SEEDS     := $(FZ)/seeds/.stamp
 # and fuzz/family.c, which only the plan-family targets pull in), and one
 # binary per target.
 define FUZZ_FLAVOUR
-$(FZ)/$(1)/obj/%.o: %.c $(HEADERS) | deps $(FZ_DEPS_$(1))
+$(FZ)/$(1)/obj/%.o: %.c $(HEADERS) $(FZ_NOCOV) | deps $(FZ_DEPS_$(1))
 	@mkdir -p $$(dir $$@)
-	$$(FZ_CC_$(1)) $$(DFZ_BASE_CFLAGS) $$(FZ_CFLAGS_$(1)) $$(FZ_HOT) $$(call dfz_priv,$$<) -MMD -c $$< -o $$@
+	$$(FZ_NOCOV_ENV) $$(FZ_CC_$(1)) $$(DFZ_BASE_CFLAGS) $$(FZ_CFLAGS_$(1)) $$(FZ_HOT) $$(FZ_NOCOV_$(1)) $$(call dfz_priv,$$<) -MMD -c $$< -o $$@
 
 $(FZ)/$(1)/libfuzz.a: $(FZ_COLD_SRC:%.c=$(FZ)/$(1)/obj/%.o) \
     $(FZ_HOT_SRC:%.c=$(FZ)/$(FZ_HOTOBJ_$(1))/obj/%.o) $(FZ)/$(1)/obj/fuzz/family.o

@@ -525,17 +525,39 @@ static void run_add(struct dfz_idma *d, struct dfz_event *run,
 	run->step = ev->step;
 }
 
+/* How many whole lines of @cur one move takes from its current byte
+ * within @budget bytes: more than one only from a line start, with the
+ * lines' spans @known, and while no line end can pop a request (then a
+ * line end has no event to place, and the lines' MOVEs gather into one
+ * anyway). */
+static uint64_t group_lines(const struct dfz_idma *d, uint64_t budget,
+			    const struct idma_lines *known)
+{
+	const struct idma_xfer *x = &d->cur;
+	uint64_t n, left;
+
+	if (!known->on || d->moved % x->size != 0 || pops_ahead(d))
+		return 1;
+	n = (budget < UINT32_MAX ? budget : UINT32_MAX) / x->size;
+	left = x->repeat - d->moved / x->size;
+	n = n < left ? n : left;
+	return n > 1 ? n : 1;
+}
+
 /* Move one chunk of the current transfer (at most @budget bytes, never
- * across a line end), gathered into @run, its spans from @known when
- * on. Return the bytes moved, or -1 after a fault. */
+ * across a line end), or the whole lines group_lines() allows in one
+ * copy, gathered into @run, its spans from @known when on. Return the
+ * bytes moved, or -1 after a fault. */
 static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
 			  struct dfz_event *run, const struct idma_lines *known)
 {
 	const struct idma_xfer *x = &d->cur;
 	uint64_t line = d->moved / x->size, within = d->moved % x->size;
+	uint64_t lines = group_lines(d, budget, known);
 	uint32_t chunk = x->size - (uint32_t)within;
 	struct dfz_span ds, ss;
-	struct dfz_event ev = { .kind = DFZ_EV_MOVE, .id = x->txid };
+	struct dfz_event ev = { .kind = DFZ_EV_MOVE, .id = x->txid,
+				.engine = DFZ_ENGINE_IDMA };
 	int64_t dp, sp = 0;               /* located: the bytes themselves */
 
 	chunk = budget < chunk ? budget : chunk;
@@ -556,27 +578,33 @@ static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
 			return -1;
 		}
 	}
-	dfz__vg_move(d->rt, (void *)(uintptr_t)dp, (const void *)(uintptr_t)sp,
-		     chunk);
-	d->moved += chunk;
-	ev.dst = ds;
-	ev.src = ss;
-	ev.engine = DFZ_ENGINE_IDMA;
+	dfz__vg_move_lines(d->rt, (uint8_t *)(uintptr_t)dp, x->dst_stride,
+			   (const uint8_t *)(uintptr_t)sp, x->src_stride, chunk,
+			   (uint32_t)lines);
+	d->moved += chunk * lines;
 	ev.step = dfz_rt_now(d->rt);
-	run_add(d, run, &ev);
-	return chunk;
+	for (uint64_t k = 0; k < lines; k++) {
+		ev.dst = ds;
+		ev.src = ss;
+		run_add(d, run, &ev);
+		ds.off += x->dst_stride;
+		ss.off += x->src_stride;
+	}
+	return (int64_t)(chunk * lines);
 }
 
-/* After a move into @run: at a line end, the line's bursts leave the
- * window; a queued request that can pop there may retire, so the
- * gathered MOVE goes out first. */
-static void moved(struct dfz_idma *d, struct dfz_event *run)
+/* After a move into @run of @cur's bytes from @from on: at each line end
+ * it reached, the line's bursts leave the window; a queued request that
+ * can pop there may retire, so the gathered MOVE goes out first. */
+static void moved(struct dfz_idma *d, struct dfz_event *run, uint64_t from)
 {
-	if (d->moved % d->cur.size != 0)
-		return;
-	if (pops_ahead(d))
-		run_flush(d, run);
-	line_done(d, d->moved / d->cur.size - 1);
+	uint64_t size = d->cur.size;
+
+	for (uint64_t k = from / size; (k + 1) * size <= d->moved; k++) {
+		if (pops_ahead(d))
+			run_flush(d, run);
+		line_done(d, k);
+	}
 }
 
 static void service(struct dfz_idma *d)
@@ -602,6 +630,7 @@ static void service(struct dfz_idma *d)
 		lines_known(d, d->moved, d->moved + budget < total ?
 				d->moved + budget : total, &known);
 	while (budget > 0 && d->moved < total) {
+		uint64_t from = d->moved;
 		int64_t n = move_chunk(d, budget, &run, &known);
 
 		if (n < 0) {
@@ -609,7 +638,7 @@ static void service(struct dfz_idma *d)
 			return;
 		}
 		budget -= (uint32_t)n;
-		moved(d, &run);
+		moved(d, &run, from);
 	}
 	run_flush(d, &run);
 	if (d->moved >= total)
@@ -732,16 +761,18 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 		emit(d, &ev);
 	}
 	while (d->active && d->moved < to) {
-		uint64_t line_end = (d->moved / x->size + 1) * x->size;
+		uint64_t at = d->moved, line_end = (at / x->size + 1) * x->size;
 		uint64_t stop = line_end < to ? line_end : to;
+		uint64_t lines = group_lines(d, to - at, &known);
 
+		if (lines > 1) /* stamped with the last line's step */
+			stop = at + lines * x->size;
 		rt->now = now0 + (stop - from + bw - 1) / bw;
-		if (move_chunk(d, (uint32_t)(stop - d->moved), &run,
-			       &known) < 0) {
+		if (move_chunk(d, (uint32_t)(stop - at), &run, &known) < 0) {
 			complete(d);
 			break;
 		}
-		moved(d, &run);
+		moved(d, &run, at);
 	}
 	run_flush(d, &run);
 	if (d->active && d->moved >= total)

@@ -466,11 +466,11 @@ static void ready_ptr(struct dfz_rt *rt, const void *p, size_t n)
 	}
 }
 
-void dfz__mem_ready_copy(struct dfz_rt *rt, const void *dst, const void *src,
-			 size_t n)
+void dfz__mem_ready_copy(struct dfz_rt *rt, const void *dst, size_t dst_n,
+			 const void *src, size_t src_n)
 {
-	ready_ptr(rt, dst, n);
-	ready_ptr(rt, src, n);
+	ready_ptr(rt, dst, dst_n);
+	ready_ptr(rt, src, src_n);
 }
 
 /* Materializing the page of @off changes no state a caller can see: the

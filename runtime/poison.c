@@ -327,8 +327,8 @@ static void on_issue(struct dfz_rt *rt, struct dfz__poison *p,
 		return;
 	if ((m.level != DFZ_L2 && m.level != DFZ_L1) || m.size == 0)
 		return;
-	if (!d->is_2d || m.stride < m.length)
-		m.stride = m.length;
+	if (!d->is_2d || m.stride <= m.length)
+		m.stride = m.length = m.size; /* one range: one line */
 	each_line(rt, &m, fill_line);
 	dfz__mem_touch(rt, m.level, m.off, (uint32_t)extent(&m));
 	if (p->n == MARKS || !asan_on())

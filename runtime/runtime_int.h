@@ -327,10 +327,10 @@ void dfz__mem_touch(struct dfz_rt *rt, unsigned level, uint32_t off,
  */
 int dfz__mem_ready(struct dfz_rt *rt, unsigned level, uint64_t off,
 		   uint64_t len);
-/** dfz__mem_ready_copy() - the same for the [@dst, @dst + @n) and
- * [@src, @src + @n) of a copy, each when it lies in an arena. */
-void dfz__mem_ready_copy(struct dfz_rt *rt, const void *dst, const void *src,
-			 size_t n);
+/** dfz__mem_ready_copy() - the same for the [@dst, @dst + @dst_n) and
+ * [@src, @src + @src_n) of a copy, each when it lies in an arena. */
+void dfz__mem_ready_copy(struct dfz_rt *rt, const void *dst, size_t dst_n,
+			 const void *src, size_t src_n);
 /** dfz__mem_ready_event() - the footprint of event @ev (ISSUE: both sides
  * of its descriptor; COMPUTE_READ: its span). */
 void dfz__mem_ready_event(struct dfz_rt *rt, const struct dfz_event *ev);

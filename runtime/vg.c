@@ -590,12 +590,26 @@ static void carry_vbits(struct dfz__vg *vg, const uint8_t *dst,
 	}
 }
 
+void dfz__vg_move_lines(struct dfz_rt *rt, uint8_t *dst, size_t dst_pitch,
+			const uint8_t *src, size_t src_pitch, size_t len,
+			uint32_t lines)
+{
+	bool carry = rt->vg && rt->cfg.sanitize && rt->vg->nmarks;
+
+	if (lines == 0)
+		return;
+	dfz__mem_ready_copy(rt, dst, (lines - 1) * dst_pitch + len, src,
+			    (lines - 1) * src_pitch + len);
+	for (; lines > 0; lines--, dst += dst_pitch, src += src_pitch) {
+		copy_judged(rt, dst, src, len);
+		if (carry)
+			carry_vbits(rt->vg, dst, src, len);
+	}
+}
+
 void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n)
 {
-	dfz__mem_ready_copy(rt, dst, src, n);
-	copy_judged(rt, dst, src, n);
-	if (rt->vg && rt->cfg.sanitize && rt->vg->nmarks)
-		carry_vbits(rt->vg, dst, src, n);
+	dfz__vg_move_lines(rt, dst, 0, src, 0, n, 1);
 }
 
 void dfz__vg_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)

@@ -120,6 +120,12 @@ void dfz__vg_observe_end(struct dfz_rt *rt);
  * cfg.sanitize the V bits it brings into an in-flight destination are
  * kept for the wait. */
 void dfz__vg_move(struct dfz_rt *rt, void *dst, const void *src, size_t n);
+/** dfz__vg_move_lines() - dfz__vg_move() of @lines lines of @len bytes,
+ * one after another in order, each @dst_pitch and @src_pitch past the one
+ * before (the lines of a 2-D transfer): the checks made once. */
+void dfz__vg_move_lines(struct dfz_rt *rt, uint8_t *dst, size_t dst_pitch,
+			const uint8_t *src, size_t src_pitch, size_t len,
+			uint32_t lines);
 /** dfz__vg_copy() - the same copy into pages known to be materialized (a
  * reset's refill). */
 void dfz__vg_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n);

@@ -450,20 +450,25 @@ START_TEST(test_desc_footprint)
 END_TEST
 
 /* A MOVE of several lines (an engine's stretch): every line is judged,
- * and the finding names the first line outside. */
+ * and the finding names the first line outside; one whose first and
+ * last lines are inside is still judged in between. */
 START_TEST(test_desc_footprint_lines)
 {
 	static int h;
-	static const struct { uint32_t lines, ext_pitch, bad; } mv[] = {
-		{ 2, 32, 0 },
-		{ 3, 32, 1064 },   /* the third runs past the partial line */
-		{ 2, 20, 1020 },   /* the second falls in a stride gap */
+	static const struct { uint32_t lines, len, ext_pitch, bad; } mv[] = {
+		{ 2, 20, 32, 0 },
+		{ 3, 20, 32, 1064 },   /* the third runs past the partial line */
+		{ 2, 20, 20, 1020 },   /* the second falls in a stride gap */
+		{ 3, 10, 32, 0 },      /* one column of the three lines */
+		{ 9, 4, 8, 1024 },     /* first and last inside, the fourth in
+					* a stride gap */
 	};
 	struct dfz_event ev = { .kind = DFZ_EV_MOVE, .handle = &h,
-				.src = { DFZ_L3, 1000, 20 },
-				.dst = { DFZ_L2, 64, 20 },
+				.src = { DFZ_L3, 1000, mv[_i].len },
+				.dst = { DFZ_L2, 64, mv[_i].len },
 				.lines = mv[_i].lines,
-				.src_pitch = mv[_i].ext_pitch, .dst_pitch = 20 };
+				.src_pitch = mv[_i].ext_pitch,
+				.dst_pitch = mv[_i].len };
 
 	start(M_DESC, 0, 16);
 	issue_footprint(&h);
@@ -500,7 +505,7 @@ Suite *suite_oracle_proto(void)
 	tcase_add_test(tc, test_desc_changed_before_service);
 	tcase_add_test(tc, test_desc_moved_outside);
 	tcase_add_loop_test(tc, test_desc_footprint, 0, 9);
-	tcase_add_loop_test(tc, test_desc_footprint_lines, 0, 3);
+	tcase_add_loop_test(tc, test_desc_footprint_lines, 0, 5);
 	suite_add_tcase(s, tc);
 	return s;
 }
