@@ -525,6 +525,33 @@ static void run_add(struct dfz_idma *d, struct dfz_event *run,
 	run->step = ev->step;
 }
 
+/* The @n lines after @ev, @dst_pitch and @src_pitch apart, join @run
+ * (which @ev just joined): at once while they follow at the run's own
+ * pitches, else one by one (run_add()). */
+static void run_add_lines(struct dfz_idma *d, struct dfz_event *run,
+			  struct dfz_event *ev, uint64_t n, uint32_t dst_pitch,
+			  uint32_t src_pitch)
+{
+	if (n > 0 && run->lines == 1) { /* the second sets the pitches */
+		ev->dst.off += dst_pitch;
+		ev->src.off += src_pitch;
+		run_add(d, run, ev);
+		n--;
+	}
+	if (n > 0 && run->lines >= 2 && run->dst_pitch == dst_pitch &&
+	    run->src_pitch == src_pitch && run->lines + n <= UINT32_MAX &&
+	    ev->dst.off + n * dst_pitch <= UINT32_MAX &&
+	    ev->src.off + n * src_pitch <= UINT32_MAX) {
+		run->lines += (uint32_t)n;
+		return;
+	}
+	for (; n > 0; n--) {
+		ev->dst.off += dst_pitch;
+		ev->src.off += src_pitch;
+		run_add(d, run, ev);
+	}
+}
+
 /* How many whole lines of @cur one move takes from its current byte
  * within @budget bytes: more than one only from a line start, with the
  * lines' spans @known, and while no line end can pop a request (then a
@@ -583,13 +610,10 @@ static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
 			   (uint32_t)lines);
 	d->moved += chunk * lines;
 	ev.step = dfz_rt_now(d->rt);
-	for (uint64_t k = 0; k < lines; k++) {
-		ev.dst = ds;
-		ev.src = ss;
-		run_add(d, run, &ev);
-		ds.off += x->dst_stride;
-		ss.off += x->src_stride;
-	}
+	ev.dst = ds;
+	ev.src = ss;
+	run_add(d, run, &ev);
+	run_add_lines(d, run, &ev, lines - 1, x->dst_stride, x->src_stride);
 	return (int64_t)(chunk * lines);
 }
 
@@ -600,6 +624,8 @@ static void moved(struct dfz_idma *d, struct dfz_event *run, uint64_t from)
 {
 	uint64_t size = d->cur.size;
 
+	if (!id_at_push(d))   /* line ends pop nothing: the window is off */
+		return;
 	for (uint64_t k = from / size; (k + 1) * size <= d->moved; k++) {
 		if (pops_ahead(d))
 			run_flush(d, run);

@@ -127,6 +127,30 @@ START_TEST(test_source_still_clean)
 }
 END_TEST
 
+/* A 2-D source of lines of 8 bytes every 16 (the last one 8 of a
+ * partial 16), changed in flight: in its last line (fires), in a stride
+ * gap (the engine reads none of it: clean). */
+START_TEST(test_source_lines)
+{
+	static const struct { unsigned at; enum dfz_class cls; } c[] = {
+		{ 64, DFZ_CLASS_HAZARD_RACE }, { 60, DFZ_CLASS_NONE },
+		{ 3, DFZ_CLASS_HAZARD_RACE },
+	};
+	struct dfz_idma *dma;
+	uint8_t *l1;
+
+	start();
+	dma = dfz_idma_get(rt);
+	ck_assert_int_eq(dfz_local_alloc(rt, DFZ_L1, 64, (void **)&l1), 0);
+	memset(l2, 3, 128);
+	ck_assert_int_ge(dfz_idma_start_2d(dma, l1, l2, 8, 8, 16, 5), 0);
+	l2[c[_i].at] = 4;
+	ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
+	dfz_oracles_end(set);
+	ck_class(c[_i].cls);
+}
+END_TEST
+
 Suite *suite_oracle_inflight(void)
 {
 	Suite *s = suite_create("oracle_inflight");
@@ -138,6 +162,7 @@ Suite *suite_oracle_inflight(void)
 	tcase_add_test(tc, test_mchan_wait_covers_tid);
 	tcase_add_test(tc, test_source_race_fires);
 	tcase_add_test(tc, test_source_still_clean);
+	tcase_add_loop_test(tc, test_source_lines, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }
