@@ -25,7 +25,9 @@ uint32_t dfz__dropin_take(struct dfz__dropin *d, uint32_t lo, uint32_t hi)
 	for (unsigned i = 0; i < k; i++)
 		v |= (uint32_t)s->buf[s->at + i] << (8 * i);
 	s->at += k;
-	return lo + (uint32_t)(v % ((uint64_t)hi - lo + 1));
+	/* v mod (hi - lo + 1), in 32 bits where it fits (a core's pick, a
+	 * yield's steps: a 64-bit division costs several times more) */
+	return lo + (hi - lo == UINT32_MAX ? v : v % (hi - lo + 1));
 }
 
 /* Engine steps at a yield: mostly a few, sometimes enough to drain. */

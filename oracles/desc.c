@@ -150,10 +150,10 @@ static void move_spans(const struct dfz_event *ev, uint32_t k,
 }
 
 /* Do the @n lines from @first, @pitch apart, all lie inside @fp? True
- * when the first and the last do and the ones between follow: @fp is one
- * range, or its lines are @pitch apart too (then line k sits in the
- * footprint's line after line k - 1's, at the same column, and every
- * footprint line before the last is whole). False: not known so. */
+ * when the first and the last do and the ones between (if any) follow:
+ * @fp is one range, or its lines are @pitch apart too (then line k sits
+ * in the footprint's line after line k - 1's, at the same column, and
+ * every footprint line before the last is whole). False: not known so. */
 static bool lines_inside(const struct dfz__fp *fp,
 			 const struct dfz_span *first, uint32_t n,
 			 uint32_t pitch)
@@ -161,16 +161,16 @@ static bool lines_inside(const struct dfz__fp *fp,
 	uint64_t end = first->off + (uint64_t)(n - 1) * pitch;
 	struct dfz_span last = *first;
 
-	if (end > UINT32_MAX || (fp->stride && fp->stride != pitch))
+	if (end > UINT32_MAX || (n > 2 && fp->stride && fp->stride != pitch))
 		return false;
 	last.off = (uint32_t)end;
-	return dfz__fp_has(fp, first) && dfz__fp_has(fp, &last);
+	return dfz__fp_has(fp, first) && (n == 1 || dfz__fp_has(fp, &last));
 }
 
 /* Is every line of move @ev inside footprints @fext and @floc? Else
  * @k: the first line outside; @ext_bad: whether its external side is.
- * A move of many lines is judged by its first and last where that
- * tells (lines_inside()), else line by line. */
+ * A move is judged by its first and last lines where that tells
+ * (lines_inside()), else line by line. */
 static bool move_inside(const struct dfz_event *ev, const struct dfz_desc *dd,
 			const struct dfz__fp *fext, const struct dfz__fp *floc,
 			bool *ext_bad, uint32_t *k)
@@ -179,16 +179,14 @@ static bool move_inside(const struct dfz_event *ev, const struct dfz_desc *dd,
 	uint32_t n = dfz_move_lines(ev);
 
 	*ext_bad = false;
-	if (n > 2) {
-		move_spans(ev, 0, dd, &ext, &loc);
-		if (ext.len && loc.len &&
-		    lines_inside(fext, &ext, n, dd->ext2loc ? ev->src_pitch :
-							      ev->dst_pitch) &&
-		    lines_inside(floc, &loc, n, dd->ext2loc ? ev->dst_pitch :
-							      ev->src_pitch))
-			return true;
-	}
-	for (*k = 0; *k < dfz_move_lines(ev); ++*k) {
+	move_spans(ev, 0, dd, &ext, &loc);
+	if (ext.len && loc.len &&
+	    lines_inside(fext, &ext, n, dd->ext2loc ? ev->src_pitch :
+						      ev->dst_pitch) &&
+	    lines_inside(floc, &loc, n, dd->ext2loc ? ev->dst_pitch :
+						      ev->src_pitch))
+		return true;
+	for (*k = 0; *k < n; ++*k) {
 		move_spans(ev, *k, dd, &ext, &loc);
 		if (ext.len == 0 && loc.len == 0)
 			continue;

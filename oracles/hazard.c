@@ -20,6 +20,16 @@
  * The range a run stamped is kept per level, so that a fresh allocation
  * clears only what this run settled in it (an SDK heap of 512 KiB taken
  * at every run costs nothing).
+ *
+ * Marks are made when they can matter: a transfer whose range (either
+ * side's first to last byte) meets no mark and no other pending
+ * transfer's range cannot conflict with anything yet, so it waits,
+ * unmarked, in the lazy list. A transfer, or a compute access, whose
+ * range meets a lazy one's marks that one first (in issue order), then is
+ * judged on the shadow as always. Two pending transfers that share a
+ * byte are thus both marked, in issue order, before either is judged
+ * against the other; the double-buffered tiles of generated code, which
+ * never share one, cost a few range compares a transfer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +42,13 @@
 
 static const uint32_t level_cap[DFZ_NLEVELS] = {
 	[DFZ_L3] = DFZ_CAP_L3, [DFZ_L2] = DFZ_CAP_L2, [DFZ_L1] = DFZ_CAP_L1,
+};
+
+/* The bytes from a side's first to its last, in level @l (DFZ_NLEVELS:
+ * none in the shadow). */
+struct hz_range {
+	uint8_t l;
+	uint64_t lo, hi;
 };
 
 struct hazard {
@@ -49,6 +66,10 @@ struct hazard {
 	uint64_t mlo[DFZ_NLEVELS];    /* while any: every mark of the */
 	uint64_t mhi[DFZ_NLEVELS];    /* level is in [mlo, mhi) */
 	struct dfz__pend p;          /* pending transfers, ids in w */
+	struct hz_range (*range)[2]; /* per id: its sides' ranges */
+	bool *marked;                /* per id: its marks are in w and r */
+	uint16_t *lazy;              /* live ids not marked, issue order */
+	uint32_t nlazy;
 };
 
 static int hz_init(void *st)
@@ -67,6 +88,11 @@ static int hz_init(void *st)
 		if (!h->settled[l])
 			return DFZ_ENOMEM;
 	}
+	h->range = calloc(HZ_XFERS + 1, sizeof(*h->range));
+	h->marked = calloc(HZ_XFERS + 1, sizeof(*h->marked));
+	h->lazy = calloc(HZ_XFERS, sizeof(*h->lazy));
+	if (!h->range || !h->marked || !h->lazy)
+		return DFZ_ENOMEM;
 	return dfz__pend_init(&h->p, HZ_XFERS, HZ_HANDLES);
 }
 
@@ -80,6 +106,9 @@ static void hz_fini(void *st)
 		free(h->r[l]);
 		free(h->settled[l]);
 	}
+	free(h->range);
+	free(h->marked);
+	free(h->lazy);
 	dfz__pend_fini(&h->p);
 }
 
@@ -268,20 +297,28 @@ static void add_side(struct hazard *h, const struct dfz_desc *d, uint16_t id,
 	}
 }
 
-/* Undo add_side() of pending transfer @id; its written bytes settle. */
+/* Undo add_side() of pending transfer @id (nothing to undo while it is
+ * lazy); its written bytes settle. */
 static void drop_side(struct hazard *h, uint16_t id, bool ext)
 {
 	const struct dfz_desc *d = &h->p.x[id].desc;
-	bool write = ext != reads_ext(d);
+	bool write = ext != reads_ext(d), marked = h->marked[id];
 	struct dfz__fp fp;
 	uint64_t off, len, i;
 
+	if (!marked && !write)
+		return;
 	dfz__fp_init(&fp, d, ext);
 	while (dfz__fp_next(&fp, &off, &len)) {
 		uint16_t *w = h->w[fp.level], *r = h->r[fp.level];
 
 		if (!clamp(fp.level, &off, &len))
 			continue;
+		if (!marked) {
+			if (h->settled[fp.level])
+				settle(h, fp.level, off, len);
+			continue;
+		}
 		count_unmark(h, fp.level);
 		if (!write) {
 			for (i = off; i < off + len; i++)
@@ -295,9 +332,94 @@ static void drop_side(struct hazard *h, uint16_t id, bool ext)
 	}
 }
 
+/* ---------------------------------------------------------- lazy marks */
+
+/* The range of the external (@ext) or local side of @d in the shadow. */
+static struct hz_range range_of(const struct dfz_desc *d, bool ext)
+{
+	struct dfz__fp fp;
+	struct hz_range g = { .l = DFZ_NLEVELS };
+	uint64_t lines, end;
+
+	dfz__fp_init(&fp, d, ext);
+	if (fp.level >= DFZ_NLEVELS || fp.size == 0 ||
+	    fp.base >= level_cap[fp.level])
+		return g;
+	lines = fp.stride ? (fp.size + fp.length - 1) / fp.length : 1;
+	end = fp.base + (lines - 1) * fp.stride +
+	      (fp.size - (lines - 1) * fp.length);
+	g.l = fp.level;
+	g.lo = fp.base;
+	g.hi = end < level_cap[g.l] ? end : level_cap[g.l];
+	return g;
+}
+
+static bool ranges_meet(const struct hz_range *a, const struct hz_range *b)
+{
+	return a->l < DFZ_NLEVELS && a->l == b->l && a->lo < b->hi &&
+	       b->lo < a->hi;
+}
+
+/* Whether a side of pending @id meets range @g[0] or @g[1]. */
+static bool meets(const struct hazard *h, uint16_t id,
+		  const struct hz_range g[2])
+{
+	const struct hz_range *r = h->range[id];
+
+	return ranges_meet(&r[0], &g[0]) || ranges_meet(&r[0], &g[1]) ||
+	       ranges_meet(&r[1], &g[0]) || ranges_meet(&r[1], &g[1]);
+}
+
+/* Whether range @g may hold a mark (may_be_marked()). */
+static bool range_marked(const struct hazard *h, const struct hz_range *g)
+{
+	return g->l < DFZ_NLEVELS &&
+	       may_be_marked(h, g->l, g->lo, g->hi - g->lo);
+}
+
+/* Mark lazy transfer @id now; it was judged at its ISSUE. */
+static void mark_late(struct hazard *h, uint16_t id)
+{
+	const struct dfz__pend_x *x = &h->p.x[id];
+	struct hz_hit judged = { .found = true };
+
+	add_side(h, &x->desc, id, x->engine, !reads_ext(&x->desc), &judged);
+	add_side(h, &x->desc, id, x->engine, reads_ext(&x->desc), &judged);
+	h->marked[id] = true;
+}
+
+/* Mark, in issue order, every lazy transfer that meets @g[0] or @g[1]. */
+static void wake(struct hazard *h, const struct hz_range g[2])
+{
+	uint32_t i, k = 0;
+
+	for (i = 0; i < h->nlazy; i++) {
+		uint16_t id = h->lazy[i];
+
+		if (meets(h, id, g))
+			mark_late(h, id);
+		else
+			h->lazy[k++] = id;
+	}
+	h->nlazy = k;
+}
+
+/* Lazy @id leaves the list (its order kept). */
+static void unlazy(struct hazard *h, uint16_t id)
+{
+	uint32_t i, k = 0;
+
+	for (i = 0; i < h->nlazy; i++)
+		if (h->lazy[i] != id)
+			h->lazy[k++] = h->lazy[i];
+	h->nlazy = k;
+}
+
 static void drop(struct hazard *h, uint16_t id)
 {
 	h->p.x[id].live = false;
+	if (!h->marked[id])
+		unlazy(h, id);
 	drop_side(h, id, true);
 	drop_side(h, id, false);
 }
@@ -329,6 +451,7 @@ static void hz_reset(void *st, struct dfz_oracles *set, struct dfz_rt *rt)
 		if (h->p.x[id].live)
 			drop(h, (uint16_t)id);
 	dfz__pend_clear(&h->p);
+	h->nlazy = 0;
 	memset(h->nmark, 0, sizeof(h->nmark));
 	for (unsigned l = 0; l < DFZ_NLEVELS; l++)
 		widen(&h->clo[l], &h->chi[l], h->slo[l], h->shi[l]);
@@ -374,18 +497,32 @@ static void issue_race(struct hazard *h, const struct dfz_event *ev,
 			hit->other ? "writes" : "reads");
 }
 
+/* ISSUE: judged and marked when its range meets a mark (after waking the
+ * lazy transfers it meets), else lazy: nothing it could conflict with. */
 static void on_issue(struct hazard *h, const struct dfz_event *ev)
 {
 	const struct dfz_desc *d = &ev->desc;
 	struct hz_hit hit = { .found = false };
 	uint16_t id = dfz__pend_add(&h->p, ev, h->set->xfer); /* 0: bounds */
+	struct hz_range g[2] = { range_of(d, true), range_of(d, false) };
 
-	add_side(h, d, id, ev->engine, !reads_ext(d), &hit);
-	add_side(h, d, id, ev->engine, reads_ext(d), &hit);
-	if (hit.found)
-		issue_race(h, ev, &hit);  /* before it counts as a reader */
-	if (id)
+	wake(h, g);
+	if (range_marked(h, &g[0]) || range_marked(h, &g[1])) {
+		add_side(h, d, id, ev->engine, !reads_ext(d), &hit);
+		add_side(h, d, id, ev->engine, reads_ext(d), &hit);
+		if (hit.found)
+			issue_race(h, ev, &hit); /* before it counts as a reader */
+		if (id)
+			h->marked[id] = true;
+	} else if (id) {
+		h->marked[id] = false;
+		h->lazy[h->nlazy++] = id;
+	}
+	if (id) {
+		h->range[id][0] = g[0];
+		h->range[id][1] = g[1];
 		h->p.x[id].live = true;
+	}
 }
 
 static void on_waited(struct hazard *h, const struct dfz_event *ev)
@@ -424,6 +561,17 @@ static void compute_fail(struct hazard *h, const struct dfz_event *ev,
 			(unsigned long long)o->step, what);
 }
 
+/* A compute access of [@off, @off + @len) of @l wakes the lazy
+ * transfers it meets. */
+static void wake_span(struct hazard *h, unsigned l, uint64_t off,
+		      uint64_t len)
+{
+	struct hz_range g[2] = { { (uint8_t)l, off, off + len },
+				 { .l = DFZ_NLEVELS } };
+
+	wake(h, g);
+}
+
 static void on_compute_read(struct hazard *h, const struct dfz_event *ev)
 {
 	uint64_t off = ev->src.off, len = ev->src.len, i;
@@ -432,6 +580,7 @@ static void on_compute_read(struct hazard *h, const struct dfz_event *ev)
 
 	if (!clamp(l, &off, &len))
 		return;
+	wake_span(h, l, off, len);
 	ok = h->settled[l];
 	if (!may_be_marked(h, l, off, len))
 		return;
@@ -453,6 +602,7 @@ static void on_compute_write(struct hazard *h, const struct dfz_event *ev)
 
 	if (!clamp(l, &off, &len))
 		return;
+	wake_span(h, l, off, len);
 	i = may_be_marked(h, l, off, len) ? busy(h, l, off, len, true) :
 					     off + len;
 	if (i < off + len) {
