@@ -7,6 +7,25 @@
  */
 #include "dropin_int.h"
 
+/*
+ * v mod m of one schedule byte v (< 256) for 1 <= m <= 256 without a
+ * division (a core's pick and a yield's steps take one each):
+ * v * ceil(2^16 / m) >> 16 is floor(v / m) exactly there, as the
+ * rounding adds less than v / 2^16 < 1 / m.
+ */
+#define INV1(m) ((65536u + (m) - 1) / (m))
+#define INV4(m) INV1(m), INV1((m) + 1), INV1((m) + 2), INV1((m) + 3)
+#define INV16(m) INV4(m), INV4((m) + 4), INV4((m) + 8), INV4((m) + 12)
+#define INV64(m) INV16(m), INV16((m) + 16), INV16((m) + 32), INV16((m) + 48)
+static const uint32_t inv_byte[256] = { /* [m - 1] */
+	INV64(1), INV64(65), INV64(129), INV64(193),
+};
+
+static uint32_t mod_byte(uint32_t v, uint32_t m)
+{
+	return v - m * ((v * inv_byte[m - 1]) >> 16);
+}
+
 /* As the plan decoder's choice stream: little-endian, as few bytes as the
  * range needs, the simplest value once the bytes ran out. */
 uint32_t dfz__dropin_take(struct dfz__dropin *d, uint32_t lo, uint32_t hi)
@@ -25,8 +44,8 @@ uint32_t dfz__dropin_take(struct dfz__dropin *d, uint32_t lo, uint32_t hi)
 	for (unsigned i = 0; i < k; i++)
 		v |= (uint32_t)s->buf[s->at + i] << (8 * i);
 	s->at += k;
-	/* v mod (hi - lo + 1), in 32 bits where it fits (a core's pick, a
-	 * yield's steps: a 64-bit division costs several times more) */
+	if (k == 1)
+		return lo + mod_byte(v, hi - lo + 1);
 	return lo + (hi - lo == UINT32_MAX ? v : v % (hi - lo + 1));
 }
 

@@ -623,7 +623,8 @@ static bool walk(struct bounds *b, const struct bd_side *s)
 
 	if (s->size == 0 || s->length == 0)
 		return true;             /* touches nothing */
-	nrows = (s->size + s->length - 1) / s->length;
+	nrows = s->length >= s->size ? 1 :
+		(s->size + s->length - 1) / s->length;
 	while (i < nrows) {
 		off = s->base + i * s->stride;
 		len = i + 1 < nrows ? s->length : s->size - i * s->length;

@@ -21,6 +21,8 @@
 
 #define DF_MIN 8u                    /* bytes a row needs to be judged */
 #define DF_CHUNK 256u                /* bytes compared a copy */
+_Static_assert((DF_MIN & (DF_MIN - 1)) == 0 && (DF_CHUNK & (DF_CHUNK - 1)) == 0,
+	       "chunks are powers of two: never_written() masks");
 
 struct defined {
 	struct dfz_oracles *set;
@@ -62,7 +64,7 @@ static bool never_written(struct dfz_rt *rt, unsigned level, uint64_t off,
 
 	while (n > 0) {
 		/* dfz_mem_ptr() vouches for @off's page: never cross one. */
-		uint64_t room = chunk - (off % chunk);
+		uint64_t room = chunk - (off & (chunk - 1)); /* powers of 2 */
 		uint32_t k = (uint32_t)(n < room ? n : room);
 		const uint8_t *p = off <= UINT32_MAX ?
 			dfz_mem_ptr(rt, (enum dfz_level)level, (uint32_t)off) :

@@ -68,6 +68,8 @@ struct dfz_idma {
 	struct idma_xfer cur;
 	uint32_t latency;
 	uint64_t moved;                   /* bytes of @cur moved so far */
+	uint64_t line;                    /* @moved as whole lines of @cur */
+	uint32_t within;                  /* and the bytes into the next */
 	/* Last: entries are written whole and read only below @count, so
 	 * a reset clears what comes before them. */
 	struct idma_xfer fifo[RING];
@@ -441,14 +443,14 @@ struct idma_lines {
 	struct dfz_span dst, src;
 };
 
-/* Whether @cur's whole lines holding its bytes [@from, @to) each lie in
- * one level on each side, as dfz_mem_locate() would find them: then
- * @known holds the first line's spans. */
-static bool lines_known(const struct dfz_idma *d, uint64_t from, uint64_t to,
+/* Whether @cur's whole lines holding its bytes from the next to move up
+ * to @to each lie in one level on each side, as dfz_mem_locate() would
+ * find them: then @known holds the first line's spans. */
+static bool lines_known(const struct dfz_idma *d, uint64_t to,
 			struct idma_lines *known)
 {
 	const struct idma_xfer *x = &d->cur;
-	uint64_t l0 = from / x->size, n = (to - 1) / x->size - l0 + 1;
+	uint64_t l0 = d->line, n = (to - 1) / x->size - l0 + 1;
 
 	known->l0 = l0;
 	known->on = dfz__mem_locate_lines(d->rt,
@@ -460,13 +462,14 @@ static bool lines_known(const struct dfz_idma *d, uint64_t from, uint64_t to,
 	return known->on;
 }
 
-/* The spans of @cur's @n bytes from its byte @at (inside one line) by
+/* The spans of @cur's @n bytes from byte @within of its line @line by
  * @known's lines: what dfz_mem_locate() gives, by arithmetic. */
 static void known_spans(const struct idma_xfer *x,
-			const struct idma_lines *known, uint64_t at,
-			uint32_t n, struct dfz_span *ds, struct dfz_span *ss)
+			const struct idma_lines *known, uint64_t line,
+			uint64_t within, uint32_t n, struct dfz_span *ds,
+			struct dfz_span *ss)
 {
-	uint64_t k = at / x->size - known->l0, within = at % x->size;
+	uint64_t k = line - known->l0;
 
 	*ds = (struct dfz_span){ known->dst.level,
 		(uint32_t)(known->dst.off + k * x->dst_stride + within), n };
@@ -563,10 +566,11 @@ static uint64_t group_lines(const struct dfz_idma *d, uint64_t budget,
 	const struct idma_xfer *x = &d->cur;
 	uint64_t n, left;
 
-	if (!known->on || d->moved % x->size != 0 || pops_ahead(d))
+	if (!known->on || d->within != 0 || budget < 2 * (uint64_t)x->size ||
+	    pops_ahead(d))
 		return 1;
 	n = (budget < UINT32_MAX ? budget : UINT32_MAX) / x->size;
-	left = x->repeat - d->moved / x->size;
+	left = x->repeat - d->line;
 	n = n < left ? n : left;
 	return n > 1 ? n : 1;
 }
@@ -579,7 +583,7 @@ static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
 			  struct dfz_event *run, const struct idma_lines *known)
 {
 	const struct idma_xfer *x = &d->cur;
-	uint64_t line = d->moved / x->size, within = d->moved % x->size;
+	uint64_t line = d->line, within = d->within;
 	uint64_t lines = group_lines(d, budget, known);
 	uint32_t chunk = x->size - (uint32_t)within;
 	struct dfz_span ds, ss;
@@ -589,7 +593,7 @@ static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
 
 	chunk = budget < chunk ? budget : chunk;
 	if (known->on) {
-		known_spans(x, known, d->moved, chunk, &ds, &ss);
+		known_spans(x, known, line, within, chunk, &ds, &ss);
 		dp = (int64_t)(x->dst + line * x->dst_stride + within);
 		sp = (int64_t)(x->src + line * x->src_stride + within);
 	} else {
@@ -609,6 +613,12 @@ static int64_t move_chunk(struct dfz_idma *d, uint32_t budget,
 			   (const uint8_t *)(uintptr_t)sp, x->src_stride, chunk,
 			   (uint32_t)lines);
 	d->moved += chunk * lines;
+	if (lines > 1) {
+		d->line += lines;
+	} else if ((d->within += chunk) == x->size) {
+		d->line++;
+		d->within = 0;
+	}
 	ev.step = dfz_rt_now(d->rt);
 	ev.dst = ds;
 	ev.src = ss;
@@ -653,8 +663,8 @@ static void service(struct dfz_idma *d)
 	}
 	/* Every line this step reaches in one level: no line to fault. */
 	if (budget > 0 && d->moved < total)
-		lines_known(d, d->moved, d->moved + budget < total ?
-				d->moved + budget : total, &known);
+		lines_known(d, d->moved + budget < total ? d->moved + budget :
+							   total, &known);
 	while (budget > 0 && d->moved < total) {
 		uint64_t from = d->moved;
 		int64_t n = move_chunk(d, budget, &run, &known);
@@ -694,42 +704,44 @@ void dfz__idma_step(struct dfz_idma *d)
 		d->started = false;
 		d->latency = d->rt->cfg.latency;
 		d->moved = 0;
+		d->line = 0;
+		d->within = 0;
 		accept(d);
 	}
 	service(d);
 }
 
 /*
- * Whether the moves of @cur's bytes [@from, @to), a line's part at a time
- * (as dfz__idma_burst() makes them), each locate and read no byte they
- * write: a line part whose source and destination overlap lands
- * differently in one move than in a bandwidth at a time.
+ * Whether the moves of @cur's bytes from the next to move to @to, a
+ * line's part at a time (as dfz__idma_burst() makes them), each locate
+ * and read no byte they write: a line part whose source and destination
+ * overlap lands differently in one move than in a bandwidth at a time.
  */
-static bool stretch_fits(const struct dfz_idma *d, uint64_t from, uint64_t to,
+static bool stretch_fits(const struct dfz_idma *d, uint64_t to,
 			 struct idma_lines *known)
 {
 	const struct idma_xfer *x = &d->cur;
+	uint64_t from = d->moved, line = d->line, within = d->within;
 	struct dfz_span ds, ss;
 	int64_t fault;
 
 	known->on = false;
-	if (lines_known(d, from, to, known)) {
+	if (lines_known(d, to, known)) {
 		if (known->dst.level != known->src.level)
 			return true;
-		for (; from < to; from = (from / x->size + 1) * x->size) {
-			uint64_t line = from / x->size;
+		for (; from < to; line++, within = 0) {
 			uint64_t stop = (line + 1) * x->size < to ?
 						(line + 1) * x->size : to;
 
-			known_spans(x, known, from, (uint32_t)(stop - from),
-				    &ds, &ss);
+			known_spans(x, known, line, within,
+				    (uint32_t)(stop - from), &ds, &ss);
 			if (ds.off < ss.off + ds.len && ss.off < ds.off + ds.len)
 				return false;
+			from = stop;
 		}
 		return true;
 	}
-	while (from < to) {
-		uint64_t line = from / x->size, within = from % x->size;
+	for (; from < to; line++, within = 0) {
 		uint64_t stop = (line + 1) * x->size < to ? (line + 1) * x->size : to;
 		uint32_t n = (uint32_t)(stop - from);
 
@@ -743,6 +755,15 @@ static bool stretch_fits(const struct dfz_idma *d, uint64_t from, uint64_t to,
 		from = stop;
 	}
 	return true;
+}
+
+/* The steps @n bytes take at @bw (> 0) a step: a shift for a power of two,
+ * as every drop-in bandwidth is. */
+static uint64_t steps_for(uint64_t n, uint64_t bw)
+{
+	if ((bw & (bw - 1)) == 0)
+		return (n + bw - 1) >> __builtin_ctzll(bw);
+	return (n + bw - 1) / bw;
 }
 
 /*
@@ -771,11 +792,11 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 	from = d->moved;
 	if (bw == 0 || total == 0 || from >= total)
 		return 0;
-	k = ((pops_ahead(d) ? (from / x->size + 1) * x->size : total) - from +
-	     bw - 1) / bw;
+	k = steps_for((pops_ahead(d) ? (d->line + 1) * x->size : total) - from,
+		      bw);
 	k = k < max ? k : max;
 	to = from + k * bw < total ? from + k * bw : total;
-	if (k < 2 || !stretch_fits(d, from, to, &known))
+	if (k < 2 || !stretch_fits(d, to, &known))
 		return 0;
 	dfz__vg_enter(rt);
 	if (!d->started) {
@@ -787,13 +808,13 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 		emit(d, &ev);
 	}
 	while (d->active && d->moved < to) {
-		uint64_t at = d->moved, line_end = (at / x->size + 1) * x->size;
+		uint64_t at = d->moved, line_end = (d->line + 1) * x->size;
 		uint64_t stop = line_end < to ? line_end : to;
 		uint64_t lines = group_lines(d, to - at, &known);
 
 		if (lines > 1) /* stamped with the last line's step */
 			stop = at + lines * x->size;
-		rt->now = now0 + (stop - from + bw - 1) / bw;
+		rt->now = now0 + steps_for(stop - from, bw);
 		if (move_chunk(d, (uint32_t)(stop - at), &run, &known) < 0) {
 			complete(d);
 			break;

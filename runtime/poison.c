@@ -131,8 +131,11 @@ typedef void (*line_fn)(uint8_t *p, uint32_t n);
 /* Bytes from the first destination byte of @m to one past its last. */
 static uint64_t extent(const struct mark *m)
 {
-	uint64_t lines = ((uint64_t)m->size + m->length - 1) / m->length;
+	uint64_t lines;
 
+	if (m->length >= m->size)
+		return m->size;
+	lines = ((uint64_t)m->size + m->length - 1) / m->length;
 	return (lines - 1) * m->stride + (m->size - (lines - 1) * m->length);
 }
 

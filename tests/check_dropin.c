@@ -524,6 +524,30 @@ END_TEST
 
 /* --------------------------------------------------------- determinism */
 
+/* A draw from one schedule byte is the byte mod the range, for every
+ * byte and range (the decoder divides by a reciprocal there); a wider
+ * range takes two bytes, little-endian. */
+START_TEST(test_take_mod)
+{
+	static uint8_t bytes[258];
+	static struct dfz__dropin d;
+
+	for (unsigned v = 0; v < 256; v++)
+		bytes[v] = (uint8_t)v;
+	bytes[256] = 0x34;
+	bytes[257] = 0x12;
+	for (uint32_t m = 1; m <= 256; m++) {
+		d.sched = (struct dfz__sched){ .buf = bytes, .n = 256 };
+		for (uint32_t v = 0; v < 256; v++)
+			ck_assert_uint_eq(dfz__dropin_take(&d, 7, 7 + m - 1),
+					  7 + v % m);
+	}
+	d.sched = (struct dfz__sched){ .buf = bytes, .n = 258, .at = 256 };
+	ck_assert_uint_eq(dfz__dropin_take(&d, 0, 999), 0x1234 % 1000);
+	ck_assert_uint_eq(dfz__dropin_take(&d, 5, 9), 5); /* ran out */
+}
+END_TEST
+
 START_TEST(test_same_bytes_same_verdict)
 {
 	uint8_t sched[48];
@@ -555,6 +579,7 @@ Suite *suite_dropin(void)
 	tcase_add_test(tc, test_source_race);
 	tcase_add_test(tc, test_leak_at_issue);
 	tcase_add_test(tc, test_cldma_clean);
+	tcase_add_test(tc, test_take_mod);
 	tcase_add_test(tc, test_same_bytes_same_verdict);
 	tcase_add_test(tc, test_sarif_locations);
 	tcase_add_test(tc, test_team_fork);
