@@ -757,15 +757,6 @@ static bool stretch_fits(const struct dfz_idma *d, uint64_t to,
 	return true;
 }
 
-/* The steps @n bytes take at @bw (> 0) a step: a shift for a power of two,
- * as every drop-in bandwidth is. */
-static uint64_t steps_for(uint64_t n, uint64_t bw)
-{
-	if ((bw & (bw - 1)) == 0)
-		return (n + bw - 1) >> __builtin_ctzll(bw);
-	return (n + bw - 1) / bw;
-}
-
 /*
  * The steps up to the one in which @cur's current line ends (or, when no
  * line end can pop a request, @cur itself; or @max), at once (rt.c's
@@ -792,7 +783,7 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 	from = d->moved;
 	if (bw == 0 || total == 0 || from >= total)
 		return 0;
-	k = steps_for((pops_ahead(d) ? (d->line + 1) * x->size : total) - from,
+	k = dfz__steps_for((pops_ahead(d) ? (d->line + 1) * x->size : total) - from,
 		      bw);
 	k = k < max ? k : max;
 	to = from + k * bw < total ? from + k * bw : total;
@@ -814,7 +805,7 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 
 		if (lines > 1) /* stamped with the last line's step */
 			stop = at + lines * x->size;
-		rt->now = now0 + steps_for(stop - from, bw);
+		rt->now = now0 + dfz__steps_for(stop - from, bw);
 		if (move_chunk(d, (uint32_t)(stop - at), &run, &known) < 0) {
 			complete(d);
 			break;

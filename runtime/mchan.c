@@ -513,7 +513,7 @@ uint64_t dfz__mchan_burst(struct dfz_mchan *m, uint64_t max)
 	if (bw == 0 || from >= f.len || (f.ext_2d && m->cur.ext_len == 0) ||
 	    (f.loc_2d && m->cur.loc_len == 0))
 		return 0;
-	k = (f.len - from + bw - 1) / bw;
+	k = dfz__steps_for(f.len - from, bw);
 	k = k < max ? k : max;
 	to = from + k * bw < f.len ? from + k * bw : f.len;
 	if (k < 2)
@@ -535,7 +535,7 @@ uint64_t dfz__mchan_burst(struct dfz_mchan *m, uint64_t max)
 		uint32_t n = chunk_at(m, &f, m->moved, (uint32_t)(to - m->moved),
 				      &es, &ls, &fault);
 
-		rt->now = now0 + (m->moved + n - from + bw - 1) / bw;
+		rt->now = now0 + dfz__steps_for(m->moved + n - from, bw);
 		if (n == 0) { /* not reached: the stretch located */
 			emit_id(m, DFZ_EV_FAULT, m->cur.tid, fault);
 			complete(m);
