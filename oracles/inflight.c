@@ -99,7 +99,7 @@ static uint64_t hash_words(uint64_t h, const uint8_t *p, uint64_t size,
 		h += w * 0x9e3779b97f4a7c15ull;
 		h = h << 31 | h >> 33;
 		p += 8;
-		if (--left == 0) {
+		if (--left == 0 && i + 1 < words) { /* the next line's */
 			left = per;
 			p += stride - len;
 		}
