@@ -200,11 +200,12 @@ static void core_main(void)
 	dfz__ctx_jump(to < 0 ? &c->main_ctx : &c->core[to].ctx);
 }
 
-static int make_core(struct dfz__cores *c, unsigned i)
+static int make_core(struct dfz__cores *c, unsigned i, uint64_t fpenv)
 {
 	struct core *k = &c->core[i];
 
-	if (dfz__ctx_make(&k->ctx, k->stack, c->stack_bytes, core_main) < 0)
+	if (dfz__ctx_make(&k->ctx, k->stack, c->stack_bytes, core_main,
+			  fpenv) < 0)
 		return DFZ_ENOMEM;
 	set_state(c, i, C_READY);
 	k->fake_stack = NULL;
@@ -312,6 +313,7 @@ static void forget_stuck(struct dfz__cores *c)
 int dfz__cores_fork(struct dfz__cores *c, unsigned n, void (*fn)(void *),
 		    void *arg, dfz__cores_pick_fn pick, void *pick_ctx)
 {
+	uint64_t fpenv;
 	int to;
 
 	if (!c || !fn || n == 0 || n > c->max || c->in_fork)
@@ -324,8 +326,9 @@ int dfz__cores_fork(struct dfz__cores *c, unsigned n, void (*fn)(void *),
 	c->arrived = 0;
 	c->stuck = false;
 	c->ready = 0;
+	fpenv = dfz__ctx_fpenv();     /* the forking core's, for them all */
 	for (unsigned i = 0; i < n; i++)
-		if (make_core(c, i) < 0)
+		if (make_core(c, i, fpenv) < 0)
 			return DFZ_ENOMEM;
 	c->in_fork = true;
 	starting = c;
@@ -397,7 +400,8 @@ static void fc_main(void)
 
 static int make_fc(struct dfz__cores *c)
 {
-	if (dfz__ctx_make(&c->fc.ctx, c->fc.stack, c->fc.bytes, fc_main) < 0)
+	if (dfz__ctx_make(&c->fc.ctx, c->fc.stack, c->fc.bytes, fc_main,
+			  dfz__ctx_fpenv()) < 0)
 		return DFZ_ENOMEM;
 	c->fc.fake = NULL;
 	c->fc.made = true;

@@ -60,13 +60,21 @@ __asm__(".text\n"
  * returns to (16-byte aligned, so the entry starts as if called), six
  * zero registers, the running thread's control words.
  */
+uint64_t dfz__ctx_fpenv(void)
+{
+	uint32_t mxcsr;
+	uint16_t fcw;
+
+	__asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+	__asm__ volatile("fnstcw %0" : "=m"(fcw));
+	return (uint64_t)mxcsr | (uint64_t)fcw << 32;
+}
+
 int dfz__ctx_make(struct dfz__ctx *ctx, void *stack, size_t size,
-		  void (*entry)(void))
+		  void (*entry)(void), uint64_t fpenv)
 {
 	uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
 	uint64_t *sp;
-	uint32_t mxcsr;
-	uint16_t fcw;
 
 	if (!stack || size < 256)
 		return -1;
@@ -76,9 +84,7 @@ int dfz__ctx_make(struct dfz__ctx *ctx, void *stack, size_t size,
 	for (int i = 1; i <= 6; i++)
 		sp[-i] = 0;
 	sp -= 7;
-	__asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
-	__asm__ volatile("fnstcw %0" : "=m"(fcw));
-	*sp = (uint64_t)mxcsr | (uint64_t)fcw << 32;
+	*sp = fpenv;
 	ctx->sp = sp;
 	return 0;
 }
@@ -98,9 +104,15 @@ void dfz__ctx_jump(struct dfz__ctx *to)
 
 #else /* ucontext */
 
-int dfz__ctx_make(struct dfz__ctx *ctx, void *stack, size_t size,
-		  void (*entry)(void))
+uint64_t dfz__ctx_fpenv(void)
 {
+	return 0;                     /* getcontext() takes the thread's */
+}
+
+int dfz__ctx_make(struct dfz__ctx *ctx, void *stack, size_t size,
+		  void (*entry)(void), uint64_t fpenv)
+{
+	(void)fpenv;
 	if (getcontext(&ctx->uc) < 0)
 		return -1;
 	ctx->uc.uc_stack.ss_sp = stack;

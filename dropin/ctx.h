@@ -25,14 +25,21 @@ struct dfz__ctx {
 };
 #endif
 
+/** dfz__ctx_fpenv() - the running thread's floating-point control words
+ * (read once for the contexts of a fork: reading them costs more than
+ * making a context). */
+uint64_t dfz__ctx_fpenv(void);
+
 /**
  * dfz__ctx_make() - make @ctx a context that starts @entry on the stack
- * [@stack, @stack + @size) at its first dfz__ctx_switch() to it. @entry
- * must never return (it leaves by dfz__ctx_switch() or dfz__ctx_jump()).
+ * [@stack, @stack + @size) at its first dfz__ctx_switch() to it, with the
+ * control words @fpenv (dfz__ctx_fpenv(); the ucontext switch takes the
+ * running thread's). @entry must never return (it leaves by
+ * dfz__ctx_switch() or dfz__ctx_jump()).
  * Return: 0, or -1 when a context cannot be made.
  */
 int dfz__ctx_make(struct dfz__ctx *ctx, void *stack, size_t size,
-		  void (*entry)(void));
+		  void (*entry)(void), uint64_t fpenv);
 
 /** dfz__ctx_switch() - save the running context into @from and resume
  * @to; returns when something switches back to @from. */

@@ -106,11 +106,17 @@ struct dfz__dropin {
 
 /**
  * dfz__dropin_get() - the process's drop-in state, created on first use
- * (the memories mapped at the PULP addresses). A mapping that fails is
- * the one unrecoverable set-up error: a one-line message on stderr, then
- * exit(2).
+ * by dfz__dropin_make() (the memories mapped at the PULP addresses). A
+ * mapping that fails is the one unrecoverable set-up error: a one-line
+ * message on stderr, then exit(2). Inline: every SDK call asks for it.
  */
-struct dfz__dropin *dfz__dropin_get(void);
+extern struct dfz__dropin *dfz__dropin_state; /* NULL until made */
+struct dfz__dropin *dfz__dropin_make(void);
+
+static inline struct dfz__dropin *dfz__dropin_get(void)
+{
+	return dfz__dropin_state ? dfz__dropin_state : dfz__dropin_make();
+}
 
 /** dfz__dropin_teardown() - release the state (at exit, or before a test
  * sets up another); the next dfz__dropin_get() maps anew. */

@@ -17,7 +17,7 @@
 
 #define WAIT_BOUND (1u << 20)
 
-static struct dfz__dropin *state;
+struct dfz__dropin *dfz__dropin_state;
 
 /* The verdict is decided: a fuzz execution ends here (the fuzzer wants
  * the crash now, not after whatever the code does next); a bare run goes
@@ -78,35 +78,35 @@ void dfz__dropin_teardown(void)
 	/* exit() from inside the body (the user's, or a refused SDK name)
 	 * runs this on the fabric controller's or a core's stack, which the
 	 * memories hold: the process ends anyway, nothing is unmapped. */
-	if (!state || state->in_run)
+	if (!dfz__dropin_state || dfz__dropin_state->in_run)
 		return;
-	dfz__cores_destroy(state->cores);
-	dfz__memmap_fini(state);
-	dfz_oracles_destroy(state->set);
-	dfz_rt_destroy(state->rt);
-	free(state);
-	state = NULL;
+	dfz__cores_destroy(dfz__dropin_state->cores);
+	dfz__memmap_fini(dfz__dropin_state);
+	dfz_oracles_destroy(dfz__dropin_state->set);
+	dfz_rt_destroy(dfz__dropin_state->rt);
+	free(dfz__dropin_state);
+	dfz__dropin_state = NULL;
 }
 
-struct dfz__dropin *dfz__dropin_get(void)
+struct dfz__dropin *dfz__dropin_make(void)
 {
-	if (state)
-		return state;
+	if (dfz__dropin_state)
+		return dfz__dropin_state;
 	atexit(dfz__dropin_teardown);
-	state = calloc(1, sizeof(*state));
-	if (!state) {
+	dfz__dropin_state = calloc(1, sizeof(*dfz__dropin_state));
+	if (!dfz__dropin_state) {
 		fprintf(stderr, "dmafuzz: cannot set up the drop-in: %s\n",
 			dfz_strerror(DFZ_ENOMEM));
 		exit(2);
 	}
-	if (dfz__memmap_create(state) < 0 || !preset_ok())
+	if (dfz__memmap_create(dfz__dropin_state) < 0 || !preset_ok())
 		exit(2);
-	state->base = (struct dfz__quirks){ dfz__quirks_default(), 0 };
+	dfz__dropin_state->base = (struct dfz__quirks){ dfz__quirks_default(), 0 };
 	if (getenv("DFZ_QUIRKS") &&
-	    dfz__quirks_parse(getenv("DFZ_QUIRKS"), &state->base) < 0)
+	    dfz__quirks_parse(getenv("DFZ_QUIRKS"), &dfz__dropin_state->base) < 0)
 		exit(2);
-	state->oracles = dfz_oracles_observer(state->set);
-	return state;
+	dfz__dropin_state->oracles = dfz_oracles_observer(dfz__dropin_state->set);
+	return dfz__dropin_state;
 }
 
 /* ---------------------------------------------------------------- run */
@@ -213,7 +213,7 @@ void dfz__dropin_run(const struct dfz_dropin_test *t, const uint8_t *buf,
 
 struct dfz__dropin *dfz__dropin_enter(struct dfz_site s)
 {
-	struct dfz__dropin *d = state;
+	struct dfz__dropin *d = dfz__dropin_state;
 
 	if (!d || !d->in_run)
 		return NULL;
@@ -271,7 +271,7 @@ int dfz__dropin_fork(struct dfz__dropin *d, unsigned n, void (*fn)(void *),
 
 void dfz_dropin_check(struct dfz_site s, int ok, const char *what)
 {
-	struct dfz__dropin *d = state;
+	struct dfz__dropin *d = dfz__dropin_state;
 
 	if (ok || !d || !d->in_run)
 		return;

@@ -450,7 +450,8 @@ static bool lines_known(const struct dfz_idma *d, uint64_t to,
 			struct idma_lines *known)
 {
 	const struct idma_xfer *x = &d->cur;
-	uint64_t l0 = d->line, n = (to - 1) / x->size - l0 + 1;
+	uint64_t l0 = d->line, rel = to - 1 - l0 * x->size;
+	uint64_t n = rel < x->size ? 1 : rel / x->size + 1;
 
 	known->l0 = l0;
 	known->on = dfz__mem_locate_lines(d->rt,

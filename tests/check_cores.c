@@ -7,6 +7,7 @@
  * usable, bad use is refused, and a core has its own deep stack.
  */
 #include <check.h>
+#include <fenv.h>
 #include <string.h>
 
 #include "cores.h"
@@ -68,6 +69,32 @@ START_TEST(test_fork_ids)
 	ck_assert_int_eq(dfz__cores_fork(c, 1, phases, NULL, NULL, NULL), 0);
 	ck_assert_uint_eq(runs[0], 2);
 	ck_assert_uint_eq(runs[1], 1);
+}
+END_TEST
+
+static int rounding[8];
+
+static void note_rounding(void *arg)
+{
+	(void)arg;
+	rounding[dfz__cores_id(c)] = fegetround();
+}
+
+/* A fork's cores start with the forking thread's floating-point control
+ * words, read at the fork: a rounding mode set before the fork holds on
+ * every core, and the next fork has the one set since. */
+START_TEST(test_fork_fpenv)
+{
+	static const int mode[2] = { FE_UPWARD, FE_TOWARDZERO };
+
+	for (unsigned f = 0; f < 2; f++) {
+		ck_assert_int_eq(fesetround(mode[f]), 0);
+		ck_assert_int_eq(dfz__cores_fork(c, 4, note_rounding, NULL,
+						 NULL, NULL), 0);
+		ck_assert_int_eq(fesetround(FE_TONEAREST), 0);
+		for (unsigned i = 0; i < 4; i++)
+			ck_assert_int_eq(rounding[i], mode[f]);
+	}
 }
 END_TEST
 
@@ -182,6 +209,7 @@ Suite *suite_cores(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_fork_ids);
+	tcase_add_test(tc, test_fork_fpenv);
 	tcase_add_test(tc, test_pick_order);
 	tcase_add_test(tc, test_barrier_deadlock);
 	tcase_add_test(tc, test_bad_use);
