@@ -54,6 +54,7 @@ struct core {
 };
 
 struct dfz__cores {
+	struct dfz__cores_view v;     /* first: the inline accessors' */
 	unsigned max;
 	size_t stack_bytes;
 	uint8_t *map;                 /* every stack with its guard, when the
@@ -78,10 +79,7 @@ struct dfz__cores {
 	void *main_fake;
 	const void *main_bottom;      /* its stack, as ASan saw it */
 	size_t main_size;
-	bool in_fork;
 	bool stuck;                   /* a barrier that cannot complete */
-	unsigned n;                   /* cores of the fork */
-	unsigned cur;
 	uint64_t ready;               /* bit i: core i is C_READY */
 	unsigned arrived;             /* at the barrier */
 	void (*fn)(void *);
@@ -108,7 +106,7 @@ static void switch_to(struct dfz__cores *c, struct dfz__ctx *from, void **from_f
 	(void)from_fake;
 #endif
 	if (to >= 0)
-		c->cur = (unsigned)to;
+		c->v.cur = (unsigned)to;
 	dfz__ctx_switch(from, dst);
 #ifdef CORES_ASAN
 	__sanitizer_finish_switch_fiber(from_fake ? *from_fake : NULL, NULL,
@@ -168,7 +166,7 @@ static struct dfz__cores *starting;
 static void core_main(void)
 {
 	struct dfz__cores *c = starting;
-	unsigned me = c->cur;
+	unsigned me = c->v.cur;
 	int to;
 
 #ifdef CORES_ASAN
@@ -196,7 +194,7 @@ static void core_main(void)
 		to < 0 ? c->main_size : c->stack_bytes);
 #endif
 	if (to >= 0)
-		c->cur = (unsigned)to;
+		c->v.cur = (unsigned)to;
 	dfz__ctx_jump(to < 0 ? &c->main_ctx : &c->core[to].ctx);
 }
 
@@ -284,7 +282,7 @@ int dfz__cores_create_on(struct dfz_rt *rt, unsigned max_cores,
 
 void dfz__cores_destroy(struct dfz__cores *c)
 {
-	if (!c || c->in_fork || c->fc.busy)
+	if (!c || c->v.in_fork || c->fc.busy)
 		return;
 	for (unsigned i = 0; c->core && i < c->max; i++)
 		VALGRIND_STACK_DEREGISTER(c->core[i].vg_id);
@@ -300,7 +298,7 @@ void dfz__cores_destroy(struct dfz__cores *c)
  * clean again for ASan (their frames will never return). */
 static void forget_stuck(struct dfz__cores *c)
 {
-	for (unsigned i = 0; i < c->n; i++) {
+	for (unsigned i = 0; i < c->v.n; i++) {
 		if (c->core[i].state == C_DONE)
 			continue;
 #ifdef CORES_ASAN
@@ -316,9 +314,9 @@ int dfz__cores_fork(struct dfz__cores *c, unsigned n, void (*fn)(void *),
 	uint64_t fpenv;
 	int to;
 
-	if (!c || !fn || n == 0 || n > c->max || c->in_fork)
+	if (!c || !fn || n == 0 || n > c->max || c->v.in_fork)
 		return DFZ_EINVAL;
-	c->n = n;
+	c->v.n = n;
 	c->fn = fn;
 	c->arg = arg;
 	c->pick = pick;
@@ -330,18 +328,18 @@ int dfz__cores_fork(struct dfz__cores *c, unsigned n, void (*fn)(void *),
 	for (unsigned i = 0; i < n; i++)
 		if (make_core(c, i, fpenv) < 0)
 			return DFZ_ENOMEM;
-	c->in_fork = true;
+	c->v.in_fork = true;
 	starting = c;
 	to = 0;                      /* core 0 starts first */
 	switch_to(c, &c->main_ctx, &c->main_fake, to);
-	c->in_fork = false;
+	c->v.in_fork = false;
 	for (unsigned i = 0; i < n; i++)
 		if (c->core[i].state != C_DONE)
 			c->stuck = true;
 	if (c->stuck)
 		forget_stuck(c);
-	c->n = 0;
-	c->cur = 0;
+	c->v.n = 0;
+	c->v.cur = 0;
 	return c->stuck ? DFZ_EHANG : 0;
 }
 
@@ -363,14 +361,14 @@ void dfz__cores_abandon(struct dfz__cores *c)
 	if (!c)
 		return;
 	forget_fc(c);
-	if (!c->in_fork)
+	if (!c->v.in_fork)
 		return;
-	for (unsigned i = 0; i < c->n; i++)
+	for (unsigned i = 0; i < c->v.n; i++)
 		set_state(c, i, C_BARRIER);
 	forget_stuck(c);
-	c->in_fork = false;
-	c->n = 0;
-	c->cur = 0;
+	c->v.in_fork = false;
+	c->v.n = 0;
+	c->v.cur = 0;
 }
 
 /* ------------------------------------------------ the fabric controller */
@@ -419,7 +417,7 @@ static bool on_fc(const struct dfz__cores *c)
 
 int dfz__cores_fc(struct dfz__cores *c, void (*fn)(void *), void *arg)
 {
-	if (!c || !fn || c->in_fork)
+	if (!c || !fn || c->v.in_fork)
 		return DFZ_EINVAL;
 	if (!c->fc.stack || on_fc(c)) {
 		fn(arg);
@@ -443,26 +441,11 @@ int dfz__cores_fc(struct dfz__cores *c, void (*fn)(void *), void *arg)
 	return 0;
 }
 
-unsigned dfz__cores_id(const struct dfz__cores *c)
-{
-	return c && c->in_fork ? c->cur : 0;
-}
-
-unsigned dfz__cores_count(const struct dfz__cores *c)
-{
-	return c && c->in_fork ? c->n : 1;
-}
-
-bool dfz__cores_in_fork(const struct dfz__cores *c)
-{
-	return c && c->in_fork;
-}
-
 void dfz__cores_yield(struct dfz__cores *c)
 {
-	if (!c || !c->in_fork)
+	if (!c || !c->v.in_fork)
 		return;
-	reschedule(c, c->cur);
+	reschedule(c, c->v.cur);
 }
 
 bool dfz__cores_stall(struct dfz__cores *c)
@@ -470,9 +453,9 @@ bool dfz__cores_stall(struct dfz__cores *c)
 	unsigned me;
 	int to;
 
-	if (!c || !c->in_fork)
+	if (!c || !c->v.in_fork)
 		return false;
-	me = c->cur;
+	me = c->v.cur;
 	to = pick_of(c, c->ready & ~((uint64_t)1 << me));
 	if (to < 0)
 		return false;
@@ -490,12 +473,12 @@ int dfz__cores_barrier(struct dfz__cores *c)
 {
 	unsigned me;
 
-	if (!c || !c->in_fork)
+	if (!c || !c->v.in_fork)
 		return 0;
-	me = c->cur;
-	if (++c->arrived == c->n) {
+	me = c->v.cur;
+	if (++c->arrived == c->v.n) {
 		c->arrived = 0;
-		for (unsigned i = 0; i < c->n; i++)
+		for (unsigned i = 0; i < c->v.n; i++)
 			if (c->core[i].state == C_BARRIER)
 				set_state(c, i, C_READY);
 		reschedule(c, me);

@@ -62,14 +62,40 @@ void dfz__cores_destroy(struct dfz__cores *c);
 int dfz__cores_fork(struct dfz__cores *c, unsigned n, void (*fn)(void *),
 		    void *arg, dfz__cores_pick_fn pick, void *pick_ctx);
 
+/*
+ * struct dfz__cores_view - what every SDK call asks of the cores, first in
+ * struct dfz__cores (cores.c), so that the accessors below inline:
+ * whether a fork runs, the running core, the fork's cores.
+ */
+struct dfz__cores_view {
+	bool in_fork;
+	unsigned cur;
+	unsigned n;
+};
+
 /** dfz__cores_id() - the running core's id; 0 outside a fork. */
-unsigned dfz__cores_id(const struct dfz__cores *c);
+static inline unsigned dfz__cores_id(const struct dfz__cores *c)
+{
+	const struct dfz__cores_view *v = (const struct dfz__cores_view *)c;
+
+	return v && v->in_fork ? v->cur : 0;
+}
 
 /** dfz__cores_count() - the cores of the running fork; 1 outside one. */
-unsigned dfz__cores_count(const struct dfz__cores *c);
+static inline unsigned dfz__cores_count(const struct dfz__cores *c)
+{
+	const struct dfz__cores_view *v = (const struct dfz__cores_view *)c;
+
+	return v && v->in_fork ? v->n : 1;
+}
 
 /** dfz__cores_in_fork() - true while a fork runs. */
-bool dfz__cores_in_fork(const struct dfz__cores *c);
+static inline bool dfz__cores_in_fork(const struct dfz__cores *c)
+{
+	const struct dfz__cores_view *v = (const struct dfz__cores_view *)c;
+
+	return v && v->in_fork;
+}
 
 /** dfz__cores_yield() - a switch point (a DMA call): the pick function
  * may pass control to another ready core. No-op outside a fork. */

@@ -596,6 +596,8 @@ static uint64_t next_row(const struct bd_side *s, uint64_t i, uint64_t nrows,
 		return nrows;
 	if (rend < s->base + s->length)
 		return i + 1;
+	if (s->base + (nrows - 1) * s->stride + s->length <= rend)
+		return nrows;        /* every row inside: no division */
 	k = (rend - s->length - s->base) / s->stride + 1;
 	return k > i + 1 ? k : i + 1;
 }
