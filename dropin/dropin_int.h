@@ -20,6 +20,7 @@
 
 #define DFZ__DROPIN_SITES 4096   /* issue sites remembered per run */
 #define DFZ__DROPIN_KEYS 256     /* handles whose last issue is known */
+#define DFZ__DROPIN_KEY_SLOTS 512 /* their index: open addressing */
 #define DFZ__DROPIN_EMUL 64      /* emulated cluster DMA commands queued */
 #define DFZ__DROPIN_MAX_CORES 9  /* a PMSIS team (8), a Snitch cluster (9) */
 
@@ -99,6 +100,7 @@ struct dfz__dropin {
 	struct dfz_site issue_site[DFZ__DROPIN_SITES];
 	uint32_t nkeys;
 	struct dfz__key key[DFZ__DROPIN_KEYS];
+	uint16_t key_slot[DFZ__DROPIN_KEY_SLOTS]; /* key index + 1, 0: free */
 	int last_tid[DFZ__DROPIN_MAX_CORES];  /* mchan v7: the counter each core
 					  * allocated last (-1: none), which
 					  * its pushes carry */
@@ -161,6 +163,10 @@ void dfz__dropin_fail(struct dfz__dropin *d, enum dfz_class cls,
 		      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* sites.c: the user's lines of a run */
+/** dfz__sites_reset() - forget the last issue of every handle (a run's
+ * start). */
+void dfz__sites_reset(struct dfz__dropin *d);
+
 /** dfz__sites_issue() - remember the call being served as the site of the
  * transfer @ev issues, and as the last issue on its handle. */
 void dfz__sites_issue(struct dfz__dropin *d, const struct dfz_event *ev);

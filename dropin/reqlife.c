@@ -437,23 +437,30 @@ static _Unwind_Reason_Code unwind_step(struct _Unwind_Context *ctx, void *arg)
  * the unwinder cannot tell, @fp itself (a bound below the live frames:
  * nothing live is ever called dead).
  */
-static uintptr_t live_bound(const void *fp, const void *ret)
+static __attribute__((noinline)) uintptr_t
+unwound_bound(const void *fp, const void *ret, unsigned i, bool keep)
 {
 	struct unwind_find f = { ret, 0, 0, false };
-	unsigned i = (unsigned)((uintptr_t)ret >> 2) % MAX_SITES, k;
 	uintptr_t delta = 0;
+
+	_Unwind_Backtrace(unwind_step, &f);
+	if (f.cfa > (uintptr_t)fp && f.cfa - (uintptr_t)fp < (64u << 10))
+		delta = f.cfa - (uintptr_t)fp;
+	if (keep)
+		rl.site[i] = (struct site_delta){ ret, delta };
+	return (uintptr_t)fp + delta;
+}
+
+static uintptr_t live_bound(const void *fp, const void *ret)
+{
+	unsigned i = (unsigned)((uintptr_t)ret >> 2) % MAX_SITES, k;
 
 	for (k = 0; k < MAX_SITES && rl.site[i].ret; k++) {
 		if (rl.site[i].ret == ret)
 			return (uintptr_t)fp + rl.site[i].delta;
 		i = (i + 1) % MAX_SITES;
 	}
-	_Unwind_Backtrace(unwind_step, &f);
-	if (f.cfa > (uintptr_t)fp && f.cfa - (uintptr_t)fp < (64u << 10))
-		delta = f.cfa - (uintptr_t)fp;
-	if (k < MAX_SITES)
-		rl.site[i] = (struct site_delta){ ret, delta };
-	return (uintptr_t)fp + delta;
+	return unwound_bound(fp, ret, i, k < MAX_SITES);
 }
 
 /* Whether @h lies in a frame that returned, @bound being the running
@@ -474,15 +481,12 @@ static bool frame_dead(struct dfz__dropin *d, const struct held *h,
 	       peek(h->slot) != h->ra;
 }
 
-void dfz__reqlife_enter(struct dfz__dropin *d, const void *fp,
-			const void *ret)
+/* The requests held at an SDK call whose live frames end at @bound. */
+static __attribute__((noinline)) void judge_held(struct dfz__dropin *d,
+						 uintptr_t bound)
 {
-	uintptr_t bound = live_bound(fp, ret);
 	char where[96];
 
-	rl.entry[context(d)] = (struct entry){ fp, bound };
-	if (rl.n == 0 || d->sited)
-		return;
 	for (unsigned i = 0; i < rl.n; i++) {
 		const struct held *h = &rl.h[i];
 
@@ -495,6 +499,16 @@ void dfz__reqlife_enter(struct dfz__dropin *d, const void *fp,
 			return;
 		}
 	}
+}
+
+void dfz__reqlife_enter(struct dfz__dropin *d, const void *fp,
+			const void *ret)
+{
+	uintptr_t bound = live_bound(fp, ret);
+
+	rl.entry[context(d)] = (struct entry){ fp, bound };
+	if (rl.n > 0 && !d->sited)
+		judge_held(d, bound);
 }
 
 void dfz__reqlife_end(struct dfz__dropin *d)

@@ -27,13 +27,14 @@ static uint32_t mod_byte(uint32_t v, uint32_t m)
 }
 
 /* As the plan decoder's choice stream: little-endian, as few bytes as the
- * range needs, the simplest value once the bytes ran out. */
+ * range needs, the simplest value once the bytes ran out. A range of one
+ * byte (a core's pick, a yield's steps) takes it without a loop, whose
+ * edges would say nothing to the fuzzers. */
 uint32_t dfz__dropin_take(struct dfz__dropin *d, uint32_t lo, uint32_t hi)
 {
 	struct dfz__sched *s = &d->sched;
-	unsigned k = hi - lo <= 0xffu ? 1 : hi - lo <= 0xffffu ? 2 :
-		     hi - lo <= 0xffffffu ? 3 : 4;
-	uint32_t v = 0;
+	uint32_t range = hi - lo, v = 0;
+	unsigned k = (unsigned)(32 - __builtin_clz(range | 1) + 7) / 8;
 
 	if (hi <= lo)
 		return lo;
@@ -41,12 +42,12 @@ uint32_t dfz__dropin_take(struct dfz__dropin *d, uint32_t lo, uint32_t hi)
 		s->at = s->n;
 		return lo;
 	}
+	if (k == 1)
+		return lo + mod_byte(s->buf[s->at++], range + 1);
 	for (unsigned i = 0; i < k; i++)
 		v |= (uint32_t)s->buf[s->at + i] << (8 * i);
 	s->at += k;
-	if (k == 1)
-		return lo + mod_byte(v, hi - lo + 1);
-	return lo + (hi - lo == UINT32_MAX ? v : v % (hi - lo + 1));
+	return lo + (range == UINT32_MAX ? v : v % (range + 1));
 }
 
 /* Engine steps at a yield: mostly a few, sometimes enough to drain. */

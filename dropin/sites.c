@@ -15,16 +15,52 @@
  */
 #include "dropin_int.h"
 
+static bool same_key(const struct dfz__key *k, const struct dfz_event *ev)
+{
+	return k->engine == ev->engine && (ev->engine == DFZ_ENGINE_RAM ?
+	       k->handle == ev->handle : k->id == ev->id);
+}
+
+/* The first slot of @ev's handle in the keys' index (a ram request by its
+ * address, an engine's transfer by its id). */
+static uint32_t key_home(const struct dfz_event *ev)
+{
+	uint64_t v = ev->engine == DFZ_ENGINE_RAM ?
+		     (uint64_t)(uintptr_t)ev->handle : (uint64_t)ev->id;
+
+	v = (v ^ ev->engine) * 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(v >> 32) & (DFZ__DROPIN_KEY_SLOTS - 1);
+}
+
+/* The slot of @ev's handle: its key's, or the free one it would take. */
+static uint16_t *key_slot(struct dfz__dropin *d, const struct dfz_event *ev)
+{
+	uint32_t i = key_home(ev);
+
+	while (d->key_slot[i] && !same_key(&d->key[d->key_slot[i] - 1], ev))
+		i = (i + 1) & (DFZ__DROPIN_KEY_SLOTS - 1);
+	return &d->key_slot[i];
+}
+
 static struct dfz__key *key_of(struct dfz__dropin *d, const struct dfz_event *ev)
 {
-	for (uint32_t i = 0; i < d->nkeys; i++) {
-		struct dfz__key *k = &d->key[i];
+	uint16_t slot = *key_slot(d, ev);
 
-		if (k->engine == ev->engine && (ev->engine == DFZ_ENGINE_RAM ?
-		    k->handle == ev->handle : k->id == ev->id))
-			return k;
+	return slot ? &d->key[slot - 1] : NULL;
+}
+
+/* A run's keys forgotten: their slots only (the index is twice as large
+ * as the keys a run can hold, so a probe always ends at a free slot). */
+void dfz__sites_reset(struct dfz__dropin *d)
+{
+	for (uint32_t k = 0; k < d->nkeys; k++) {
+		struct dfz_event ev = { .engine = d->key[k].engine,
+					.handle = d->key[k].handle,
+					.id = d->key[k].id };
+
+		*key_slot(d, &ev) = 0;
 	}
-	return NULL;
+	d->nkeys = 0;
 }
 
 /* Call stacks: in bare runs and replays, never in a fuzz execution. */
@@ -35,18 +71,18 @@ static bool stacks(const struct dfz__dropin *d)
 
 void dfz__sites_issue(struct dfz__dropin *d, const struct dfz_event *ev)
 {
-	struct dfz__key *k = key_of(d, ev);
+	uint16_t *slot = key_slot(d, ev);
 
 	if (d->nissue < DFZ__DROPIN_SITES)
 		d->issue_site[d->nissue] = d->cur;
 	if (stacks(d))
 		dfz__stack_keep(d->nissue);
 	dfz__golden_issue(d->nissue, &ev->desc);
-	if (!k && d->nkeys < DFZ__DROPIN_KEYS)
-		k = &d->key[d->nkeys++];
-	if (k)
-		*k = (struct dfz__key){ ev->engine, ev->handle, ev->id,
-					d->nissue };
+	if (!*slot && d->nkeys < DFZ__DROPIN_KEYS)
+		*slot = (uint16_t)++d->nkeys;
+	if (*slot)
+		d->key[*slot - 1] = (struct dfz__key){ ev->engine, ev->handle,
+						       ev->id, d->nissue };
 	d->nissue++;
 }
 

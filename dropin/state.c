@@ -133,7 +133,7 @@ static void start(struct dfz__dropin *d, const uint8_t *buf, size_t n)
 	d->sited = false;
 	dfz__reqlife_reset();
 	d->nissue = 0;
-	d->nkeys = 0;
+	dfz__sites_reset(d);
 	d->nemul = 0;
 	d->apis = 0;
 	d->team = DFZ_DROPIN_CORES;

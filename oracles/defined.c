@@ -60,7 +60,7 @@ static bool never_written(struct dfz_rt *rt, unsigned level, uint64_t off,
 			  uint64_t n)
 {
 	uint8_t buf[DF_CHUNK];
-	uint64_t chunk = DF_MIN;     /* a written row differs at once */
+	uint64_t chunk = 1;          /* a written row differs at once */
 
 	while (n > 0) {
 		/* dfz_mem_ptr() vouches for @off's page: never cross one. */
@@ -104,10 +104,12 @@ static void on_issue(struct defined *o, const struct dfz_event *ev)
 {
 	const struct dfz_desc *d = &ev->desc;
 	struct dfz__fp fp;
+	uint64_t cap;
 
 	dfz__fp_init(&fp, d, d->ext2loc);
 	if (fp.level >= DFZ_NLEVELS || fp.size == 0)
 		return;
+	cap = dfz_mem_size(o->rt, (enum dfz_level)fp.level);
 	if (!d->is_2d || fp.length == 0 || fp.length >= fp.size)
 		fp.length = fp.size;
 	for (uint64_t at = 0, off = fp.base; at < fp.size;
@@ -115,7 +117,7 @@ static void on_issue(struct defined *o, const struct dfz_event *ev)
 		uint64_t n = fp.size - at < fp.length ? fp.size - at :
 							fp.length;
 
-		if (off + n > dfz_mem_size(o->rt, (enum dfz_level)fp.level))
+		if (off + n > cap)
 			return;   /* the engine's dma.bad-address */
 		if (n >= DF_MIN && never_written(o->rt, fp.level, off, n)) {
 			fail(o, ev, &fp, off, n);

@@ -84,25 +84,30 @@ static uint64_t hash_bytes(uint64_t h, const uint8_t *p, uint64_t n)
 }
 
 /* A hash of @size bytes in lines of @len every @stride bytes from @p
- * (both multiples of eight; the last line may be shorter), as one stream
- * of words: the lines of a tile are short (a word or four), where a loop
- * per line costs more than its words. Each word's product is off the
+ * (both multiples of eight; the last line may be shorter; @len 0: one
+ * range), as one stream of words: a loop per line, whose words go
+ * straight (a stream that tests for a line's end at each word compiles
+ * to twice the instructions a word). Each word's product is off the
  * chain of adds and rotations, which any one changed word changes. */
 DFZ__ORACLE_NO_ASAN
 static uint64_t hash_words(uint64_t h, const uint8_t *p, uint64_t size,
 			   uint64_t len, uint64_t stride)
 {
-	uint64_t per = len / 8, left = per, words = size / 8, w;
+	uint64_t words = size / 8, per = len ? len / 8 : words, w;
 
-	for (uint64_t i = 0; i < words; i++) {
-		memcpy(&w, p, 8);
-		h += w * 0x9e3779b97f4a7c15ull;
-		h = h << 31 | h >> 33;
-		p += 8;
-		if (--left == 0 && i + 1 < words) { /* the next line's */
-			left = per;
-			p += stride - len;
-		}
+	while (words > 0) {
+		uint64_t n = words < per ? words : per;
+		const uint8_t *q = p;
+
+		words -= n;
+		do {
+			memcpy(&w, q, 8);
+			h += w * 0x9e3779b97f4a7c15ull;
+			h = h << 31 | h >> 33;
+			q += 8;
+		} while (--n > 0);
+		if (words > 0) /* the next line's: no step past the last */
+			p += stride;
 	}
 	return h;
 }

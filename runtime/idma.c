@@ -113,8 +113,8 @@ static void locate_side(const struct dfz_idma *d, uintptr_t p,
 
 /* The generic view of @x: a load (ext2loc) when the destination is in L1
  * and the source is not; the external side is the other one. */
-static void desc_of(const struct dfz_idma *d, const struct idma_xfer *x,
-		    struct dfz_desc *out)
+static DFZ__NOCOV void desc_of(const struct dfz_idma *d,
+			       const struct idma_xfer *x, struct dfz_desc *out)
 {
 	uint8_t dl, sl;
 	uint32_t doff, soff;
@@ -298,7 +298,7 @@ static uint64_t crossings(uint64_t a, uint64_t n)
 /* The bursts iDMA's legalizer cuts line @k of @x into: read and write
  * are coupled, so a burst ends at the nearer page boundary of either
  * side (the 256-beat limit is past a page at Snitch's 512-bit bus). */
-static uint32_t bursts(const struct idma_xfer *x, uint64_t k)
+static DFZ__NOCOV uint32_t bursts(const struct idma_xfer *x, uint64_t k)
 {
 	uint64_t s = (uint64_t)x->src + k * x->src_stride;
 	uint64_t t = (uint64_t)x->dst + k * x->dst_stride;
@@ -446,8 +446,8 @@ struct idma_lines {
 /* Whether @cur's whole lines holding its bytes from the next to move up
  * to @to each lie in one level on each side, as dfz_mem_locate() would
  * find them: then @known holds the first line's spans. */
-static bool lines_known(const struct dfz_idma *d, uint64_t to,
-			struct idma_lines *known)
+static DFZ__NOCOV bool lines_known(const struct dfz_idma *d, uint64_t to,
+				   struct idma_lines *known)
 {
 	const struct idma_xfer *x = &d->cur;
 	uint64_t l0 = d->line, rel = to - 1 - l0 * x->size;
@@ -484,7 +484,8 @@ static void known_spans(const struct idma_xfer *x,
  * at one pitch on each side: no core runs between them, and the gathered
  * MOVE goes out before any other event. @run->lines == 0: none.
  */
-static void run_flush(struct dfz_idma *d, struct dfz_event *run)
+static DFZ__NOCOV void run_flush(struct dfz_idma *d,
+				 struct dfz_event *run)
 {
 	uint64_t now = d->rt->now;
 
@@ -561,8 +562,9 @@ static void run_add_lines(struct dfz_idma *d, struct dfz_event *run,
  * lines' spans @known, and while no line end can pop a request (then a
  * line end has no event to place, and the lines' MOVEs gather into one
  * anyway). */
-static uint64_t group_lines(const struct dfz_idma *d, uint64_t budget,
-			    const struct idma_lines *known)
+static DFZ__NOCOV uint64_t group_lines(const struct dfz_idma *d,
+				       uint64_t budget,
+				       const struct idma_lines *known)
 {
 	const struct idma_xfer *x = &d->cur;
 	uint64_t n, left;
@@ -718,8 +720,8 @@ void dfz__idma_step(struct dfz_idma *d)
  * and read no byte they write: a line part whose source and destination
  * overlap lands differently in one move than in a bandwidth at a time.
  */
-static bool stretch_fits(const struct dfz_idma *d, uint64_t to,
-			 struct idma_lines *known)
+static DFZ__NOCOV bool stretch_fits(const struct dfz_idma *d, uint64_t to,
+				    struct idma_lines *known)
 {
 	const struct idma_xfer *x = &d->cur;
 	uint64_t from = d->moved, line = d->line, within = d->within;

@@ -97,8 +97,9 @@ static void locate_side(const struct dfz_mchan *m, uintptr_t p,
 }
 
 /* The transfer @c executes, as the hardware decodes its command word. */
-static void decoded_desc(const struct dfz_mchan *m, const struct mchan_cmd *c,
-			 struct dfz_desc *d)
+static DFZ__NOCOV void decoded_desc(const struct dfz_mchan *m,
+				      const struct mchan_cmd *c,
+				      struct dfz_desc *d)
 {
 	struct dfz_mchan_cmd_fields f;
 

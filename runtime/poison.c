@@ -118,10 +118,22 @@ DFZ__NO_ASAN void dfz__raw_set(void *dst, uint8_t byte, size_t n)
 /* Plain memmove while nothing is poisoned (plan runs, any build). */
 void dfz__poison_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n)
 {
-	if (((rt->poison && rt->poison->n) || rt->san_painted) && asan_on())
-		dfz__raw_move(dst, src, n);
-	else
-		memmove(dst, src, n);
+	dfz__poison_copy_lines(rt, dst, 0, src, 0, n, 1);
+}
+
+void dfz__poison_copy_lines(struct dfz_rt *rt, uint8_t *dst, size_t dst_pitch,
+			    const uint8_t *src, size_t src_pitch, size_t len,
+			    uint32_t lines)
+{
+	bool raw = ((rt->poison && rt->poison->n) || rt->san_painted) &&
+		   asan_on();
+
+	for (; lines > 0; lines--, dst += dst_pitch, src += src_pitch) {
+		if (raw)
+			dfz__raw_move(dst, src, len);
+		else
+			memmove(dst, src, len);
+	}
 }
 
 /* ------------------------------------------------------------- marks */

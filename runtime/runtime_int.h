@@ -266,6 +266,11 @@ void dfz__poison_reset(struct dfz_rt *rt);
 void dfz__poison_destroy(struct dfz_rt *rt);
 /** dfz__poison_copy() - an engine's copy, allowed through poisoned bytes. */
 void dfz__poison_copy(struct dfz_rt *rt, void *dst, const void *src, size_t n);
+/** dfz__poison_copy_lines() - dfz__poison_copy() of @lines lines of @len
+ * bytes, @dst_pitch and @src_pitch apart. */
+void dfz__poison_copy_lines(struct dfz_rt *rt, uint8_t *dst, size_t dst_pitch,
+			    const uint8_t *src, size_t src_pitch, size_t len,
+			    uint32_t lines);
 
 /* poison.c: cfg.sanitize for ASan (L2 and L1, in ASan builds). The
  * poisoned bytes of a level are always: the redzones of its live blocks,
@@ -455,6 +460,12 @@ bool dfz__rt_is_idle(const struct dfz_rt *rt);
  */
 int dfz__rt_wait(struct dfz_rt *rt, bool (*done)(const void *arg),
 		 const void *arg);
+
+/* A function mk/nocov.list names, kept out of line where an instrumented
+ * function calls it: AFL++ and SanitizerCoverage instrument inlined code
+ * as the caller's, so an inlined copy would keep the edges the list
+ * drops. */
+#define DFZ__NOCOV __attribute__((noinline))
 
 /* A function that reads bytes the runtime poisoned on purpose (in-flight
  * destinations, redzones), past ASan's checks when the code is built

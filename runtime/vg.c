@@ -600,6 +600,11 @@ void dfz__vg_move_lines(struct dfz_rt *rt, uint8_t *dst, size_t dst_pitch,
 		return;
 	dfz__mem_ready_copy(rt, dst, (lines - 1) * dst_pitch + len, src,
 			    (lines - 1) * src_pitch + len);
+	if (!rt->vg) { /* natively: nothing to judge, nothing to carry */
+		dfz__poison_copy_lines(rt, dst, dst_pitch, src, src_pitch, len,
+				       lines);
+		return;
+	}
 	for (; lines > 0; lines--, dst += dst_pitch, src += src_pitch) {
 		copy_judged(rt, dst, src, len);
 		if (carry)
