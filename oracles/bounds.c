@@ -598,7 +598,7 @@ static uint64_t next_row(const struct bd_side *s, uint64_t i, uint64_t nrows,
 		return i + 1;
 	if (s->base + (nrows - 1) * s->stride + s->length <= rend)
 		return nrows;        /* every row inside: no division */
-	k = (rend - s->length - s->base) / s->stride + 1;
+	k = dfz__div(rend - s->length - s->base, s->stride) + 1;
 	return k > i + 1 ? k : i + 1;
 }
 
@@ -626,7 +626,7 @@ static bool walk(struct bounds *b, const struct bd_side *s)
 	if (s->size == 0 || s->length == 0)
 		return true;             /* touches nothing */
 	nrows = s->length >= s->size ? 1 :
-		(s->size + s->length - 1) / s->length;
+		dfz__div(s->size + s->length - 1, s->length);
 	while (i < nrows) {
 		off = s->base + i * s->stride;
 		len = i + 1 < nrows ? s->length : s->size - i * s->length;

@@ -339,15 +339,13 @@ static struct hz_range range_of(const struct dfz_desc *d, bool ext)
 {
 	struct dfz__fp fp;
 	struct hz_range g = { .l = DFZ_NLEVELS };
-	uint64_t lines, end;
+	uint64_t end;
 
 	dfz__fp_init(&fp, d, ext);
 	if (fp.level >= DFZ_NLEVELS || fp.size == 0 ||
 	    fp.base >= level_cap[fp.level])
 		return g;
-	lines = fp.stride ? (fp.size + fp.length - 1) / fp.length : 1;
-	end = fp.base + (lines - 1) * fp.stride +
-	      (fp.size - (lines - 1) * fp.length);
+	end = dfz__fp_end(&fp);
 	g.l = fp.level;
 	g.lo = fp.base;
 	g.hi = end < level_cap[g.l] ? end : level_cap[g.l];

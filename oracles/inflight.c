@@ -118,18 +118,16 @@ static bool source_sum(struct dfz_rt *rt, const struct dfz_desc *d,
 		       uint64_t *sum)
 {
 	struct dfz__fp fp;
-	uint64_t h = 0xcbf29ce484222325ull, lines, end;
+	uint64_t h = 0xcbf29ce484222325ull, end;
 	const uint8_t *p;
 
 	dfz__fp_init(&fp, d, d->ext2loc);
 	if ((fp.level != DFZ_L2 && fp.level != DFZ_L1) || fp.size == 0)
 		return false;
 	/* Lines at a stride past their length, or one range (stride 0):
-	 * the last ends last, the level is one block of memory, and the
-	 * runtime made the footprint ready at the ISSUE (rt.c). */
-	lines = fp.stride ? (fp.size + fp.length - 1) / fp.length : 1;
-	end = fp.base + (lines - 1) * fp.stride +
-	      (fp.size - (lines - 1) * fp.length);
+	 * the level is one block of memory, and the runtime made the
+	 * footprint ready at the ISSUE (rt.c). */
+	end = dfz__fp_end(&fp);
 	if (end > dfz_mem_size(rt, fp.level) ||
 	    !(p = dfz_mem_ptr(rt, fp.level, (uint32_t)fp.base)))
 		return false;

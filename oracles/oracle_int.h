@@ -289,6 +289,16 @@ uint16_t dfz__pend_take(struct dfz__pend *p, const struct dfz_event *ev);
 
 /* ------------------------------------------------------------ footprints */
 
+/** dfz__div() - @n / @d (@d > 0): a shift for a power of two, as most
+ * line lengths and strides of tiles are (a division costs tens of
+ * cycles, at every line an oracle places). */
+static inline uint64_t dfz__div(uint64_t n, uint64_t d)
+{
+	if ((d & (d - 1)) == 0)
+		return n >> __builtin_ctzll(d);
+	return n / d;
+}
+
 /*
  * struct dfz__fp - the bytes one side of a descriptor covers, as disjoint
  * ranges in increasing line order: lines of @length bytes every @stride
@@ -337,6 +347,19 @@ static inline void dfz__fp_init(struct dfz__fp *fp, const struct dfz_desc *d,
 	}
 }
 
+/** dfz__fp_end() - one past the last byte of @fp, from its base: the last
+ * line ends last. */
+static inline uint64_t dfz__fp_end(const struct dfz__fp *fp)
+{
+	uint64_t lines;
+
+	if (!fp->stride)
+		return fp->base + fp->size;
+	lines = dfz__div(fp->size + fp->length - 1, fp->length);
+	return fp->base + (lines - 1) * fp->stride +
+	       (fp->size - (lines - 1) * fp->length);
+}
+
 /** dfz__fp_next() - next range [*off, *off + *len); false when done. */
 static inline bool dfz__fp_next(struct dfz__fp *fp, uint64_t *off,
 				uint64_t *len)
@@ -365,7 +388,7 @@ static inline bool dfz__fp_has(const struct dfz__fp *fp,
 		return false;
 	rel = s->off - fp->base;
 	if (fp->stride) {                 /* lines: find the one at @rel */
-		line = rel / fp->stride;
+		line = dfz__div(rel, fp->stride);
 		if (line * fp->length >= fp->size)
 			return false;
 	}

@@ -451,7 +451,9 @@ static DFZ__NOCOV bool lines_known(const struct dfz_idma *d, uint64_t to,
 {
 	const struct idma_xfer *x = &d->cur;
 	uint64_t l0 = d->line, rel = to - 1 - l0 * x->size;
-	uint64_t n = rel < x->size ? 1 : rel / x->size + 1;
+	uint64_t left = x->repeat - l0;   /* lines from l0 on */
+	uint64_t n = rel < x->size ? 1 :  /* to the last one: no division */
+		     rel >= (left - 1) * x->size ? left : rel / x->size + 1;
 
 	known->l0 = l0;
 	known->on = dfz__mem_locate_lines(d->rt,
@@ -572,9 +574,10 @@ static DFZ__NOCOV uint64_t group_lines(const struct dfz_idma *d,
 	if (!known->on || d->within != 0 || budget < 2 * (uint64_t)x->size ||
 	    pops_ahead(d))
 		return 1;
-	n = (budget < UINT32_MAX ? budget : UINT32_MAX) / x->size;
+	budget = budget < UINT32_MAX ? budget : UINT32_MAX;
 	left = x->repeat - d->line;
-	n = n < left ? n : left;
+	/* every line left (a stretch to the end): no division */
+	n = budget >= left * x->size ? left : budget / x->size;
 	return n > 1 ? n : 1;
 }
 

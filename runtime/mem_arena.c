@@ -535,7 +535,7 @@ static void ready_side(struct dfz_rt *rt, unsigned level, uint32_t off,
 		dfz__mem_ready(rt, level, off, d->size);
 		return;
 	}
-	lines = ((uint64_t)d->size + d->length - 1) / d->length;
+	lines = dfz__ceil_div(d->size, d->length);
 	extent = (lines - 1) * stride + d->length;
 	if (off + extent <= rt->arena[level].ready_to ||
 	    span_ready(&rt->arena[level], off, extent))

@@ -147,7 +147,7 @@ static uint64_t extent(const struct mark *m)
 
 	if (m->length >= m->size)
 		return m->size;
-	lines = ((uint64_t)m->size + m->length - 1) / m->length;
+	lines = dfz__ceil_div(m->size, m->length);
 	return (lines - 1) * m->stride + (m->size - (lines - 1) * m->length);
 }
 

@@ -380,14 +380,19 @@ void dfz__mchan_destroy(struct dfz_mchan *m);
 void dfz__mchan_reset(struct dfz_mchan *m);
 void dfz__mchan_step(struct dfz_mchan *m);
 bool dfz__mchan_is_idle(const struct dfz_mchan *m);
-/** dfz__steps_for() - the steps @n bytes take at @bw (> 0) bytes a step:
- * a shift for a power of two, as every drop-in bandwidth is (a division
- * costs tens of cycles, at every move of a stretch). */
+/** dfz__ceil_div() - @n / @d (@d > 0) rounded up: a shift for a power of
+ * two, as every drop-in bandwidth and most tile lines are (a division
+ * costs tens of cycles, at every move of a stretch and every line). */
+static inline uint64_t dfz__ceil_div(uint64_t n, uint64_t d)
+{
+	if ((d & (d - 1)) == 0)
+		return (n + d - 1) >> __builtin_ctzll(d);
+	return (n + d - 1) / d;
+}
+/** dfz__steps_for() - the steps @n bytes take at @bw (> 0) bytes a step. */
 static inline uint64_t dfz__steps_for(uint64_t n, uint64_t bw)
 {
-	if ((bw & (bw - 1)) == 0)
-		return (n + bw - 1) >> __builtin_ctzll(bw);
-	return (n + bw - 1) / bw;
+	return dfz__ceil_div(n, bw);
 }
 /** dfz__rt_latency() - up to @max of a channel's @latency steps at once
  * (a stretch of them, in which nothing moves): the steps taken. */

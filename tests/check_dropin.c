@@ -545,6 +545,16 @@ START_TEST(test_take_mod)
 	d.sched = (struct dfz__sched){ .buf = bytes, .n = 258, .at = 256 };
 	ck_assert_uint_eq(dfz__dropin_take(&d, 0, 999), 0x1234 % 1000);
 	ck_assert_uint_eq(dfz__dropin_take(&d, 5, 9), 5); /* ran out */
+	/* three and four bytes for wider ranges, as few as they need */
+	d.sched = (struct dfz__sched){ .buf = bytes + 1, .n = 7 };
+	ck_assert_uint_eq(dfz__dropin_take(&d, 0, 0xffffffu), 0x030201u);
+	ck_assert_uint_eq(dfz__dropin_take(&d, 0, 0x1000000u),
+			  0x07060504u % 0x1000001u);
+	ck_assert_uint_eq(d.sched.at, 7);
+	d.sched = (struct dfz__sched){ .buf = bytes + 1, .n = 4 };
+	ck_assert_uint_eq(dfz__dropin_take(&d, 1, 0), 1); /* empty range */
+	ck_assert_uint_eq(dfz__dropin_take(&d, 0, UINT32_MAX), 0x04030201u);
+	ck_assert_uint_eq(dfz__dropin_take(&d, 0, 0x100), 0);  /* ran out */
 }
 END_TEST
 

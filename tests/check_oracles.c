@@ -648,6 +648,35 @@ START_TEST(test_oracles_parse)
 }
 END_TEST
 
+/* The footprint arithmetic the oracles share: dfz__div() is the division
+ * (a shift for a power of two), and dfz__fp_end() ends a footprint where
+ * its last, maybe partial, line ends. */
+START_TEST(test_fp_end_div)
+{
+	static const uint32_t lens[] = { 1, 3, 8, 10, 16, 32, 100, 4096 };
+
+	for (uint64_t d = 1; d <= 300; d++)
+		for (uint64_t n = 0; n < 5000; n += 37)
+			ck_assert_uint_eq(dfz__div(n, d), n / d);
+	ck_assert_uint_eq(dfz__div(UINT64_MAX, 1u << 20), UINT64_MAX >> 20);
+	for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+		for (uint32_t lines = 1; lines <= 9; lines++) {
+			struct dfz_desc d = { .is_2d = 1, .ext_level = DFZ_L2,
+				.ext_off = 0x40, .length = lens[i],
+				.ext_stride = 2 * lens[i] + 8,
+				.size = lens[i] * lines - (lens[i] > 1) };
+			struct dfz__fp fp;
+			uint64_t n = (d.size + d.length - 1) / d.length;
+
+			dfz__fp_init(&fp, &d, true);
+			ck_assert_uint_eq(dfz__fp_end(&fp),
+				fp.stride ? 0x40 + (n - 1) * d.ext_stride +
+					    (d.size - (n - 1) * d.length) :
+					    0x40 + d.size);
+		}
+}
+END_TEST
+
 Suite *suite_oracles(void)
 {
 	Suite *s = suite_create("oracles");
@@ -656,6 +685,7 @@ Suite *suite_oracles(void)
 	tcase_add_unchecked_fixture(tc, rt_setup, rt_teardown);
 	tcase_add_test(tc, test_class_names);
 	tcase_add_test(tc, test_oracles_parse);
+	tcase_add_test(tc, test_fp_end_div);
 	tcase_add_test(tc, test_evidence_none);
 	tcase_add_test(tc, test_first_violation_wins);
 	tcase_add_test(tc, test_reset_clears_finding);

@@ -864,6 +864,19 @@ START_TEST(test_wait_after_destroy)
 }
 END_TEST
 
+/* The runtime's rounded-up division (steps of a stretch, lines of a
+ * footprint): a shift for a power of two, a division else, the same. */
+START_TEST(test_ceil_div)
+{
+	for (uint64_t d = 1; d <= 300; d++)
+		for (uint64_t n = 0; n < 5000; n += 29)
+			ck_assert_uint_eq(dfz__ceil_div(n, d), (n + d - 1) / d);
+	ck_assert_uint_eq(dfz__ceil_div((1ull << 40) + 1, 1u << 12),
+			  (1ull << 28) + 1);
+	ck_assert_uint_eq(dfz__steps_for(65, 64), 2);
+}
+END_TEST
+
 Suite *suite_ram(void)
 {
 	Suite *s = suite_create("ram");
@@ -871,6 +884,7 @@ Suite *suite_ram(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_ceil_div);
 	tcase_add_test(tc, test_copy_1d_load);
 	tcase_add_test(tc, test_copy_1d_store);
 	tcase_add_test(tc, test_copy_2d_load);
