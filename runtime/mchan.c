@@ -38,6 +38,11 @@ struct mchan_cmd {
 	uint32_t ext_stride;
 	uint32_t loc_len;         /* 2-D local words; 0 when not pushed */
 	uint32_t loc_stride;
+	bool located;             /* the sides' levels and offsets below,
+				   * found at the push (a run's memory
+				   * windows stay where they are) */
+	uint8_t ext_level, loc_level;
+	uint32_t ext_off, loc_off;
 };
 
 struct dfz_mchan {
@@ -105,8 +110,15 @@ static DFZ__NOCOV void decoded_desc(const struct dfz_mchan *m,
 
 	dfz_mchan_cmd_decode(c->cmd, &f);
 	memset(d, 0, sizeof(*d));
-	locate_side(m, c->ext, &d->ext_level, &d->ext_off);
-	locate_side(m, c->loc, &d->loc_level, &d->loc_off);
+	if (c->located) {
+		d->ext_level = c->ext_level;
+		d->ext_off = c->ext_off;
+		d->loc_level = c->loc_level;
+		d->loc_off = c->loc_off;
+	} else {
+		locate_side(m, c->ext, &d->ext_level, &d->ext_off);
+		locate_side(m, c->loc, &d->loc_level, &d->loc_off);
+	}
 	d->ext2loc = f.ext2loc;
 	d->is_2d = f.ext_2d;
 	d->size = f.len;
@@ -220,19 +232,25 @@ static int push(struct dfz_mchan *m, const struct mchan_cmd *c, uint32_t size,
 				.aux = c->cmd,
 				.ext_2d = { c->ext_len, c->ext_stride },
 				.loc_2d = { c->loc_len, c->loc_stride } };
+	struct mchan_cmd *e;
 	int rc = dfz__rt_wait(m->rt, has_room, m);
 
 	if (rc < 0) {
 		emit_id(m, DFZ_EV_HANG, c->tid, 0);
 		return rc;
 	}
-	m->fifo[(m->head + m->count) % DFZ_MCHAN_FIFO] = *c;
+	e = &m->fifo[(m->head + m->count) % DFZ_MCHAN_FIFO];
+	*e = *c;
 	m->count++;
 	m->pending[c->tid]++;
-	if (asked)
+	if (asked) {
 		ev.desc = *asked;
-	else
-		asked_desc(m, c, size, &ev.desc);
+	} else {
+		locate_side(m, e->ext, &e->ext_level, &e->ext_off);
+		locate_side(m, e->loc, &e->loc_level, &e->loc_off);
+		e->located = true;
+		asked_desc(m, e, size, &ev.desc);
+	}
 	emit(m, &ev);
 	dfz_rt_yield(m->rt, DFZ_YIELD_ISSUE);
 	return 0;
