@@ -83,29 +83,39 @@ static uint64_t hash_bytes(uint64_t h, const uint8_t *p, uint64_t n)
 	return h;
 }
 
+/* One word of hash_words(): its product is off the chain of adds and
+ * rotations, which any one changed word changes. */
+DFZ__ORACLE_NO_ASAN
+static inline uint64_t mix_word(uint64_t h, const uint8_t *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	h += w * 0x9e3779b97f4a7c15ull;
+	return h << 31 | h >> 33;
+}
+
 /* A hash of @size bytes in lines of @len every @stride bytes from @p
  * (both multiples of eight; the last line may be shorter; @len 0: one
  * range), as one stream of words: a loop per line, whose words go
  * straight (a stream that tests for a line's end at each word compiles
- * to twice the instructions a word). Each word's product is off the
- * chain of adds and rotations, which any one changed word changes. */
+ * to twice the instructions a word), and none for lines of one word. */
 DFZ__ORACLE_NO_ASAN
 static uint64_t hash_words(uint64_t h, const uint8_t *p, uint64_t size,
 			   uint64_t len, uint64_t stride)
 {
-	uint64_t words = size / 8, per = len ? len / 8 : words, w;
+	uint64_t words = size / 8, per = len ? len / 8 : words;
 
+	if (per == 1)
+		for (; words > 0; words--, p += stride)
+			h = mix_word(h, p);
 	while (words > 0) {
 		uint64_t n = words < per ? words : per;
 		const uint8_t *q = p;
 
 		words -= n;
-		do {
-			memcpy(&w, q, 8);
-			h += w * 0x9e3779b97f4a7c15ull;
-			h = h << 31 | h >> 33;
-			q += 8;
-		} while (--n > 0);
+		for (; n > 0; n--, q += 8)
+			h = mix_word(h, q);
 		if (words > 0) /* the next line's: no step past the last */
 			p += stride;
 	}

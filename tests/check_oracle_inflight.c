@@ -127,14 +127,23 @@ START_TEST(test_source_still_clean)
 }
 END_TEST
 
-/* A 2-D source of lines of 8 bytes every 16 (the last one 8 of a
- * partial 16), changed in flight: in its last line (fires), in a stride
- * gap (the engine reads none of it: clean). */
+/* 2-D sources changed in flight: lines of one word (8 bytes every 16,
+ * the last one 8 of a partial 16) and of two (16 every 24). A change in a
+ * line fires, the first and the last one too; one in a stride gap (the
+ * engine reads none of it) is clean. */
 START_TEST(test_source_lines)
 {
-	static const struct { unsigned at; enum dfz_class cls; } c[] = {
-		{ 64, DFZ_CLASS_HAZARD_RACE }, { 60, DFZ_CLASS_NONE },
-		{ 3, DFZ_CLASS_HAZARD_RACE },
+	static const struct {
+		uint32_t len, stride, lines;
+		unsigned at;
+		enum dfz_class cls;
+	} c[] = {
+		{ 8, 16, 5, 64, DFZ_CLASS_HAZARD_RACE },
+		{ 8, 16, 5, 60, DFZ_CLASS_NONE },
+		{ 8, 16, 5, 3, DFZ_CLASS_HAZARD_RACE },
+		{ 16, 24, 4, 80, DFZ_CLASS_HAZARD_RACE },
+		{ 16, 24, 4, 44, DFZ_CLASS_NONE },
+		{ 16, 24, 4, 30, DFZ_CLASS_HAZARD_RACE },
 	};
 	struct dfz_idma *dma;
 	uint8_t *l1;
@@ -143,7 +152,8 @@ START_TEST(test_source_lines)
 	dma = dfz_idma_get(rt);
 	ck_assert_int_eq(dfz_local_alloc(rt, DFZ_L1, 64, (void **)&l1), 0);
 	memset(l2, 3, 128);
-	ck_assert_int_ge(dfz_idma_start_2d(dma, l1, l2, 8, 8, 16, 5), 0);
+	ck_assert_int_ge(dfz_idma_start_2d(dma, l1, l2, c[_i].len, c[_i].len,
+					   c[_i].stride, c[_i].lines), 0);
 	l2[c[_i].at] = 4;
 	ck_assert_int_eq(dfz_idma_wait_all(dma), 0);
 	dfz_oracles_end(set);
@@ -162,7 +172,7 @@ Suite *suite_oracle_inflight(void)
 	tcase_add_test(tc, test_mchan_wait_covers_tid);
 	tcase_add_test(tc, test_source_race_fires);
 	tcase_add_test(tc, test_source_still_clean);
-	tcase_add_loop_test(tc, test_source_lines, 0, 3);
+	tcase_add_loop_test(tc, test_source_lines, 0, 6);
 	suite_add_tcase(s, tc);
 	return s;
 }
