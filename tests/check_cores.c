@@ -4,7 +4,8 @@
  * of a fork runs once with its id, the barrier orders the phases, the pick
  * function decides the interleaving (the same picks, the same order), a
  * barrier that can never complete is a hang that leaves the object
- * usable, bad use is refused, and a core has its own deep stack.
+ * usable, bad use is refused, and a core has its own deep stack, its top
+ * apart from the others' in a page.
  */
 #include <check.h>
 #include <fenv.h>
@@ -193,6 +194,26 @@ static void deep_core(void *arg)
 	written[dfz__cores_id(c)] = deep(100);
 }
 
+/* The cores' stacks lie a power of two apart; their frames do not share
+ * a place in a page (the host's cache sets), so a switch does not evict
+ * the frames of the cores before it. */
+static uintptr_t frame_at[8];
+
+static void note_frame(void *arg)
+{
+	(void)arg;
+	frame_at[dfz__cores_id(c)] = (uintptr_t)__builtin_frame_address(0);
+}
+
+START_TEST(test_stacks_staggered)
+{
+	ck_assert_int_eq(dfz__cores_fork(c, 8, note_frame, NULL, NULL, NULL), 0);
+	for (unsigned i = 0; i < 8; i++)
+		for (unsigned k = i + 1; k < 8; k++)
+			ck_assert_uint_ne(frame_at[i] % 4096, frame_at[k] % 4096);
+}
+END_TEST
+
 START_TEST(test_deep_stack)
 {
 	ck_assert_int_eq(dfz__cores_fork(c, 3, deep_core, NULL, pick_last,
@@ -214,6 +235,7 @@ Suite *suite_cores(void)
 	tcase_add_test(tc, test_barrier_deadlock);
 	tcase_add_test(tc, test_bad_use);
 	tcase_add_test(tc, test_deep_stack);
+	tcase_add_test(tc, test_stacks_staggered);
 	suite_add_tcase(s, tc);
 	return s;
 }
