@@ -49,11 +49,16 @@ static struct dfz__key *key_of(struct dfz__dropin *d, const struct dfz_event *ev
 	return slot ? &d->key[slot - 1] : NULL;
 }
 
-/* A run's keys forgotten: their slots only (the index is twice as large
- * as the keys a run can hold, so a probe always ends at a free slot). */
+/*
+ * A run's keys forgotten: their slots only (the index is twice as large
+ * as the keys a run can hold, so a probe always ends at a free slot).
+ * Newest first: a key's probe then passes the same slots as when it was
+ * placed, all still held by older keys, and ends at its own; oldest first
+ * would stop at a slot freed before it and leave the key's own set.
+ */
 void dfz__sites_reset(struct dfz__dropin *d)
 {
-	for (uint32_t k = 0; k < d->nkeys; k++) {
+	for (uint32_t k = d->nkeys; k-- > 0;) {
 		struct dfz_event ev = { .engine = d->key[k].engine,
 					.handle = d->key[k].handle,
 					.id = d->key[k].id };

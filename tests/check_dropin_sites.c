@@ -303,6 +303,32 @@ START_TEST(test_stack_needs_the_call)
 }
 END_TEST
 
+/* The last issue of each handle is found through an index, and a run's
+ * start forgets every key: runs of many transfers (their ids' slots
+ * collide) leave no slot behind, or the index would fill up over a
+ * campaign. */
+START_TEST(test_keys_forgotten)
+{
+	static struct dfz__dropin d;
+
+	d.fuzzing = true;                 /* no call stacks */
+	for (unsigned run = 0; run < 3; run++) {
+		for (int64_t id = 0; id < 200; id++) {
+			struct dfz_event ev = { .kind = DFZ_EV_ISSUE,
+						.engine = DFZ_ENGINE_IDMA,
+						.id = id * 7 + run };
+
+			dfz__sites_issue(&d, &ev);
+		}
+		ck_assert_uint_eq(d.nkeys, 200);
+		dfz__sites_reset(&d);
+		ck_assert_uint_eq(d.nkeys, 0);
+		for (unsigned i = 0; i < DFZ__DROPIN_KEY_SLOTS; i++)
+			ck_assert_uint_eq(d.key_slot[i], 0);
+	}
+}
+END_TEST
+
 Suite *suite_dropin_sites(void)
 {
 	Suite *s = suite_create("dropin_sites");
@@ -316,6 +342,7 @@ Suite *suite_dropin_sites(void)
 	tcase_add_test(tc, test_sarif_stacks);
 	tcase_add_test(tc, test_layer_finding_stack);
 	tcase_add_test(tc, test_stack_needs_the_call);
+	tcase_add_test(tc, test_keys_forgotten);
 	suite_add_tcase(s, tc);
 	return s;
 }
