@@ -100,6 +100,42 @@ static void fail(struct defined *o, const struct dfz_event *ev,
 			(unsigned long long)(off + n), (unsigned long long)n);
 }
 
+/*
+ * Whether the first byte of every row of @fp (lines of fp->length) was
+ * written: then no row holds the fill pattern throughout, and there is
+ * nothing to judge. The rows lie in their level below @cap, which the
+ * runtime made ready at the ISSUE (rt.c); their first bytes are judged
+ * on a copy, DF_CHUNK rows at a time. False also when it cannot tell,
+ * and for one range (never_written() probes its first byte as well):
+ * the rows are then judged one by one.
+ */
+static bool rows_written(struct defined *o, const struct dfz__fp *fp,
+			 uint64_t cap)
+{
+	uint8_t buf[DF_CHUNK];
+	uint64_t rows = dfz__div(fp->size + fp->length - 1, fp->length), i;
+	const uint8_t *p;
+
+	if (!fp->stride || dfz__fp_end(fp) > cap || fp->base > UINT32_MAX ||
+	    !(p = dfz_mem_ptr(o->rt, (enum dfz_level)fp->level,
+			      (uint32_t)fp->base)))
+		return false;
+	for (i = 0; i < rows; i += DF_CHUNK) {
+		uint32_t k = rows - i < DF_CHUNK ? (uint32_t)(rows - i) :
+						   DF_CHUNK;
+
+		for (uint32_t j = 0; j < k; j++)
+			copy_raw(&buf[j], p + (i + j) * fp->stride, 1);
+		dfz__oracle_judged(buf, k);
+		for (uint32_t j = 0; j < k; j++)
+			if (buf[j] == dfz_mem_fill_byte(
+				    (enum dfz_level)fp->level,
+				    (uint32_t)(fp->base + (i + j) * fp->stride)))
+				return false;
+	}
+	return true;
+}
+
 static void on_issue(struct defined *o, const struct dfz_event *ev)
 {
 	const struct dfz_desc *d = &ev->desc;
@@ -112,6 +148,8 @@ static void on_issue(struct defined *o, const struct dfz_event *ev)
 	cap = dfz_mem_size(o->rt, (enum dfz_level)fp.level);
 	if (!d->is_2d || fp.length == 0 || fp.length >= fp.size)
 		fp.length = fp.size;
+	if (rows_written(o, &fp, cap))
+		return;
 	for (uint64_t at = 0, off = fp.base; at < fp.size;
 	     at += fp.length, off += fp.stride) {
 		uint64_t n = fp.size - at < fp.length ? fp.size - at :

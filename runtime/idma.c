@@ -42,6 +42,8 @@ struct idma_xfer {
 	uint8_t counted;          /* the counter advanced at its push */
 	uint32_t acc;             /* lines the backend accepted */
 	uint32_t out;             /* bursts of accepted lines still moving */
+	struct dfz_desc view;     /* desc_of() it, taken at its start: the
+				   * memories do not move under a run */
 };
 
 /* The ring holds the queue (requests not yet popped, at most
@@ -198,10 +200,8 @@ static int start(struct dfz_idma *d, struct idma_xfer *x,
 	}
 	x->txid = d->last_id = hand_out(d, x);
 	ev.id = x->txid;
-	if (asked)
-		ev.desc = *asked;
-	else
-		desc_of(d, x, &ev.desc);
+	desc_of(d, x, &x->view);
+	ev.desc = asked ? *asked : x->view;
 	if (zero_retires(d, x) && x->counted) {
 		emit(d, &ev);
 		d->retired++;
@@ -664,7 +664,7 @@ static void service(struct dfz_idma *d)
 		struct dfz_event ev = { .kind = DFZ_EV_SERVICE, .id = d->cur.txid };
 
 		d->started = true;
-		desc_of(d, &d->cur, &ev.desc);
+		ev.desc = d->cur.view;
 		emit(d, &ev);
 	}
 	/* Every line this step reaches in one level: no line to fault. */
@@ -801,7 +801,7 @@ uint64_t dfz__idma_burst(struct dfz_idma *d, uint64_t max)
 
 		rt->now = now0 + 1;
 		d->started = true;
-		desc_of(d, x, &ev.desc);
+		ev.desc = x->view;
 		emit(d, &ev);
 	}
 	while (d->active && d->moved < to) {

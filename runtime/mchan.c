@@ -505,6 +505,14 @@ void dfz__mchan_step(struct dfz_mchan *m)
 	service(m);
 }
 
+/* The chunks of a stretch, as its first pass located them for the second
+ * (the same bytes from the same byte on: the same chunks). */
+#define STRETCH_KEPT 16
+struct stretch_chunk {
+	uint32_t n;
+	struct dfz_span es, ls;
+};
+
 /*
  * The steps up to the one in which the current command ends (or @max), at
  * once (rt.c's burst()): the same bytes and completion as that many
@@ -520,8 +528,9 @@ uint64_t dfz__mchan_burst(struct dfz_mchan *m, uint64_t max)
 	uint64_t bw = rt->cfg.bandwidth, now0 = rt->now, k, to;
 	struct dfz_mchan_cmd_fields f;
 	struct dfz_span es, ls;
+	struct stretch_chunk ch[STRETCH_KEPT];
 	int64_t fault;
-	uint32_t from, p;
+	uint32_t from, p, nch = 0, i = 0;
 
 	if (!m->active || max == 0)
 		return 0;
@@ -543,6 +552,8 @@ uint64_t dfz__mchan_burst(struct dfz_mchan *m, uint64_t max)
 
 		if (n == 0)
 			return 0;
+		if (nch < STRETCH_KEPT)
+			ch[nch++] = (struct stretch_chunk){ n, es, ls };
 		p += n;
 	}
 	dfz__vg_enter(rt);
@@ -551,8 +562,17 @@ uint64_t dfz__mchan_burst(struct dfz_mchan *m, uint64_t max)
 		start(m);
 	}
 	while (m->active && m->moved < to) {
-		uint32_t n = chunk_at(m, &f, m->moved, (uint32_t)(to - m->moved),
-				      &es, &ls, &fault);
+		uint32_t n;
+
+		if (i < nch) {            /* as the first pass found it */
+			n = ch[i].n;
+			es = ch[i].es;
+			ls = ch[i++].ls;
+		} else {
+			n = chunk_at(m, &f, m->moved,
+				     (uint32_t)(to - m->moved), &es, &ls,
+				     &fault);
+		}
 
 		rt->now = now0 + dfz__steps_for(m->moved + n - from, bw);
 		if (n == 0) { /* not reached: the stretch located */

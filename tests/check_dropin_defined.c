@@ -232,19 +232,26 @@ END_TEST
 #define ROWS 4
 
 /* A 2-D load of ROWS rows of ROW bytes, STRIDE apart, from L3. The host
- * writes each row (written 1), or all but row 2 (written 0); the gaps
- * between rows it never writes. */
+ * writes each row (written 1), or all but row 2 (written 0), or row 2
+ * all but its first byte (2), or of row 2 only its first byte (3); the
+ * gaps between rows it never writes. */
 static void body_rows(void *arg)
 {
 	pi_cl_ram_req_t req;
-	uint8_t *tile = pi_l2_malloc(ROW * ROWS);
+	uint8_t *tile = pi_l2_malloc(ROW * ROWS), one;
 	uint32_t l3;
 
 	(void)arg;
 	line_alloc = __LINE__; l3 = (uint32_t)(uintptr_t)cl_ram_malloc(STRIDE * ROWS);
 	for (unsigned i = 0; i < ROWS; i++)
-		if (written || i != 2)
+		if (written == 1 || i != 2)
 			l3_fill(l3 + i * STRIDE, ROW);
+	if (written == 2)
+		l3_fill(l3 + 2 * STRIDE + 1, ROW - 1);
+	one = (uint8_t)~dfz_mem_fill_byte(DFZ_L3, l3 + 2 * STRIDE);
+	if (written == 3)
+		ck_assert_int_eq(dfz_dropin_l3_write(l3 + 2 * STRIDE, &one, 1),
+				 0);
 	line_xfer = __LINE__; pi_cl_ram_read_2d(RAM, l3, tile, ROW * ROWS, STRIDE, ROW, &req);
 	pi_cl_ram_read_wait(&req);
 	l3_addr = l3;
@@ -259,6 +266,12 @@ START_TEST(test_rows)
 	ck_assert_msg(strstr(r.finding.msg, "its 32 bytes"), "%s",
 		      r.finding.msg);
 	r = run(body_rows, 1);
+	ck_assert_msg(r.finding.cls == DFZ_CLASS_NONE, "%s", r.finding.msg);
+	/* A row is written when any byte of it is: its first byte still
+	 * the fill pattern, or its first byte alone written. */
+	r = run(body_rows, 2);
+	ck_assert_msg(r.finding.cls == DFZ_CLASS_NONE, "%s", r.finding.msg);
+	r = run(body_rows, 3);
 	ck_assert_msg(r.finding.cls == DFZ_CLASS_NONE, "%s", r.finding.msg);
 }
 END_TEST
