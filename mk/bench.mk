@@ -4,6 +4,7 @@
 # empty target (fuzz/empty.c: the same drivers, no work), the time to
 # exposure of each bug switch under AFL++, and `dmafuzz bench`.
 #   BENCH_SECS  seconds per execs/s run (default 15)
+#   BENCH_PAIRS AFL++ pairs per target, the median ratio's shown (3)
 #   TTE=0       skip the time-to-exposure runs
 #   TTE_CAP     seconds per run before it counts as "> cap" (default 60)
 #   TTE_RUNS    runs per switch and start, the median is reported (3)
@@ -28,7 +29,8 @@ bench-build: $(CLI) $(FZ_SEEDS) \
 .PHONY: bench-build
 
 bench: bench-build $(if $(filter 1,$(BENCH_MEMCHECK)),deps-memcheck $(TEST_BIN))
-	BENCH_SECS="$(BENCH_SECS)" TTE="$(TTE)" TTE_CAP="$(TTE_CAP)" \
+	BENCH_SECS="$(BENCH_SECS)" BENCH_PAIRS="$(BENCH_PAIRS)" \
+	TTE="$(TTE)" TTE_CAP="$(TTE_CAP)" \
 	TTE_RUNS="$(TTE_RUNS)" SWITCHES="$(SWITCHES)" JOBS="$(JOBS)" \
 	BENCH_MEMCHECK="$(BENCH_MEMCHECK)" \
 	    sh tools/bench.sh -b $(FZ) -c $(CLI) -u $(TEST_BIN) -o $(BENCH_OUT)

@@ -3,7 +3,9 @@
 # records and writes the Markdown table to the file md and the JSON to the
 # file json (awk -v md=... -v json=... -v core=a,b,...). Records:
 #   I key value                      run information (date, load, ...)
-#   E target engine secs execs eps empty_execs empty_eps
+#   E target engine secs execs eps empty_execs empty_eps stability
+#                                    a pair (a target and engine may have
+#                                    several: the median ratio's is shown)
 #   X target secs schedules schedules_per_s syscalls_per_schedule
 #     bare_syscalls_per_schedule     a drop-in target in process
 #   T switch target start kept exposing cap run status ms afl_ms execs class
@@ -66,9 +68,13 @@ function secs(ms, cap) {
 
 $1 == "I" { info[$2] = $3; infokeys[++ninfo] = $2 }
 $1 == "E" {
-	ne++
+	k = $2 SUBSEP $3
+	if (!(k in eg))
+		eg[k] = ++ne
+	g = eg[k]
+	n = ++epn[g]
 	for (i = 2; i <= 9; i++)
-		e[ne, i] = $i
+		ep[g, n, i] = $i
 }
 $1 == "T" {
 	k = $2 SUBSEP $4
@@ -123,6 +129,35 @@ function summarize(k,    i, n, vm, vx, s) {
 	tx[k] = n ? median(vx, n) : -1
 }
 
+# Of the pairs of each target and engine, the one of the median ratio
+# (the upper middle of an even count) into e[g, 2..9]; every pair's
+# ratio, in run order, as text into eratios[g] and as JSON into ejson[g].
+function pick_pairs(    g, n, i, r, v, m, best) {
+	for (g = 1; g <= ne; g++) {
+		n = 0
+		eratios[g] = ejson[g] = ""
+		for (i = 1; i <= epn[g]; i++) {
+			r = ratio(ep[g, i, 6], ep[g, i, 8])
+			eratios[g] = eratios[g] (i > 1 ? ", " : "") \
+				(r == "-" ? "-" : sprintf("%.1f%%", r * 100))
+			ejson[g] = ejson[g] (i > 1 ? "," : "") jnum(r)
+			if (r != "-")
+				v[++n] = r + 0
+		}
+		m = n ? median(v, n) : -1
+		best = 1
+		for (i = 1; i <= epn[g]; i++) {
+			r = ratio(ep[g, i, 6], ep[g, i, 8])
+			if (r != "-" && r + 0 == m) {
+				best = i
+				break
+			}
+		}
+		for (i = 2; i <= 9; i++)
+			e[g, i] = ep[g, best, i]
+	}
+}
+
 function md_goals(    i, r, met, line, k, bad, missing) {
 	printf "## Goals (issue 5)\n\n| goal | measured | met |\n|---|---|---|\n" > md
 	r = "-"
@@ -156,13 +191,15 @@ function md_execs(    i, r) {
 		return
 	}
 	printf "Each target and the empty target (fuzz/empty.c) run side by side, at the same time, on the target's seeds with the same options; afl-fuzz without cmplog, libFuzzer with ASan and UBSan.\n\n" > md
-	printf "| target | engine | seconds | execs | execs/s | empty execs/s | target / empty | stability |\n|---|---|---|---|---|---|---|---|\n" > md
+	printf "Under AFL++ each target runs %s such pairs, one after another: the row is the pair of the median ratio, the last column every pair's ratio in run order.\n\n", info["bench_pairs"] ? info["bench_pairs"] : 1 > md
+	printf "| target | engine | seconds | execs | execs/s | empty execs/s | target / empty | stability | every pair |\n|---|---|---|---|---|---|---|---|---|\n" > md
 	for (i = 1; i <= ne; i++) {
 		r = ratio(e[i, 6], e[i, 8])
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", e[i, 2], \
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", e[i, 2], \
 			e[i, 3] == "afl" ? "AFL++" : "libFuzzer", e[i, 4], e[i, 5], \
 			e[i, 6], e[i, 8], r == "-" ? "-" : sprintf("%.1f%%", r * 100), \
-			e[i, 9] == "-" || e[i, 9] == "" ? "-" : e[i, 9] "%" > md
+			e[i, 9] == "-" || e[i, 9] == "" ? "-" : e[i, 9] "%", \
+			eratios[i] > md
 		if ((i == ne || e[i + 1, 2] != e[i, 2]) && (e[i, 2] in xof))
 			md_inproc(xof[e[i, 2]])
 	}
@@ -172,7 +209,7 @@ function md_execs(    i, r) {
 
 # The in-process row of drop-in target k: no fuzzer, no empty target.
 function md_inproc(k) {
-	printf "| %s | in process | %s | %s | %s | - | - | - |\n", x[k, 2], x[k, 3], \
+	printf "| %s | in process | %s | %s | %s | - | - | - | - |\n", x[k, 2], x[k, 3], \
 		x[k, 4], x[k, 5] > md
 }
 
@@ -250,10 +287,10 @@ function write_json(    i, n, sw) {
 		printf "%s%s:%s", (i > 1 ? "," : ""), esc(infokeys[i]), esc(info[infokeys[i]]) > json
 	printf "},\n\"execs\":[" > json
 	for (i = 1; i <= ne; i++)
-		printf "%s\n{\"target\":%s,\"engine\":%s,\"secs\":%s,\"execs\":%s,\"execs_per_s\":%s,\"empty_execs\":%s,\"empty_execs_per_s\":%s,\"ratio\":%s,\"stability\":%s}", \
+		printf "%s\n{\"target\":%s,\"engine\":%s,\"secs\":%s,\"execs\":%s,\"execs_per_s\":%s,\"empty_execs\":%s,\"empty_execs_per_s\":%s,\"ratio\":%s,\"stability\":%s,\"ratios\":[%s]}", \
 			(i > 1 ? "," : ""), esc(e[i, 2]), esc(e[i, 3]), jnum(e[i, 4]), jnum(e[i, 5]), \
 			jnum(e[i, 6]), jnum(e[i, 7]), jnum(e[i, 8]), jnum(ratio(e[i, 6], e[i, 8])), \
-			jnum(e[i, 9]) > json
+			jnum(e[i, 9]), ejson[i] > json
 	printf "],\n\"inproc\":[" > json
 	for (i = 1; i <= nx; i++)
 		printf "%s\n{\"target\":%s,\"secs\":%s,\"schedules\":%s,\"schedules_per_s\":%s,\"syscalls_per_schedule\":%s,\"bare_syscalls_per_schedule\":%s}", \
@@ -283,6 +320,7 @@ function write_json(    i, n, sw) {
 }
 
 END {
+	pick_pairs()
 	for (i = 1; i <= nsw; i++) {
 		if ((sws[i] SUBSEP "seeds") in nrun)
 			summarize(sws[i] SUBSEP "seeds")

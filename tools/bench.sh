@@ -5,7 +5,9 @@
 #  1. execs/s of every fuzz target under AFL++ (afl-fuzz -V, no cmplog)
 #     and libFuzzer (-max_total_time), each run at the same time as the
 #     empty target (fuzz/empty.c) on the same seeds with the same options:
-#     the ratio target/empty is the share of the fuzzer's floor left; for
+#     the ratio target/empty is the share of the fuzzer's floor left
+#     (AFL++: BENCH_PAIRS pairs, one after another, the median ratio's
+#     pair reported with every ratio beside it); for
 #     the drop-in targets also schedules/s in process (no fuzzer: the fuzz
 #     entry point in a loop, FZ/plain/T) and, with strace, the system
 #     calls a schedule of that loop and of the test binary's bare run;
@@ -29,8 +31,8 @@
 # afl-fuzz or libFuzzer run that did not start: the table is still written,
 # with the failed runs marked), 130 interrupted.
 # Usage: bench.sh [-b FUZZ_BUILD] [-c DMAFUZZ] [-u CHECK_BIN] [-o OUT]
-#        (env: BENCH_SECS, TTE, TTE_CAP, TTE_RUNS, SWITCHES, JOBS,
-#         BENCH_MEMCHECK)
+#        (env: BENCH_SECS, BENCH_PAIRS, TTE, TTE_CAP, TTE_RUNS, SWITCHES,
+#         JOBS, BENCH_MEMCHECK)
 set -u
 
 fz=build/fuzz
@@ -47,6 +49,7 @@ while getopts b:c:u:o: opt; do
 	esac
 done
 secs=${BENCH_SECS:-15}
+npairs=${BENCH_PAIRS:-3}
 tte=${TTE:-1}
 cap=${TTE_CAP:-60}
 runs=${TTE_RUNS:-3}
@@ -74,6 +77,7 @@ positive() {
 	esac
 }
 positive BENCH_SECS "$secs"
+positive BENCH_PAIRS "$npairs"
 positive TTE_CAP "$cap"
 positive TTE_RUNS "$runs"
 positive JOBS "$jobs"
@@ -140,6 +144,7 @@ record I load_start "$(loadavg)"
 record I afl "afl-fuzz $(afl-fuzz -h 2>&1 | sed -n '1s/.*afl-fuzz\(++[^ ]*\).*/\1/p' |
 	sed 's/\x1b\[[0-9;]*m//g')"
 record I bench_secs "$secs"
+record I bench_pairs "$npairs"
 record I tte_cap "$cap"
 record I tte_runs "$runs"
 record I jobs "$jobs"
@@ -197,33 +202,36 @@ execs_of() {
 	fi
 }
 
-# Target $1 and the empty target side by side under engine $2.
+# Target $1 and the empty target side by side under engine $2, pair $3
+# (its runs in $work/ENGINE-TARGET-BINARY, with -PAIR after the first).
 execs_pair() {
-	say "bench: execs/s: $1 beside empty under $2, ${secs} s"
+	say "bench: execs/s: $1 beside empty under $2, ${secs} s (pair $3)"
+	sfx=
+	[ "$3" = 1 ] || sfx=-$3
 	pids=
 	for b in "$1" empty; do
-		rm -rf "$work/$2-$1-$b"
+		rm -rf "$work/$2-$1-$b$sfx"
 		case $2 in
-		afl) afl_run "$1" "$b" "$work/$2-$1-$b" ;;
-		*) lf_run "$1" "$b" "$work/$2-$1-$b" ;;
+		afl) afl_run "$1" "$b" "$work/$2-$1-$b$sfx" ;;
+		*) lf_run "$1" "$b" "$work/$2-$1-$b$sfx" ;;
 		esac
 	done
 	# shellcheck disable=SC2086
 	wait $pids
 	pids=
-	te=$(execs_of "$2" "$work/$2-$1-$1")
-	ee=$(execs_of "$2" "$work/$2-$1-empty")
+	te=$(execs_of "$2" "$work/$2-$1-$1$sfx")
+	ee=$(execs_of "$2" "$work/$2-$1-empty$sfx")
 	stab=-
-	[ "$2" = afl ] && stab=$(stat_of stability "$work/$2-$1-$1/default/fuzzer_stats" | tr -d '%')
+	[ "$2" = afl ] && stab=$(stat_of stability "$work/$2-$1-$1$sfx/default/fuzzer_stats" | tr -d '%')
 	for b in "$1" empty; do
-		case "$(execs_of "$2" "$work/$2-$1-$b")" in
+		case "$(execs_of "$2" "$work/$2-$1-$b$sfx")" in
 		'- -' | *' -')
 			# A finding stops libFuzzer: a number lost, not a failure.
-			f=$(sed -n 's/.*Test unit written to \(.*\)/\1/p' "$work/$2-$1-$b.log")
+			f=$(sed -n 's/.*Test unit written to \(.*\)/\1/p' "$work/$2-$1-$b$sfx.log")
 			if [ -n "$f" ]; then
 				say "bench: $2 on $b stopped on a finding, no execs/s: $f"
 			else
-				say "bench: $2 on $b did not run (see $work/$2-$1-$b.log)"
+				say "bench: $2 on $b did not run (see $work/$2-$1-$b$sfx.log)"
 				failed=$((failed + 1))
 			fi ;;
 		esac
@@ -291,8 +299,16 @@ for t in $targets; do
 			cp "$f" "$work/$t.in/"
 	done
 	[ -n "$(ls "$work/$t.in")" ] || head -c 64 /dev/zero > "$work/$t.in/zero"
+	# AFL++'s ratio is the goal of issues 5 and 28 and moves a few
+	# points from run to run on a shared machine: BENCH_PAIRS pairs.
 	for engine in afl libfuzzer; do
-		execs_pair "$t" "$engine"
+		n=1
+		[ "$engine" = afl ] && n=$npairs
+		k=1
+		while [ "$k" -le "$n" ]; do
+			execs_pair "$t" "$engine" "$k"
+			k=$((k + 1))
+		done
 	done
 	case $t in dropin*) inproc "$t" ;; esac
 done
