@@ -44,6 +44,9 @@ struct idma_xfer {
 	uint32_t out;             /* bursts of accepted lines still moving */
 	struct dfz_desc view;     /* desc_of() it, taken at its start: the
 				   * memories do not move under a run */
+	bool at_known;            /* all its lines lie in one level on each
+				   * side, the first ones at: */
+	struct dfz_span dst_at, src_at;
 };
 
 /* The ring holds the queue (requests not yet popped, at most
@@ -123,8 +126,15 @@ static DFZ__NOCOV void desc_of(const struct dfz_idma *d,
 	uint64_t total = (uint64_t)x->size * x->repeat;
 	bool load;
 
-	locate_side(d, x->dst, &dl, &doff);
-	locate_side(d, x->src, &sl, &soff);
+	if (x->at_known) {        /* its first bytes, located already */
+		dl = x->dst_at.level;
+		doff = x->dst_at.off;
+		sl = x->src_at.level;
+		soff = x->src_at.off;
+	} else {
+		locate_side(d, x->dst, &dl, &doff);
+		locate_side(d, x->src, &sl, &soff);
+	}
 	load = dl == DFZ_L1 && sl != DFZ_L1;
 	memset(out, 0, sizeof(*out));
 	out->ext2loc = load;
@@ -200,6 +210,12 @@ static int start(struct dfz_idma *d, struct idma_xfer *x,
 	}
 	x->txid = d->last_id = hand_out(d, x);
 	ev.id = x->txid;
+	x->at_known = dfz__mem_locate_lines(d->rt, (const void *)x->dst,
+					    x->dst_stride, x->size, x->repeat,
+					    &x->dst_at) &&
+		      dfz__mem_locate_lines(d->rt, (const void *)x->src,
+					    x->src_stride, x->size, x->repeat,
+					    &x->src_at);
 	desc_of(d, x, &x->view);
 	ev.desc = asked ? *asked : x->view;
 	if (zero_retires(d, x) && x->counted) {
@@ -456,6 +472,13 @@ static DFZ__NOCOV bool lines_known(const struct dfz_idma *d, uint64_t to,
 		     rel >= (left - 1) * x->size ? left : rel / x->size + 1;
 
 	known->l0 = l0;
+	if (x->at_known) {        /* lines of a range located whole */
+		known->dst = x->dst_at;
+		known->src = x->src_at;
+		known->dst.off += (uint32_t)(l0 * x->dst_stride);
+		known->src.off += (uint32_t)(l0 * x->src_stride);
+		return known->on = true;
+	}
 	known->on = dfz__mem_locate_lines(d->rt,
 				(const void *)(x->dst + l0 * x->dst_stride),
 				x->dst_stride, x->size, n, &known->dst) &&
