@@ -4,7 +4,7 @@
 # empty target (fuzz/empty.c: the same drivers, no work), the time to
 # exposure of each bug switch under AFL++, and `dmafuzz bench`.
 #   BENCH_SECS  seconds per execs/s run (default 15)
-#   BENCH_PAIRS AFL++ pairs per target, the median ratio's shown (3)
+#   BENCH_PAIRS AFL++ pairs per target, pinned and pooled (4)
 #   TTE=0       skip the time-to-exposure runs
 #   TTE_CAP     seconds per run before it counts as "> cap" (default 60)
 #   TTE_RUNS    runs per switch and start, the median is reported (3)

@@ -5,7 +5,7 @@
 #   I key value                      run information (date, load, ...)
 #   E target engine secs execs eps empty_execs empty_eps stability
 #                                    a pair (a target and engine may have
-#                                    several: the median ratio's is shown)
+#                                    several: pooled, pool_pairs())
 #   X target secs schedules schedules_per_s syscalls_per_schedule
 #     bare_syscalls_per_schedule     a drop-in target in process
 #   T switch target start kept exposing cap run status ms afl_ms execs class
@@ -129,32 +129,42 @@ function summarize(k,    i, n, vm, vx, s) {
 	tx[k] = n ? median(vx, n) : -1
 }
 
-# Of the pairs of each target and engine, the one of the median ratio
-# (the upper middle of an even count) into e[g, 2..9]; every pair's
+# The pairs of each target and engine into e[g, 2..9]: the seconds, the
+# execs summed, the mean execs/s of the target and of the empty target
+# (over the pairs that have both), the lowest stability; every pair's
 # ratio, in run order, as text into eratios[g] and as JSON into ejson[g].
-function pick_pairs(    g, n, i, r, v, m, best) {
+function pool_pairs(    g, i, r, n, x, ex, eps, ee, eeps, st) {
 	for (g = 1; g <= ne; g++) {
-		n = 0
+		n = x = ex = eps = ee = eeps = 0
+		st = "-"
 		eratios[g] = ejson[g] = ""
 		for (i = 1; i <= epn[g]; i++) {
 			r = ratio(ep[g, i, 6], ep[g, i, 8])
 			eratios[g] = eratios[g] (i > 1 ? ", " : "") \
 				(r == "-" ? "-" : sprintf("%.1f%%", r * 100))
 			ejson[g] = ejson[g] (i > 1 ? "," : "") jnum(r)
-			if (r != "-")
-				v[++n] = r + 0
-		}
-		m = n ? median(v, n) : -1
-		best = 1
-		for (i = 1; i <= epn[g]; i++) {
-			r = ratio(ep[g, i, 6], ep[g, i, 8])
-			if (r != "-" && r + 0 == m) {
-				best = i
-				break
+			if (num(ep[g, i, 9]) && (st == "-" || ep[g, i, 9] + 0 < st + 0))
+				st = ep[g, i, 9]
+			if (r == "-")
+				continue
+			n++
+			if (num(ep[g, i, 5]) && num(ep[g, i, 7])) {
+				x++
+				ex += ep[g, i, 5]
+				ee += ep[g, i, 7]
 			}
+			eps += ep[g, i, 6]
+			eeps += ep[g, i, 8]
 		}
 		for (i = 2; i <= 9; i++)
-			e[g, i] = ep[g, best, i]
+			e[g, i] = ep[g, 1, i]
+		if (n) {
+			e[g, 5] = x ? ex : "-"
+			e[g, 6] = sprintf("%.2f", eps / n)
+			e[g, 7] = x ? ee : "-"
+			e[g, 8] = sprintf("%.2f", eeps / n)
+		}
+		e[g, 9] = st
 	}
 }
 
@@ -191,7 +201,7 @@ function md_execs(    i, r) {
 		return
 	}
 	printf "Each target and the empty target (fuzz/empty.c) run side by side, at the same time, on the target's seeds with the same options; afl-fuzz without cmplog, libFuzzer with ASan and UBSan.\n\n" > md
-	printf "Under AFL++ each target runs %s such pairs, one after another: the row is the pair of the median ratio, the last column every pair's ratio in run order.\n\n", info["bench_pairs"] ? info["bench_pairs"] : 1 > md
+	printf "Under AFL++ each target runs %s such pairs, one after another (CPUs: %s; pinned, the target and the empty target swap CPUs every pair): the row gives the execs summed over the pairs, the mean execs/s of each side and their ratio, the lowest stability; the last column every pair's ratio in run order.\n\n", info["bench_pairs"] ? info["bench_pairs"] : 1, info["afl_cpus"] ? info["afl_cpus"] : "-" > md
 	printf "| target | engine | seconds | execs | execs/s | empty execs/s | target / empty | stability | every pair |\n|---|---|---|---|---|---|---|---|---|\n" > md
 	for (i = 1; i <= ne; i++) {
 		r = ratio(e[i, 6], e[i, 8])
@@ -320,7 +330,7 @@ function write_json(    i, n, sw) {
 }
 
 END {
-	pick_pairs()
+	pool_pairs()
 	for (i = 1; i <= nsw; i++) {
 		if ((sws[i] SUBSEP "seeds") in nrun)
 			summarize(sws[i] SUBSEP "seeds")

@@ -6,8 +6,9 @@
 #     and libFuzzer (-max_total_time), each run at the same time as the
 #     empty target (fuzz/empty.c) on the same seeds with the same options:
 #     the ratio target/empty is the share of the fuzzer's floor left
-#     (AFL++: BENCH_PAIRS pairs, one after another, the median ratio's
-#     pair reported with every ratio beside it); for
+#     (AFL++: BENCH_PAIRS pairs, one after another, each afl-fuzz on a
+#     CPU of its own, the two swapping every pair; the pairs' mean
+#     execs/s reported, every pair's ratio beside it); for
 #     the drop-in targets also schedules/s in process (no fuzzer: the fuzz
 #     entry point in a loop, FZ/plain/T) and, with strace, the system
 #     calls a schedule of that loop and of the test binary's bare run;
@@ -49,7 +50,7 @@ while getopts b:c:u:o: opt; do
 	esac
 done
 secs=${BENCH_SECS:-15}
-npairs=${BENCH_PAIRS:-3}
+npairs=${BENCH_PAIRS:-4}
 tte=${TTE:-1}
 cap=${TTE_CAP:-60}
 runs=${TTE_RUNS:-3}
@@ -156,14 +157,31 @@ stat_of() {
 }
 
 # ----------------------------------------------------- 1. execs per second
-# afl-fuzz on target $1 ($2: binary name) into $3, in the background.
+# The first two CPUs this process may run on ("A B"), or nothing when it
+# has one (or no taskset): an AFL++ pair pins each afl-fuzz, and so its
+# target, to one of them, as afl-fuzz binds itself to a free CPU by
+# default; the target and the empty target swap CPUs every pair, since
+# the CPUs of a virtual machine need not be equally fast.
+two_cpus() {
+	command -v taskset > /dev/null 2>&1 || return 0
+	taskset -pc $$ 2> /dev/null | sed 's/.*: *//' | tr ',' '\n' |
+		awk -F- 'NF { for (c = $1; c <= (NF > 1 ? $2 : $1); c++) print c }' |
+		head -n 2 | tr '\n' ' ' | awk 'NF == 2 { print $1, $2 }'
+}
+cpus=$(two_cpus)
+record I afl_cpus "${cpus:-unpinned}"
+
+# afl-fuzz on target $1 ($2: binary name) into $3, in the background;
+# on CPU $4 when given.
 afl_run() {
 	dict=
 	[ -f "fuzz/$1.dict" ] && dict="-x fuzz/$1.dict"
+	pin=
+	[ -n "${4:-}" ] && pin="taskset -c $4"
 	# shellcheck disable=SC2086
 	env -u DMAFUZZ_BUGS AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
 	AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_FAST_CAL=1 AFL_FORKSRV_INIT_TMOUT=10000 \
-		timeout $((secs + 60)) afl-fuzz -i "$work/$1.in" -o "$3" $dict \
+		timeout $((secs + 60)) $pin afl-fuzz -i "$work/$1.in" -o "$3" $dict \
 		-V "$secs" -s 1 -t 50 -- "$fz/afl/$2" > "$3.log" 2>&1 &
 	pids="$pids $!"
 }
@@ -208,11 +226,19 @@ execs_pair() {
 	say "bench: execs/s: $1 beside empty under $2, ${secs} s (pair $3)"
 	sfx=
 	[ "$3" = 1 ] || sfx=-$3
+	# odd pairs: the target on the first CPU; even ones: on the second
+	tcpu='' ecpu=''
+	if [ -n "$cpus" ]; then
+		tcpu=${cpus% *} ecpu=${cpus#* }
+		[ $(($3 % 2)) -eq 1 ] || { tcpu=${cpus#* } ecpu=${cpus% *}; }
+	fi
 	pids=
 	for b in "$1" empty; do
 		rm -rf "$work/$2-$1-$b$sfx"
+		c=$tcpu
+		[ "$b" = empty ] && c=$ecpu
 		case $2 in
-		afl) afl_run "$1" "$b" "$work/$2-$1-$b$sfx" ;;
+		afl) afl_run "$1" "$b" "$work/$2-$1-$b$sfx" "$c" ;;
 		*) lf_run "$1" "$b" "$work/$2-$1-$b$sfx" ;;
 		esac
 	done
@@ -300,7 +326,8 @@ for t in $targets; do
 	done
 	[ -n "$(ls "$work/$t.in")" ] || head -c 64 /dev/zero > "$work/$t.in/zero"
 	# AFL++'s ratio is the goal of issues 5 and 28 and moves a few
-	# points from run to run on a shared machine: BENCH_PAIRS pairs.
+	# points from run to run on a shared machine: BENCH_PAIRS pairs,
+	# pooled (tools/bench-report.awk).
 	for engine in afl libfuzzer; do
 		n=1
 		[ "$engine" = afl ] && n=$npairs
