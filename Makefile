@@ -221,11 +221,9 @@ FZ_LINK_libfuzzer   := -fsanitize=fuzzer,address,undefined
 # costs two thirds of the run time and guides nothing. Only the decoder
 # and the parser (harness/) and the targets get compare tracing: libFuzzer
 # builds the hot sources without it, the cmplog build links the plain AFL++
-# objects of the hot sources.
+# objects of the hot sources (run.o, below).
 FZ_HOT_SRC   := $(filter runtime/% oracles/%,$(LIB_SRC))
 FZ_COLD_SRC  := $(filter-out $(FZ_HOT_SRC) reports/triage/%,$(LIB_SRC))
-FZ_HOTOBJ_afl       := afl
-FZ_HOTOBJ_cmplog    := afl
 FZ_HOTOBJ_libfuzzer := libfuzzer
 $(FZ)/libfuzzer/obj/runtime/%.o: FZ_HOT := -fno-sanitize-coverage=trace-cmp
 # The oracles judge a run; they are not what the fuzzer explores. Their
@@ -270,6 +268,44 @@ $(FZ_JUDGE_DROPIN:%=$(FZ)/libfuzzer/obj/dropin/%.o): \
 FZ_NOCOV     := mk/nocov.list
 FZ_NOCOV_ENV := AFL_LLVM_DENYLIST=$(CURDIR)/$(FZ_NOCOV)
 FZ_NOCOV_libfuzzer := -fsanitize-coverage-ignorelist=$(FZ_NOCOV)
+# The AFL++ flavours link the model as one object: the sources of
+# runtime/, oracles/ and dropin/ compile to LLVM bitcode for the afl
+# flavour (instrumented as before, and with mk/pgo.mk's profile), and
+# `clang -flto -r` makes them one native object, so that the calls from
+# file to file at every event and SDK call (the delivery to the oracles,
+# the memory lookups, the poison marks, the SDK entries) inline as calls
+# within a file do: run.o (runtime/ and oracles/), the model part of
+# libfuzz.a for the plan targets, and dropin.o (all three), which the
+# drop-in targets link ahead of it (mk/dropin.mk), in an archive whose
+# name keeps its statics out of L2 (dmafuzz-dropin.ld). The cmplog flavour
+# links the afl flavour's run.o. gold links them (ld.lld 14 crashes on
+# -r with this bitcode); both come with clang.
+# Every instrumented object has the coverage constructor in one COMDAT
+# group of one name, which the final link keeps from its first object
+# only: a merged object holds all of its sources' constructors in that
+# group, whose .init_array entries would then point into a dropped group.
+# objcopy takes that group away: every constructor stays, and each
+# registers the same guard section (AFL++'s registration returns at once
+# after the first).
+FZ_DROPIN_SRC  := $(filter dropin/%,$(LIB_SRC))
+FZ_RUN_BC      := $(FZ_HOT_SRC:%.c=$(FZ)/afl/obj/%.o)
+FZ_DROPIN_BC   := $(FZ_DROPIN_SRC:%.c=$(FZ)/afl/obj/%.o)
+$(FZ_RUN_BC) $(FZ_DROPIN_BC): private FZ_LTO = -flto=full $(FZ_PGO_USE)
+FZ_MERGE = clang -O2 -flto=full -fuse-ld=gold -nostdlib -r -o $@ $^ && \
+    objcopy -R sancov.module_ctor_trace_pc_guard $@
+$(FZ)/afl/run.o: $(FZ_RUN_BC)
+	$(FZ_MERGE)
+$(FZ)/afl/dropin.o: $(FZ_RUN_BC) $(FZ_DROPIN_BC)
+	$(FZ_MERGE)
+$(FZ)/afl/libdmafuzz-dropin.a: $(FZ)/afl/dropin.o
+	rm -f $@
+	ar rcs $@ $^
+# Their archives (FUZZ_FLAVOUR's default: the flavour's own objects and
+# the hot ones of FZ_HOTOBJ): run.o in place of the model's objects, and
+# no drop-in in afl's, which dropin.o has.
+FZ_ARCHIVE_afl    := $(filter-out $(FZ_DROPIN_BC), \
+    $(FZ_COLD_SRC:%.c=$(FZ)/afl/obj/%.o)) $(FZ)/afl/run.o
+FZ_ARCHIVE_cmplog := $(FZ_COLD_SRC:%.c=$(FZ)/cmplog/obj/%.o) $(FZ)/afl/run.o
 FZ_MAIN_afl         := fuzz/afl_main.c
 FZ_MAIN_cmplog      := fuzz/afl_main.c
 FZ_DEPS_afl         := deps-afl
@@ -283,10 +319,10 @@ FZ_SEEDS     := $(FZ)/seeds/.stamp
 define FUZZ_FLAVOUR
 $(FZ)/$(1)/obj/%.o: %.c $(HEADERS) $(FZ_NOCOV) | deps $(FZ_DEPS_$(1))
 	@mkdir -p $$(dir $$@)
-	$$(FZ_NOCOV_ENV) $$(FZ_CC_$(1)) $$(DFZ_BASE_CFLAGS) $$(FZ_CFLAGS_$(1)) $$(FZ_HOT) $$(FZ_NOCOV_$(1)) $$(call dfz_priv,$$<) -MMD -c $$< -o $$@
+	$$(FZ_NOCOV_ENV) $$(FZ_CC_$(1)) $$(DFZ_BASE_CFLAGS) $$(FZ_CFLAGS_$(1)) $$(FZ_LTO) $$(FZ_HOT) $$(FZ_NOCOV_$(1)) $$(call dfz_priv,$$<) -MMD -c $$< -o $$@
 
-$(FZ)/$(1)/libfuzz.a: $(FZ_COLD_SRC:%.c=$(FZ)/$(1)/obj/%.o) \
-    $(FZ_HOT_SRC:%.c=$(FZ)/$(FZ_HOTOBJ_$(1))/obj/%.o) $(FZ)/$(1)/obj/fuzz/family.o
+$(FZ)/$(1)/libfuzz.a: $(or $(FZ_ARCHIVE_$(1)),$(FZ_COLD_SRC:%.c=$(FZ)/$(1)/obj/%.o) \
+    $(FZ_HOT_SRC:%.c=$(FZ)/$(FZ_HOTOBJ_$(1))/obj/%.o)) $(FZ)/$(1)/obj/fuzz/family.o
 	rm -f $$@
 	ar rcs $$@ $$^
 

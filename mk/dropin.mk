@@ -40,12 +40,14 @@ DROPIN_CFLAGS    := -std=c11 -Iinclude -Iinclude/dmafuzz/dropin \
                     -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast \
                     -include dmafuzz/dropin/pulp_types.h -funsigned-char -fcommon
 # As dmafuzz-dropin.pc's Libs: the link layout (the program's statics in
-# L2, the library's, libfuzz.a here, out of it).
+# L2, the library's, libfuzz.a and libdmafuzz-dropin.a here, out of it).
 DROPIN_LDFLAGS   := -no-pie -Wl,-T,dmafuzz-dropin.ld
 define DROPIN_BENCH_RULES
-$$(FZ)/afl/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/afl/libfuzz.a $$(SDK_LIB)
+$$(FZ)/afl/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/afl/libdmafuzz-dropin.a $$(FZ)/afl/libfuzz.a \
+    $$(SDK_LIB)
 	$$(FZ_CC_afl) $$(FZ_CFLAGS_afl) $$(DROPIN_CFLAGS) -o $$@ $$(DROPIN_SRC_$(1)) \
-	    $$(SDK_LIB) $$(FZ)/afl/libfuzz.a $$(DFZ_LDLIBS) $$(DROPIN_LDFLAGS)
+	    $$(SDK_LIB) $$(FZ)/afl/libdmafuzz-dropin.a $$(FZ)/afl/libfuzz.a $$(DFZ_LDLIBS) \
+	    $$(DROPIN_LDFLAGS)
 $$(FZ)/libfuzzer/$(1): $$(DROPIN_SRC_$(1)) $$(FZ)/libfuzzer/libfuzz.a $$(SDK_LIB)
 	$$(FZ_CC_libfuzzer) $$(FZ_CFLAGS_libfuzzer) $$(DROPIN_CFLAGS) $$(FZ_LINK_libfuzzer) \
 	    -o $$@ $$(DROPIN_SRC_$(1)) $$(SDK_LIB) $$(FZ)/libfuzzer/libfuzz.a $$(DFZ_LDLIBS) \

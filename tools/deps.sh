@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Install the Debian packages a make target needs, when they are missing.
-# Usage: deps.sh NAME...   (cc, cxx, check, valgrind, clang, afl, libfuzzer, python,
-#                           capstone, jansson)
+# Usage: deps.sh NAME...   (cc, cxx, check, valgrind, clang, afl, pgo, libfuzzer,
+#                           python, capstone, jansson)
 #        deps.sh --packages NAME...   the Debian packages of each NAME, one
 #                           a line, without installing (tools/deps-check.sh)
 set -u
@@ -18,6 +18,7 @@ packages_of() {
 	valgrind)  echo "valgrind" ;;
 	clang)     echo "clang" ;;
 	afl)       echo "afl++" ;;
+	pgo)       echo "clang llvm libclang-rt-dev" ;;
 	libfuzzer) echo "clang libclang-rt-dev" ;;
 	python)    echo "python3 python3-yaml" ;;
 	*) return 1 ;;
@@ -56,6 +57,12 @@ for want in "$@"; do
 	valgrind) command -v valgrind >/dev/null 2>&1 ;;
 	clang)    command -v clang >/dev/null 2>&1 ;;
 	afl)      { command -v afl-fuzz && command -v afl-clang-fast; } >/dev/null 2>&1 ;;
+	pgo)      # clang's profile runtime (only recommended by clang) and
+	          # llvm-profdata (mk/pgo.mk)
+	          command -v llvm-profdata >/dev/null 2>&1 &&
+	          printf 'int main(void) { return 0; }\n' |
+	          clang -x c -fprofile-instr-generate -o /dev/null - \
+	              >/dev/null 2>&1 ;;
 	libfuzzer) # clang, and its runtimes (only recommended by clang)
 	          printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)%s\n' \
 	              '{ (void)d; (void)n; return 0; }' |
