@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: MIT
 # Profile-guided optimization of the AFL++ flavours' model (run.o and
-# dropin.o of the Makefile's fuzzing section). The library builds a fourth way, under
-# $(FZ)/pgo/, with clang's profile counters and without coverage; each
-# fuzz target (the plan targets with the replay driver, the drop-in ones
-# with tools/bench-inproc.c) linked against it runs on fixed inputs
-# (tools/pgo-train.sh), and llvm-profdata merges the counts into
-# PGO_PROF. The model's sources compile for the afl flavour (and the
-# cmplog one, which links its run.o) with it: branch weights, hot and cold code apart, inlining where the
-# runs go. The user's code never does: an example in a drop-in target
-# builds as a user's would. Same sources, same inputs: same profile.
+# dropin.o of the Makefile's fuzzing section). The library builds a
+# fourth way, under $(FZ)/pgo/, with clang's profile counters and without
+# coverage; each fuzz target linked against it (a plan target with the
+# replay driver, a drop-in target with tools/bench-inproc.c) runs on
+# fixed inputs (tools/pgo-train.sh), and llvm-profdata merges the counts
+# into PGO_PROF. The model's sources compile for the afl flavour (and so
+# for cmplog, which links its run.o) with it: branch weights, hot and
+# cold code apart, inlining where the runs go. The user's code never
+# does: an example in a drop-in target builds as a user's would. Same
+# sources, same inputs: the same profile, but for counts that follow
+# addresses (tools/pgo-train.sh).
 PGO_PROF      := $(FZ)/pgo/model.profdata
 FZ_CC_pgo     := clang
 FZ_CFLAGS_pgo := -O2 -g -fprofile-instr-generate
