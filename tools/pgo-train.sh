@@ -14,7 +14,8 @@
 # bug switch is off, and the quirks are bench's. Nothing here is random;
 # only a count that follows addresses (ASLR) can differ between two
 # trainings (measured: one counter of dfz_mem_locate, by 0.002%).
-# Exit: 0, 1 when a drop-in run fails or nothing was counted, 2 on bad use.
+# Exit: 0, 1 when a drop-in run fails, nothing was counted or the merge
+# fails, 2 on bad use.
 set -u
 if [ $# -lt 4 ]; then
 	echo "usage: pgo-train.sh DIR SEEDS OUT TARGET..." >&2
@@ -51,4 +52,5 @@ if [ -z "$(ls "$raw")" ]; then
 	echo "pgo-train.sh: no run left counts in $raw" >&2
 	exit 1
 fi
-llvm-profdata merge -o "$out" "$raw"/*.profraw
+llvm-profdata merge -o "$out" "$raw"/*.profraw ||
+	{ echo "pgo-train.sh: llvm-profdata could not merge $raw" >&2; exit 1; }
